@@ -1,0 +1,27 @@
+import { Link } from "@remix-run/react";
+import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { AccountMenu } from "./account-menu";
+import { MobileMenu } from "./mobile-menu";
+import type { ShellProps } from "./shell-types";
+
+export function Header(props: ShellProps) {
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link to="/dashboard" className="logo" aria-label={`${PRODUCT_NAME} — go to your dashboard`}>
+          <span className="logo__mark" aria-hidden="true">
+            ♪
+          </span>
+          {PRODUCT_NAME}
+        </Link>
+        <nav className="desktop-nav" aria-label="Main">
+          <Link to={START_PATH}>Start a {PRODUCT_NAME}</Link>
+          <a href={props.links.pricing}>Pricing</a>
+          <a href={props.links.help}>Help</a>
+          <AccountMenu {...props} />
+        </nav>
+        <MobileMenu {...props} />
+      </div>
+    </header>
+  );
+}

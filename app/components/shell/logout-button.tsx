@@ -1,0 +1,36 @@
+import { useNavigate } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
+import { LOGOUT_FAILED_TOAST } from "~/domain/messages";
+import { api } from "~/lib/api-client";
+import { useToast } from "./toasts";
+
+/** A plain form post to /auth/logout; with JavaScript it calls the API and stays in the app. */
+export function LogoutButton() {
+  const navigate = useNavigate();
+  const showToast = useToast();
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await api.post("/v2/auth/logout");
+      // The API left a "logged out" toast in a cookie; the next page shows it.
+      navigate("/", { replace: true });
+    } catch (error) {
+      if ((error as Error).name !== "AbortError") {
+        showToast(LOGOUT_FAILED_TOAST);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form method="post" action="/auth/logout" onSubmit={onSubmit}>
+      <button type="submit" disabled={busy}>
+        {busy ? "Logging out…" : "Log Out"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,99 @@
+import { redirect, type Session } from "@remix-run/node";
+import type { User } from "../../drizzle/schema/index";
+import type { AuthedUser } from "~/domain/membership";
+import { hasEditRights, isAdmin } from "~/domain/membership";
+import { findUserById } from "~/models/user.server";
+import { db } from "./db.server";
+import { forbidden, unauthorized } from "./http.server";
+import { commitSession, destroySession, getSession, type SessionData } from "./session.server";
+
+/** What the browser may know of a user (spec §3 "Authed user"). */
+export function toAuthedUser(user: User): AuthedUser {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    subscriptionId: user.subscriptionId,
+    hasLegacyB2bSubscription: user.hasLegacyB2bSubscription,
+  };
+}
+
+export interface AuthState {
+  session: Session<SessionData>;
+  user: User | null;
+  /** The admin acting as `user`, while impersonating. */
+  impersonator: User | null;
+}
+
+const stateByRequest = new WeakMap<Request, Promise<AuthState>>();
+
+/** Who is asking: read once per request, however many loaders ask. */
+export function getAuthState(request: Request): Promise<AuthState> {
+  let state = stateByRequest.get(request);
+  if (!state) {
+    state = (async () => {
+      const session = await getSession(request);
+      const userId = session.get("userId");
+      const impersonatorId = session.get("impersonatorId");
+      const user = userId ? await findUserById(db(), userId) : null;
+      const impersonator = user && impersonatorId ? await findUserById(db(), impersonatorId) : null;
+      return { session, user, impersonator };
+    })();
+    stateByRequest.set(request, state);
+  }
+  return state;
+}
+
+export async function getUser(request: Request) {
+  return (await getAuthState(request)).user;
+}
+
+const safeRedirect = (to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard") => {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+};
+export { safeRedirect };
+
+/** For pages: the user, or a redirect to the log-in page that comes back here afterwards. */
+export async function requireUser(request: Request) {
+  const user = await getUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  throw redirect(`/auth/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** For API routes: the user, or a 401 answer. */
+export async function requireApiUser(request: Request) {
+  const user = await getUser(request);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+export async function requireApiAdmin(request: Request) {
+  const user = await requireApiUser(request);
+  if (!isAdmin(user)) throw forbidden("Only administrators can do that.");
+  return user;
+}
+
+export async function requireStaff(request: Request) {
+  const user = await requireUser(request);
+  if (!hasEditRights(user)) throw new Response("Not found", { status: 404 });
+  return user;
+}
+
+/**
+ * Starts a fresh session for `userId` (a new id, so a session fixed before log-in
+ * is worthless) and returns its Set-Cookie header.
+ */
+export async function startUserSession(request: Request, userId: string, impersonatorId?: string) {
+  const previous = await getSession(request);
+  if (previous.id) await destroySession(previous);
+  const session = await getSession(new Request("http://local/"));
+  session.set("userId", userId);
+  if (impersonatorId) session.set("impersonatorId", impersonatorId);
+  return commitSession(session);
+}
+
+export async function endUserSession(request: Request) {
+  return destroySession(await getSession(request));
+}

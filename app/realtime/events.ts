@@ -1,0 +1,31 @@
+// The realtime contract shared by server and browser (spec §4, §9).
+export const REALTIME_NAMESPACES = ["/public", "/users", "/staff"] as const;
+export type RealtimeNamespace = (typeof REALTIME_NAMESPACES)[number];
+
+/** Reconnection of the browser client (spec §9). */
+export const RECONNECTION = {
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  randomizationFactor: 0.5,
+  timeout: 20000,
+} as const;
+
+export interface TrackFields {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface ServerToClientEvents {
+  /** Fields to merge into the track with that id. */
+  "track:updated": (fields: TrackFields) => void;
+  "session:ready": (info: { namespace: RealtimeNamespace; userId: string | null }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Public pages join the room of the event they show. */
+  "event:join": (eventUuid: string) => void;
+  "event:leave": (eventUuid: string) => void;
+}
+
+export const roomOfUser = (userId: string) => `user:${userId}`;
+export const roomOfEvent = (eventUuid: string) => `event:${eventUuid}`;

@@ -1,0 +1,74 @@
+import type { Server as HttpServer } from "node:http";
+import { Server, type Namespace, type Socket } from "socket.io";
+import type { User } from "../../drizzle/schema/index";
+import { hasEditRights } from "~/domain/membership";
+import { db } from "~/lib/db.server";
+import { sessionUserIdFromCookie } from "~/lib/session.server";
+import { singleton } from "~/lib/singleton.server";
+import { findUserById } from "~/models/user.server";
+import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
+
+type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { user: User | null }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Express middleware never runs for socket handshakes, so each namespace reads
+ * the session cookie itself. `need` decides who may connect.
+ */
+function authenticate(need: (user: User | null) => boolean) {
+  return async (socket: ChorusSocket, next: (error?: Error) => void) => {
+    try {
+      const userId = await sessionUserIdFromCookie(socket.handshake.headers.cookie);
+      const user = userId ? await findUserById(db(), userId) : null;
+      if (!need(user)) return next(new Error(user ? "forbidden" : "unauthorized"));
+      socket.data.user = user;
+      next();
+    } catch (error) {
+      console.error("realtime handshake failed:", error);
+      next(new Error("unavailable"));
+    }
+  };
+}
+
+function greet(namespace: RealtimeNamespace, socket: ChorusSocket) {
+  socket.emit("session:ready", { namespace, userId: socket.data.user?.id ?? null });
+}
+
+/** One socket.io server on the app's HTTP server, with exactly the three namespaces of spec §9. */
+export function attachRealtime(httpServer: HttpServer, allowedOrigin: string) {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
+    cors: { origin: allowedOrigin, credentials: true },
+    serveClient: false,
+  });
+  // The default namespace is not part of the contract: refuse it.
+  io.of("/").use((_socket, next) => next(new Error("unknown namespace")));
+
+  const publicNs = io.of("/public") as unknown as Namespace<ClientToServerEvents, ServerToClientEvents>;
+  publicNs.use(authenticate(() => true) as never);
+  publicNs.on("connection", (socket: ChorusSocket) => {
+    greet("/public", socket);
+    socket.on("event:join", (uuid) => typeof uuid === "string" && UUID.test(uuid) && socket.join(roomOfEvent(uuid)));
+    socket.on("event:leave", (uuid) => typeof uuid === "string" && socket.leave(roomOfEvent(uuid)));
+  });
+
+  const usersNs = io.of("/users");
+  usersNs.use(authenticate((user) => !!user) as never);
+  usersNs.on("connection", (socket: ChorusSocket) => {
+    void socket.join(roomOfUser(socket.data.user!.id));
+    greet("/users", socket);
+  });
+
+  const staffNs = io.of("/staff");
+  staffNs.use(authenticate((user) => hasEditRights(user)) as never);
+  staffNs.on("connection", (socket: ChorusSocket) => greet("/staff", socket));
+
+  singleton("io", () => io);
+  return io;
+}
+
+/** The running socket.io server, for services that push updates. */
+export function realtime(): Server<ClientToServerEvents, ServerToClientEvents> | null {
+  const store = (globalThis as unknown as { __chorus?: { io?: Server<ClientToServerEvents, ServerToClientEvents> } }).__chorus;
+  return store?.io ?? null;
+}

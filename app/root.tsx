@@ -1,0 +1,153 @@
+import "@fontsource-variable/inter";
+import "@fontsource/fraunces/600.css";
+import "@fontsource/fraunces/700.css";
+import { cssBundleHref } from "@remix-run/css-bundle";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
+import type { ReactNode } from "react";
+import { AnnouncementBanner } from "./components/shell/announcement-banner";
+import { Footer, type FooterReport } from "./components/shell/footer";
+import { Header } from "./components/shell/header";
+import { ImpersonationBar } from "./components/shell/impersonation-bar";
+import { ShellEffects } from "./components/shell/shell-effects";
+import { ShellUiProvider } from "./components/shell/shell-ui";
+import { SupportWidget } from "./components/shell/support-widget";
+import { StaticToast, ToastProvider } from "./components/shell/toasts";
+import { useNonce } from "./components/nonce";
+import { PRODUCT_NAME } from "./domain/product";
+import { getAuthState, toAuthedUser } from "./lib/auth.server";
+import { env } from "./lib/env.server";
+import { takeToast } from "./lib/toast.server";
+import styles from "./styles/app.css";
+
+export const links: LinksFunction = () => [
+  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, impersonator } = await getAuthState(request);
+  const { toast, setCookie } = await takeToast(request);
+  const settings = env();
+  return json(
+    {
+      user: user ? toAuthedUser(user) : null,
+      isImpersonated: !!impersonator,
+      toast,
+      year: new Date().getFullYear(),
+      links: {
+        pricing: settings.PRICING_URL,
+        help: settings.HELP_URL,
+        faq: settings.FAQ_URL,
+        privacy: settings.PRIVACY_URL,
+        terms: settings.TERMS_URL,
+        admin: settings.ADMIN_URL,
+      },
+      ENV: { SENTRY_DSN: settings.SENTRY_DSN, NODE_ENV: settings.NODE_ENV },
+    },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+/** A route's loader can ask for the report link in the footer by returning `footerReport`. */
+function useFooterReport(): FooterReport | null {
+  for (const match of [...useMatches()].reverse()) {
+    const data = match.data as { footerReport?: FooterReport | null } | undefined;
+    if (data && "footerReport" in data) return data.footerReport ?? null;
+  }
+  return null;
+}
+
+function Document({ children, env: clientEnv }: { children: ReactNode; env?: Record<string, unknown> }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <meta name="theme-color" content="#1f5fd6" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(clientEnv ?? {})}` }} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function App() {
+  const data = useLoaderData<typeof loader>();
+  const footerReport = useFooterReport();
+  return (
+    <Document env={data.ENV}>
+      <ShellUiProvider>
+        <ToastProvider serverToast={data.toast}>
+          {data.isImpersonated && data.user ? <ImpersonationBar user={data.user} /> : null}
+          <Header user={data.user} links={data.links} />
+          <StaticToast toast={data.toast} />
+          <main id="main">
+            <Outlet />
+          </main>
+          <Footer links={data.links} year={data.year} report={footerReport} />
+          <AnnouncementBanner />
+          <SupportWidget user={data.user} />
+          <ShellEffects userId={data.user?.id ?? null} />
+        </ToastProvider>
+      </ShellUiProvider>
+    </Document>
+  );
+}
+
+export default withSentry(App);
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  captureRemixErrorBoundaryError(error);
+  const root = useRouteLoaderData<typeof loader>("root");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "We couldn't find that page" : status === 403 ? "You can't see this page" : "Something went wrong";
+  const text =
+    status === 404
+      ? "The link may be old or mistyped."
+      : status === 403
+        ? "Log in with the account that has access, or ask its owner for a link."
+        : "We've been told about it. Please try again in a moment.";
+  return (
+    <Document env={root?.ENV}>
+      <ShellUiProvider>
+        <ToastProvider serverToast={null}>
+          {root ? <Header user={root.user} links={root.links} /> : null}
+          <main id="main">
+            <div className="card empty-state">
+              <h1>{title}</h1>
+              <p>{text}</p>
+              <a className="button" href="/">
+                Go to the home page
+              </a>
+            </div>
+          </main>
+        </ToastProvider>
+      </ShellUiProvider>
+    </Document>
+  );
+}

@@ -1,0 +1,17 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { ApiError } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
+import { stopImpersonating } from "~/services/impersonation.server";
+
+export const loader = () => redirect("/");
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const { admin, setCookie } = await stopImpersonating(request);
+    return redirectWithCookies("/admin", [setCookie, await toastHeader({ type: "info", title: `Back to ${admin.email}` })]);
+  } catch (error) {
+    if (error instanceof ApiError) return redirectWithCookies("/", [await toastHeader({ type: "error", title: error.message })]);
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { Field, FormMessages } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { emailField } from "~/domain/account-rules";
+import { isAdmin } from "~/domain/membership";
+import { PRODUCT_NAME } from "~/domain/product";
+import { requireStaff } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { handleForm } from "~/lib/form.server";
+import { notFound } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { listSupportMessages } from "~/models/support-message.server";
+import { findUserByEmail } from "~/models/user.server";
+import { impersonate } from "~/services/impersonation.server";
+
+export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireStaff(request);
+  const messages = await listSupportMessages(db());
+  return json({ canImpersonate: isAdmin(user), messages });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireStaff(request);
+  return handleForm(await request.formData(), z.object({ email: emailField }), async ({ email }) => {
+    const target = await findUserByEmail(db(), email);
+    if (!target) throw notFound("There is no account with this e-mail.");
+    const { setCookie } = await impersonate(request, target.id);
+    return redirectWithCookies("/dashboard", [setCookie]);
+  });
+}
+
+export default function AdminPage() {
+  const { canImpersonate, messages } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  return (
+    <div className="stack">
+      <h1>Admin</h1>
+      {canImpersonate ? (
+        <section className="card" aria-labelledby="impersonate-heading">
+          <h2 id="impersonate-heading">Act as a user</h2>
+          <p>See the app exactly as they do. A bar at the top takes you back.</p>
+          <FormMessages formError={reply?.formError} />
+          <Form method="post" noValidate>
+            <Field name="email" label="Their e-mail" type="email" defaultValue={reply?.values?.email} error={reply?.errors?.email} />
+            <SubmitButton pending="Switching…">Impersonate</SubmitButton>
+          </Form>
+        </section>
+      ) : null}
+      <section aria-labelledby="messages-heading">
+        <h2 id="messages-heading">Chat and feedback</h2>
+        {messages.length === 0 ? (
+          <p className="card empty-state">No messages yet.</p>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Kind</th>
+                <th>From</th>
+                <th>Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((m) => (
+                <tr key={m.id}>
+                  <td>{new Date(m.createdAt).toLocaleString("en-GB")}</td>
+                  <td>
+                    <span className="badge">{m.kind}</span>
+                  </td>
+                  <td>
+                    {m.name}
+                    <br />
+                    {m.email ?? "no e-mail"} {m.role ? `(${m.role})` : ""}
+                  </td>
+                  <td style={{ whiteSpace: "pre-wrap" }}>{m.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

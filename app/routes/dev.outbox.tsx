@@ -1,0 +1,50 @@
+import { json, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { db } from "~/lib/db.server";
+import { listOutboxMessages } from "~/models/outbox.server";
+import { outboxEnabled } from "~/services/mail.server";
+
+export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "robots", content: "noindex" }];
+
+/** Mail and text messages kept locally when no SMTP server is set. Never served in production. */
+export async function loader() {
+  if (!outboxEnabled()) throw new Response("Not found", { status: 404 });
+  const messages = await listOutboxMessages(db());
+  return json({ messages: messages.map((m) => ({ id: m.id, channel: m.channel, to: m.to, subject: m.subject, createdAt: m.createdAt })) });
+}
+
+export default function OutboxPage() {
+  const { messages } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <h1>Local outbox</h1>
+      <p>Messages the app would have sent. Set SMTP_URL to send real mail instead.</p>
+      {messages.length === 0 ? (
+        <p className="card empty-state">No messages yet.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>To</th>
+              <th>Subject</th>
+            </tr>
+          </thead>
+          <tbody>
+            {messages.map((m) => (
+              <tr key={m.id}>
+                <td>{new Date(m.createdAt).toLocaleString("en-GB")}</td>
+                <td>
+                  {m.to} <span className="badge">{m.channel}</span>
+                </td>
+                <td>
+                  <Link to={`/dev/outbox/${m.id}`}>{m.subject ?? "(text message)"}</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

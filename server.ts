@@ -1,0 +1,120 @@
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import morgan from "morgan";
+import { closeDb } from "./app/lib/db.server";
+import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/lib/database-bootstrap.server";
+import { env } from "./app/lib/env.server";
+import { CLIENT_IP_HEADER } from "./app/lib/http.server";
+import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
+import { attachRealtime } from "./app/realtime/server.server";
+import { ensureAdmin } from "./app/services/admin-bootstrap.server";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export interface StartOptions {
+  port?: number;
+  /** Quiet request logging (tests). */
+  quiet?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+async function loadBuild(): Promise<ServerBuild> {
+  const file = path.join(root, "build/index.js");
+  return (await import(pathToFileURL(file).href)) as ServerBuild;
+}
+
+/** Express app: security headers, static files, the Remix handler. */
+function createApp(build: ServerBuild, quiet: boolean) {
+  const settings = env();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", settings.TRUST_PROXY);
+  app.use(compression());
+  app.use(assignCspNonce);
+  app.use(contentSecurityPolicy({ sentryDsn: settings.SENTRY_DSN, development: settings.NODE_ENV !== "production" }));
+
+  // Fingerprinted build assets never change; everything else in public/ may.
+  app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  if (!quiet) app.use(morgan("tiny"));
+
+  app.use(rejectCrossOriginMutations(settings.APP_URL));
+  app.use((req, _res, next) => {
+    // Only the server says who the client is; a header sent by the client is replaced.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: settings.NODE_ENV === "production" ? "production" : "development",
+      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
+    }),
+  );
+  return app;
+}
+
+/** Database, migrations, first admin, HTTP and socket.io — everything `npm start` runs. */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const log = (line: string) => options.quiet || console.log(line);
+  const database: RunningDatabase = await provideDatabase({ log });
+  await migrateDatabase(database.url);
+  const settings = env();
+  if (settings.ADMIN_EMAIL) {
+    const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
+    if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
+  }
+
+  const build = await loadBuild();
+  const server = http.createServer(createApp(build, !!options.quiet));
+  const io = attachRealtime(server, settings.APP_URL);
+  const port = options.port ?? settings.PORT;
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  const actualPort = (server.address() as { port: number }).port;
+  log(`Chorus is ready on http://localhost:${actualPort}${database.embedded ? " (embedded PostgreSQL)" : ""}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await io.close().catch(() => {});
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeDb();
+      await database.stop();
+    })());
+  return { url: `http://localhost:${actualPort}`, port: actualPort, close };
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  startServer()
+    .then((running) => {
+      const stop = (signal: string) => {
+        console.log(`${signal} received, shutting down...`);
+        running.close().then(
+          () => process.exit(0),
+          (error) => {
+            console.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGINT", () => stop("SIGINT"));
+      process.once("SIGTERM", () => stop("SIGTERM"));
+    })
+    .catch((error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+}
