@@ -4,23 +4,24 @@ import type { User } from "../../drizzle/schema/index";
 import { loginInput } from "~/domain/account-rules";
 import { logInWithPassword } from "~/services/auth.server";
 import { CLIENT_IP_HEADER, clientIp, parseWith } from "./http.server";
-import { singleton } from "./singleton.server";
 
 /**
  * remix-auth only verifies credentials; the session is ours to write
  * (startUserSession). The form strategy reads `request.clone().formData()`, so
  * nothing may read the body before `authenticate`.
  */
-export const authenticator = () =>
-  singleton("authenticator", () =>
-    new Authenticator<User>().use(
-      new FormStrategy(async ({ form, request }) => {
-        const input = parseWith(loginInput, { email: form.get("email"), password: form.get("password") });
-        return logInWithPassword({ ...input, ip: clientIp(request) });
-      }),
-      "form",
-    ),
+let instance: Authenticator<User> | undefined;
+
+export function authenticator() {
+  instance ??= new Authenticator<User>().use(
+    new FormStrategy(async ({ form, request }) => {
+      const input = parseWith(loginInput, { email: form.get("email"), password: form.get("password") });
+      return logInWithPassword({ ...input, ip: clientIp(request) });
+    }),
+    "form",
   );
+  return instance;
+}
 
 /** The form strategy reads form data; JSON log-ins are re-encoded as a form first. */
 export async function asFormRequest(request: Request, body: Record<string, unknown>) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dropSingleton, singleton } from "./singleton.server";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -44,10 +45,13 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema> & { APP_URL: string; SHARE_HOST: string };
 
-let cached: Env | undefined;
-
+// Cached on globalThis (see singleton.server.ts) so the server entry and the Remix
+// build read the same settings, and a test can change them for both at once.
 export function env(): Env {
-  if (cached) return cached;
+  return singleton("env", readEnv);
+}
+
+function readEnv(): Env {
   const parsed = schema.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
@@ -58,13 +62,12 @@ export function env(): Env {
   if (parsed.data.NODE_ENV === "production" && !parsed.data.SESSION_SECRET) {
     throw new Error("SESSION_SECRET must be set (32+ characters) when NODE_ENV=production.");
   }
-  cached = { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
-  return cached;
+  return { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
 }
 
-/** For tests that change settings between cases. */
+/** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  cached = undefined;
+  for (const name of ["env", "mailProvider", "sessionSecrets", "sessionStorage", "toastStorage"]) dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

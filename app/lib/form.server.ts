@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
-import { ApiError, fieldErrors } from "./http.server";
+import { fieldErrors, isApiError } from "./http.server";
 
 export interface FormReply {
   ok?: boolean;
@@ -34,7 +34,7 @@ export async function handleForm<S extends z.ZodType>(
   try {
     return await run(parsed.data);
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (isApiError(error)) {
       return json<FormReply>(
         { formError: error.message, errors: error.fields, values },
         { status: error.status, headers: error.headers },

@@ -6,8 +6,13 @@ export interface ApiErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
 }
 
+const API_ERROR = Symbol.for("chorus.api-error");
+
 /** A failure the caller can act on: answered as `{success:false, error}` with a 4xx status. */
 export class ApiError extends Error {
+  readonly [API_ERROR] = true;
+  override name = "ApiError";
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -18,6 +23,13 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/**
+ * Recognises an ApiError by its brand rather than its class: the server entry and
+ * the Remix build each hold a copy of this module, and an error may cross between them.
+ */
+export const isApiError = (error: unknown): error is ApiError =>
+  typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[API_ERROR] === true;
 
 export const badRequest = (message: string, fields?: Record<string, string>) =>
   new ApiError(400, fields ? "VALIDATION_FAILED" : "BAD_REQUEST", message, fields);
@@ -98,7 +110,7 @@ export function apiRoute<A extends { request: Request }>(handler: (args: A) => P
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
-      if (error instanceof ApiError) return apiErrorResponse(error);
+      if (isApiError(error)) return apiErrorResponse(error);
       console.error(`${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
       return apiErrorResponse(new ApiError(500, "INTERNAL", "Something went wrong on our side. Please try again."));
     }

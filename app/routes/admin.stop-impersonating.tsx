@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { ApiError } from "~/lib/http.server";
+import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { stopImpersonating } from "~/services/impersonation.server";
@@ -11,7 +11,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { admin, setCookie } = await stopImpersonating(request);
     return redirectWithCookies("/admin", [setCookie, await toastHeader({ type: "info", title: `Back to ${admin.email}` })]);
   } catch (error) {
-    if (error instanceof ApiError) return redirectWithCookies("/", [await toastHeader({ type: "error", title: error.message })]);
+    if (isApiError(error)) return redirectWithCookies("/", [await toastHeader({ type: "error", title: error.message })]);
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
-import { ApiError } from "~/lib/http.server";
+import { isApiError } from "~/lib/http.server";
 import { activateWithToken } from "~/services/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Confirm e-mail — ${PRODUCT_NAME}` }];
@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const current = await getUser(request);
     return json({ ok: true as const, kind: result.kind, email: result.user.email, loggedIn: current?.id === result.user.id });
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(isApiError(error))) throw error;
     return json({ ok: false as const, message: error.message }, { status: error.status });
   }
 }

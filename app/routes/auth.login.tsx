@@ -6,7 +6,7 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser, safeRedirect, startUserSession } from "~/lib/auth.server";
 import { authenticator } from "~/lib/authenticator.server";
 import type { FormReply } from "~/lib/form.server";
-import { ApiError } from "~/lib/http.server";
+import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
 
 export const meta: MetaFunction = () => [{ title: `Log In — ${PRODUCT_NAME}` }];
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const cookie = await startUserSession(request, user.id);
     return redirectWithCookies(withAnalyticsFlag(redirectTo, "gtm_event_login"), [cookie]);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(isApiError(error))) throw error;
     return json<FormReply & { unverified?: boolean }>(
       { formError: error.message, errors: error.fields, values: { email }, unverified: error.code === "EMAIL_NOT_VERIFIED" },
       { status: error.status, headers: error.headers },

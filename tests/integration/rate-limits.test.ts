@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RunningServer } from "../../server";
+import { createUser, PASSWORD, uniqueEmail } from "../support/accounts";
+import { TestClient } from "../support/http-client";
+import { startTestServer } from "../support/test-server";
+
+// Small limits so the test reaches them quickly; the counters live in PostgreSQL.
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    LOGIN_LIMIT_PER_IP: "6",
+    LOGIN_LIMIT_PER_ACCOUNT: "3",
+    RESET_LIMIT_PER_IP: "4",
+    RESET_LIMIT_PER_ACCOUNT: "2",
+  });
+});
+afterAll(() => server.close());
+
+describe("log-in rate limits", () => {
+  test("an account locks after repeated wrong passwords, from any address", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 3; i++) {
+      const reply = await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+      expect(reply.status).toBe(401);
+    }
+    // Even the right password from a fresh address is refused while the account is locked.
+    const locked = await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test("one address is limited across accounts", async () => {
+    const c = new TestClient(server.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await c.post("/api/v2/auth/login", { email: uniqueEmail(), password: "wrong-password" })).status);
+    }
+    expect(statuses.slice(0, 6).every((s) => s === 401)).toBe(true);
+    expect(statuses[6]).toBe(429);
+    // Another address is not affected.
+    const user = await createUser();
+    expect((await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: PASSWORD })).status).toBe(200);
+  });
+
+  test("a successful log-in clears the account's failure count", async () => {
+    const user = await createUser();
+    const c = new TestClient(server.url);
+    await c.post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+    await c.post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+    expect((await c.post("/api/v2/auth/login", { email: user.email, password: PASSWORD })).status).toBe(200);
+    const again = new TestClient(server.url);
+    await again.post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+    await again.post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+    expect((await again.post("/api/v2/auth/login", { email: user.email, password: PASSWORD })).status).toBe(200);
+  });
+
+  test("the log-in form shows the limit as a message, not an error page", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 3; i++) await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: "nope-nope" });
+    const page = await new TestClient(server.url).form("/auth/login", { email: user.email, password: PASSWORD });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain("Too many attempts");
+  });
+});
+
+describe("password reset rate limits", () => {
+  test("reset requests are limited per account", async () => {
+    const user = await createUser();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await new TestClient(server.url).post("/api/v2/auth/forgot-password", { email: user.email })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  test("reset requests are limited per address", async () => {
+    const c = new TestClient(server.url);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await c.post("/api/v2/auth/forgot-password", { email: uniqueEmail() })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});

@@ -1,0 +1,54 @@
+import crypto from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import { authTokens, outboxMessages, users } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { hashPassword } from "../../app/lib/password.server";
+import { insertUser } from "../../app/models/user.server";
+import type { TestClient } from "./http-client";
+
+export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;
+export const PASSWORD = "correct horse battery";
+
+/** A verified account straight in the database, for tests about something else than sign-up. */
+export async function createUser(options: { role?: "user" | "editor" | "admin"; email?: string; verified?: boolean } = {}) {
+  const email = options.email ?? uniqueEmail(options.role ?? "user");
+  const user = await insertUser(db(), {
+    email,
+    passwordHash: await hashPassword(PASSWORD),
+    role: options.role ?? "user",
+    emailVerifiedAt: options.verified === false ? undefined : new Date(),
+  });
+  return user;
+}
+
+export async function logIn(client: TestClient, email: string, password = PASSWORD) {
+  const reply = await client.post("/api/v2/auth/login", { email, password });
+  if (reply.status !== 200) throw new Error(`log-in failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.data.user as { id: string; email: string; role: string };
+}
+
+/** The newest message in the local outbox for an address. */
+export async function lastMailTo(email: string) {
+  const [message] = await db()
+    .select()
+    .from(outboxMessages)
+    .where(eq(outboxMessages.to, email))
+    .orderBy(desc(outboxMessages.createdAt))
+    .limit(1);
+  return message ?? null;
+}
+
+/** The path of the first link in a mail's text that contains `fragment`. */
+export function linkIn(text: string, fragment: string) {
+  const url = text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(fragment));
+  if (!url) throw new Error(`no link with ${fragment} in:\n${text}`);
+  return new URL(url).pathname;
+}
+
+export async function expireTokensOf(email: string) {
+  const [user] = await db().select().from(users).where(eq(users.email, email));
+  await db()
+    .update(authTokens)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(and(eq(authTokens.userId, user!.id)));
+}

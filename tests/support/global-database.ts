@@ -1,0 +1,60 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import type { TestProject } from "vitest/node";
+import { migrateDatabase, startEmbeddedPostgres } from "../../app/lib/database-bootstrap.server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A fresh, migrated database for one test run: on the server named by
+ * DATABASE_URL when set, otherwise on an embedded PostgreSQL in a temporary folder.
+ */
+export default async function setup(project: TestProject) {
+  let serverUrl = process.env.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let tempDir: string | undefined;
+  if (!serverUrl) {
+    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-test-pg-"));
+    await fs.chmod(tempDir, 0o755);
+    const running = await startEmbeddedPostgres({ dataDir: path.join(tempDir, "data"), port: await freePort() });
+    serverUrl = running.url;
+    stopEmbedded = running.stop;
+  }
+
+  const name = `chorus_test_${crypto.randomBytes(4).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+
+  project.provide("databaseUrl", url.toString());
+  process.env.TEST_DATABASE_URL = url.toString();
+
+  return async () => {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end({ timeout: 5 });
+    await stopEmbedded?.();
+    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,24 @@
+import { inject } from "vitest";
+import { resetEnvCache } from "../../app/lib/env.server";
+import { startServer, type RunningServer } from "../../server";
+import { freePort } from "./global-database";
+
+/**
+ * The real server (Express, Remix build, socket.io) in this process, on a free
+ * port, against the run's test database. `settings` are extra environment values.
+ */
+export async function startTestServer(settings: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    DATABASE_URL: inject("databaseUrl"),
+    PORT: String(port),
+    APP_URL: `http://localhost:${port}`,
+    TRUST_PROXY: "true",
+    DATA_DIR: "./data/test",
+    SMTP_URL: "",
+    ...settings,
+  });
+  resetEnvCache();
+  return startServer({ port, quiet: true });
+}
