@@ -1,12 +1,12 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
+import { stripNulBytes } from "./lib/strip-nul-bytes.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -15,8 +15,8 @@ if (process.env.SENTRY_DSN) {
 }
 
 export const handleError = Sentry.wrapHandleErrorWithSentry((error, { request }) => {
-  // A visitor who navigated away is not an error worth logging.
-  if ((request as Request).signal?.aborted) return;
+  // A visitor who navigated away, or a page that does not exist, is not an error worth logging.
+  if ((request as Request).signal?.aborted || isRouteErrorResponse(error)) return;
   console.error(error);
 });
 
@@ -40,7 +40,7 @@ export default function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = stripNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

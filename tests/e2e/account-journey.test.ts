@@ -1,0 +1,130 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RunningServer } from "../../server";
+import { PASSWORD, uniqueEmail } from "../support/accounts";
+import { chromiumPath, launchChromium, newPage } from "../support/browser";
+import { startTestServer } from "../support/test-server";
+
+describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function register(page: Page, email: string) {
+    await page.goto("/auth/register");
+    const main = page.locator("main");
+    await main.getByLabel("E-mail").fill(email);
+    await main.getByLabel("Password").fill(PASSWORD);
+    await main.getByRole("button", { name: "Create Account" }).click();
+    await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+  }
+
+  /** As a developer would: the outbox page, the message, then the link in it. */
+  async function confirmThroughOutbox(page: Page, email: string) {
+    await page.getByRole("link", { name: "local outbox" }).click();
+    await page.getByRole("row").filter({ hasText: email }).getByRole("link").click();
+    await page.getByRole("link", { name: /\/auth\/activate\// }).click();
+    await page.getByRole("heading", { name: "Your e-mail is confirmed" }).waitFor();
+  }
+
+  async function logIn(page: Page, email: string) {
+    const main = page.locator("main");
+    await main.getByRole("link", { name: "Log In" }).click();
+    await page.waitForURL((url) => url.pathname === "/auth/login");
+    expect(await main.getByLabel("E-mail").inputValue()).toBe(email);
+    await main.getByLabel("Password").fill(PASSWORD);
+    await main.getByRole("button", { name: "Log In" }).click();
+    await page.getByRole("heading", { name: "My Choruses" }).waitFor();
+  }
+
+  /** Opens the account menu and checks what a logged-in, non-member, non-admin user sees. */
+  async function checkAccountMenuOf(page: Page, email: string) {
+    const menu = page.locator("details.account-menu");
+    await menu.locator("summary").click();
+    const panel = menu.locator(".account-menu__panel");
+    await panel.waitFor();
+    await panel.getByText(`Logged in as ${email}`).waitFor();
+    expect(await panel.getByRole("link", { name: "My Choruses" }).isVisible()).toBe(true);
+    expect(await panel.getByRole("link", { name: "Account" }).isVisible()).toBe(true);
+    expect(await panel.getByRole("link", { name: "Admin" }).count()).toBe(0);
+    expect(await panel.locator(".vip-card").innerText()).toMatch(/Go VIP with Chorus\s+More savings, more perks, more reasons to celebrate\./);
+    expect(await panel.getByRole("button", { name: "Log Out" }).isVisible()).toBe(true);
+  }
+
+  /** Logs out from the open account menu; the header then offers Log In again. */
+  async function logOut(page: Page) {
+    await page.locator("details.account-menu").getByRole("button", { name: "Log Out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await expect.poll(() => page.locator("details.account-menu > summary").innerText()).toBe("Log In ▾");
+  }
+
+  test("with JavaScript: register, confirm from the outbox, log in, use the account menu, log out", async () => {
+    const page = await newPage(browser, server.url);
+    const email = uniqueEmail("e2e-js");
+
+    await register(page, email);
+    await confirmThroughOutbox(page, email);
+    await logIn(page, email);
+    // The redirect after log-in carries the analytics flag; the shell sends the event and drops it.
+    await expect.poll(() => new URL(page.url()).search).toBe("");
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+
+    await checkAccountMenuOf(page, email);
+    await logOut(page);
+    // The toast region shows it: the <noscript> copy stays unrendered text with JavaScript on.
+    await page.locator(".toasts[role=status]").getByText("You have been logged out!").waitFor();
+    await page.context().close();
+  });
+
+  test("without JavaScript: the same journey works with plain forms and <details>", async () => {
+    const page = await newPage(browser, server.url, { javaScriptEnabled: false });
+    const email = uniqueEmail("e2e-nojs");
+
+    await register(page, email);
+    await confirmThroughOutbox(page, email);
+    await logIn(page, email);
+    // No script runs to consume the analytics flag: it stays in the URL and does nothing.
+    expect(new URL(page.url()).searchParams.get("gtm_event_login")).toBe("1");
+
+    await checkAccountMenuOf(page, email);
+    await logOut(page);
+    // The server-rendered copy inside <noscript> shows the toast (Chromium renders it without scripts).
+    const toast = page.locator("noscript .toast");
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain("You have been logged out!");
+    await page.context().close();
+  });
+
+  test("Escape closes the account menu and gives focus back to its button", async () => {
+    const page = await newPage(browser, server.url);
+    await page.goto("/");
+    const menu = page.locator("details.account-menu");
+    await menu.locator("summary").click();
+    await menu.getByRole("link", { name: "Create Account" }).waitFor();
+
+    await page.keyboard.press("Escape");
+
+    await expect.poll(() => menu.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
+    expect(await menu.locator("summary").evaluate((summary) => summary === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  test("a click outside closes the account menu", async () => {
+    const page = await newPage(browser, server.url);
+    await page.goto("/");
+    const menu = page.locator("details.account-menu");
+    await menu.locator("summary").click();
+    await menu.getByRole("link", { name: "Log In" }).waitFor();
+
+    await page.getByRole("heading", { name: "How it works" }).click();
+
+    await expect.poll(() => menu.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
+    await page.context().close();
+  });
+});

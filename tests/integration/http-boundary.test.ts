@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RunningServer } from "../../server";
+import { createUser, logIn, PASSWORD } from "../support/accounts";
+import { TestClient } from "../support/http-client";
+import { startTestServer } from "../support/test-server";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const errorShape = { success: false, error: { code: expect.any(String), message: expect.any(String) } };
+
+describe("malformed input answers 4xx in the API's error shape", () => {
+  test.each([
+    ["broken JSON", "POST", "/api/v2/auth/login", "{not json", "application/json"],
+    ["a JSON array", "POST", "/api/v2/auth/register", "[1,2]", "application/json"],
+    ["an unsupported body type", "POST", "/api/v2/auth/check-user", "<xml/>", "application/xml"],
+    ["a wrong method", "DELETE", "/api/v2/auth/who-am-i", undefined, undefined],
+    ["a GET on a POST call", "GET", "/api/v2/auth/register", undefined, undefined],
+    ["an unknown API path", "GET", "/api/v2/no-such-thing", undefined, undefined],
+    ["wrong field types", "POST", "/api/v2/auth/register", JSON.stringify({ email: 5, password: ["x"] }), "application/json"],
+    ["a huge e-mail", "POST", "/api/v2/auth/forgot-password", JSON.stringify({ email: `${"a".repeat(500)}@example.test` }), "application/json"],
+  ])("%s", async (_name, method, path, body, type) => {
+    const c = new TestClient(server.url);
+    const reply = await c.json(method, path, undefined, type ? { "content-type": type } : {});
+    const withBody = body === undefined ? reply : await c.raw(method, path, { body, headers: { "content-type": type! } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    expect(withBody.status).toBeGreaterThanOrEqual(400);
+    expect(withBody.status).toBeLessThan(500);
+    expect(withBody.body).toMatchObject(errorShape);
+  });
+
+  test("a form post with missing fields re-renders the page with messages and keeps what was typed", async () => {
+    const page = await new TestClient(server.url).form("/auth/register", { email: "ana@", firstName: "Ana", password: "x" });
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain("Enter a valid e-mail address");
+    expect(html).toContain("Use at least 8 characters.");
+    expect(html).toContain('value="Ana"');
+    expect(html).toContain('value="ana@"');
+    expect(html).not.toContain('value="x"');
+  });
+});
+
+describe("security headers and cross-site requests", () => {
+  test("pages carry a CSP with a per-response nonce, and no framing", async () => {
+    const first = await fetch(`${server.url}/`);
+    const second = await fetch(`${server.url}/`);
+    const csp = first.headers.get("content-security-policy")!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const nonce = csp.match(/'nonce-([^']+)'/)![1]!;
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+    const html = await first.text();
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("x-powered-by")).toBeNull();
+  });
+
+  test("a post from another origin is refused, even with a valid session", async () => {
+    const user = await createUser();
+    const c = new TestClient(server.url);
+    await logIn(c, user.email);
+    const reply = await c.json("PUT", `/api/v2/users/${user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "evil-password" }, { origin: "https://evil.example" });
+    expect(reply.status).toBe(403);
+    expect(reply.body.error.code).toBe("CROSS_ORIGIN");
+    const sameSite = await c.json("POST", "/api/v2/auth/logout", {}, { origin: server.url });
+    expect(sameSite.status).toBe(200);
+  });
+
+  test("a client cannot pick its own address for rate limiting", async () => {
+    // The server derives the caller's address itself; a forged internal header is replaced.
+    const c = new TestClient(server.url);
+    const reply = await c.json("POST", "/api/v2/auth/check-user", { email: "someone@example.test" }, { "x-chorus-client-ip": "1.2.3.4" });
+    expect(reply.status).toBe(200);
+  });
+});
+
+describe("pages", () => {
+  test.each(["/", "/auth/login", "/auth/register", "/start-a-chorus", "/settings/billing", "/auth/forgot-password", "/video-maker/school-video", "/_app", "/support"])(
+    "%s renders for a visitor",
+    async (path) => {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("© 2015–");
+    },
+  );
+
+  test("pages that need an account send visitors to log in and back", async () => {
+    for (const path of ["/dashboard", "/settings/profile"]) {
+      const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(`/auth/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+  });
+
+  test("unknown pages and bad event ids are 404 pages, not errors", async () => {
+    expect((await fetch(`${server.url}/no/such/page`)).status).toBe(404);
+    expect((await fetch(`${server.url}/e/not-a-uuid`)).status).toBe(404);
+    expect((await fetch(`${server.url}/video-maker/unknown-video`)).status).toBe(404);
+  });
+
+  test("the admin page is only for staff", async () => {
+    const c = new TestClient(server.url);
+    await logIn(c, (await createUser()).email);
+    expect((await c.raw("GET", "/admin")).status).toBe(404);
+    const staff = new TestClient(server.url);
+    await logIn(staff, (await createUser({ role: "editor" })).email);
+    expect((await staff.raw("GET", "/admin")).status).toBe(200);
+  });
+
+  test("the support form stores a message for staff, signed Anonymous with the user's e-mail and role", async () => {
+    const user = await createUser();
+    const c = new TestClient(server.url);
+    await logIn(c, user.email);
+    const sent = await c.form("/support?kind=feedback", { kind: "feedback", message: "Please add confetti." }, { origin: server.url });
+    expect(sent.status).toBe(200);
+    const admin = new TestClient(server.url);
+    await logIn(admin, (await createUser({ role: "admin" })).email);
+    const page = await (await admin.raw("GET", "/admin")).text();
+    expect(page).toContain("Please add confetti.");
+    expect(page).toContain(user.email);
+    expect(page).toContain("Anonymous");
+  });
+});
