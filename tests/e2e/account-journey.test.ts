@@ -29,6 +29,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   async function confirmThroughOutbox(page: Page, email: string) {
     await page.getByRole("link", { name: "local outbox" }).click();
     await page.getByRole("row").filter({ hasText: email }).getByRole("link").click();
+    await page.waitForTimeout(1000); console.log("DEBUG", page.url(), await page.locator("main").innerHTML());
     await page.getByRole("link", { name: /\/auth\/activate\// }).click();
     await page.getByRole("heading", { name: "Your e-mail is confirmed" }).waitFor();
   }
@@ -66,6 +67,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
 
   test("with JavaScript: register, confirm from the outbox, log in, use the account menu, log out", async () => {
     const page = await newPage(browser, server.url);
+    page.setDefaultTimeout(5000);
     const email = uniqueEmail("e2e-js");
 
     await register(page, email);
