@@ -39,8 +39,21 @@ export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 375, height: 812 } as const;
 
 /** A fresh browser profile (no cookies) at a base URL, with or without JavaScript. */
-export function newPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
-  return browser.newContext({ baseURL, viewport: DESKTOP, ...options }).then((context) => context.newPage());
+export async function newPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: DESKTOP, ...options });
+  // Fail within the test's own timeout, with Playwright's call log rather than vitest's bare timeout.
+  context.setDefaultTimeout(10_000);
+  return context.newPage();
+}
+
+/**
+ * Opens a page and waits until the network is quiet: by then the app has hydrated (its first
+ * effects fetch the announcements), so Escape and click-outside handlers are listening.
+ */
+export async function gotoHydrated(page: Page, path: string) {
+  const response = await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  return response;
 }
 
 /** Console errors and uncaught exceptions of a page, collected from the moment of the call. */
@@ -61,4 +74,10 @@ export async function saveScreenshot(page: Page, name: string) {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
   return file;
+}
+
+/** Logs a browser profile in through the API, for tests about what a logged-in user sees. */
+export async function logInBrowser(page: Page, email: string, password: string) {
+  const reply = await page.request.post("/api/v2/auth/login", { data: { email, password } });
+  if (reply.status() !== 200) throw new Error(`log-in failed: ${reply.status()} ${await reply.text()}`);
 }

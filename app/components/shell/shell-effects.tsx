@@ -29,7 +29,12 @@ export function ShellEffects({ userId }: { userId: string | null }) {
   useEffect(
     () =>
       listenForAuthChanges({
-        onLogout: () => window.location.reload(),
+        // A BroadcastChannel also delivers to the other channel objects of this very tab, so a
+        // tab hears its own announcements; by then `previous` already holds the new state.
+        // A tab that is already logged out has nothing to reload (and would lose its toast).
+        onLogout: () => {
+          if (previous.current !== null) window.location.reload();
+        },
         onLogin: (id) => {
           if (id !== previous.current) window.location.reload();
         },
