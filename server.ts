@@ -11,6 +11,8 @@ import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/li
 import { env } from "./app/lib/env.server";
 import { CLIENT_IP_HEADER } from "./app/lib/http.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
+import { jobHandlers } from "./app/jobs/handlers.server";
+import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
 import { attachRealtime } from "./app/realtime/server.server";
 import { ensureAdmin } from "./app/services/admin-bootstrap.server";
 
@@ -65,7 +67,7 @@ function createApp(build: ServerBuild, quiet: boolean) {
   return app;
 }
 
-/** Database, migrations, first admin, HTTP and socket.io — everything `npm start` runs. */
+/** Database, migrations, first admin, job queue, HTTP and socket.io — everything `npm start` runs. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const log = (line: string) => options.quiet || console.log(line);
   const database: RunningDatabase = await provideDatabase({ log });
@@ -75,6 +77,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
     if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
   }
+
+  await startJobQueue(database.url, settings.RUN_WORKER ? jobHandlers : undefined);
 
   const build = await loadBuild();
   const server = http.createServer(createApp(build, !!options.quiet));
@@ -87,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await stopJobQueue();
       await io.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

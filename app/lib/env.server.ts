@@ -24,11 +24,21 @@ const schema = z.object({
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   SESSION_SECRET: z.string().min(32).optional(),
   TRUST_PROXY: flag,
+  // Work background jobs in the web process too (the one-machine default); set false when
+  // separate `npm run worker` processes do it.
+  RUN_WORKER: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Chorus <hello@chorus.localhost>"),
   ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
+  TWILIO_ACCOUNT_SID: z.string().optional().transform((v) => v || undefined),
+  TWILIO_AUTH_TOKEN: z.string().optional().transform((v) => v || undefined),
+  TWILIO_FROM_NUMBER: z.string().optional().transform((v) => v || undefined),
+  DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
   HELP_URL: z.string().default("https://help.chorus.video"),
@@ -67,7 +77,7 @@ function readEnv(): Env {
 
 /** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  for (const name of ["env", "mailProvider", "sessionSecrets", "sessionStorage", "toastStorage"]) dropSingleton(name);
+  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage"]) dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

@@ -12,3 +12,10 @@ export function dropSingleton(name: string) {
   const store = globalThis as unknown as { __chorus?: Record<string, unknown> };
   if (store.__chorus) delete store.__chorus[name];
 }
+
+/** Replaces a process-wide value (a restarted server's socket.io, in tests). */
+export function setSingleton<T>(name: string, value: T) {
+  const store = globalThis as unknown as { __chorus?: Record<string, unknown> };
+  store.__chorus ??= {};
+  store.__chorus[name] = value;
+}

@@ -15,10 +15,26 @@ export interface TrackFields {
   [field: string]: unknown;
 }
 
+export interface NotificationPayload {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  url: string | null;
+  eventId: string | null;
+  createdAt: string;
+  seenAt: string | null;
+  readAt: string | null;
+}
+
 export interface ServerToClientEvents {
   /** Fields to merge into the track with that id. */
   "track:updated": (fields: TrackFields) => void;
   "session:ready": (info: { namespace: RealtimeNamespace; userId: string | null }) => void;
+  /** A new notification for the user of this `/users` room. */
+  "notification:new": (notification: NotificationPayload) => void;
+  /** Staff: someone reported an event page. */
+  "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }
 
 export interface ClientToServerEvents {

@@ -4,7 +4,7 @@ import type { User } from "../../drizzle/schema/index";
 import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
-import { singleton } from "~/lib/singleton.server";
+import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
 import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
 
@@ -63,7 +63,8 @@ export function attachRealtime(httpServer: HttpServer, allowedOrigin: string) {
   staffNs.use(authenticate((user) => hasEditRights(user)) as never);
   staffNs.on("connection", (socket: ChorusSocket) => greet("/staff", socket));
 
-  singleton("io", () => io);
+  setSingleton("io", io);
+  io.on("close", () => dropSingleton("io"));
   return io;
 }
 

@@ -10,10 +10,19 @@ export interface ReceivedMail {
 /** A real SMTP server on loopback that keeps every message it receives. */
 export async function startSmtpSink() {
   const received: ReceivedMail[] = [];
+  /** Addresses whose next delivery is refused once with a temporary error (452), to exercise retries. */
+  const refuseOnce = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refuseOnce.delete(address.address)) {
+        const error = Object.assign(new Error("Mailbox busy, try again later"), { responseCode: 452 });
+        return callback(error);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -32,6 +41,8 @@ export async function startSmtpSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    refuseOnce,
+    to: (address: string) => received.filter((m) => m.to.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,0 +1,18 @@
+import type { ViewerRole } from "./viewer-role";
+
+export interface EventState {
+  status: string;
+  deadline: Date | string;
+  deletedAt?: Date | string | null;
+}
+
+/** Contributions are open while the event is active and before its deadline (the creator can extend it). */
+export function acceptsContributions(event: EventState, now = new Date()) {
+  return !event.deletedAt && event.status === "active" && new Date(event.deadline).getTime() > now.getTime();
+}
+
+/** Only the creator (or an admin, who derives as creator) manages an event. */
+export const canManageEvent = (role: ViewerRole) => role === "creator";
+
+/** The finished video is for the recipient, the creator and holders of the view-only link. */
+export const canWatchVideo = (role: ViewerRole) => role === "creator" || role === "recipient" || role === "view-only";

@@ -1,0 +1,18 @@
+import type { JobHandlers } from "./queue.server";
+import { deliverToRecipients } from "~/services/event-delivery.server";
+import { sendBroadcast } from "~/services/broadcast.server";
+import { sendInvitation } from "~/services/invitations.server";
+import { sendReminder, sweepReminders } from "~/services/reminders.server";
+import { sendContributionDigest } from "~/services/digest.server";
+
+/** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
+export const jobHandlers: JobHandlers = {
+  "rsvp-invite": ({ id, data }) => sendInvitation(id, data.rsvpId),
+  "rsvp-reminder": ({ data }) => sendReminder(data.rsvpId, data.window),
+  "event-reminders": async () => {
+    await sweepReminders();
+  },
+  "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
+  "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
+  "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
+};

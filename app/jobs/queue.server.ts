@@ -1,0 +1,82 @@
+import PgBoss from "pg-boss";
+import { singleton } from "~/lib/singleton.server";
+
+/** Every kind of background job, by queue name, with the data it carries. */
+export interface JobData {
+  "rsvp-invite": { rsvpId: string };
+  "rsvp-reminder": { rsvpId: string; window: string };
+  "event-reminders": Record<string, never>;
+  "event-broadcast": { eventId: string; message: string };
+  "event-deliver": { eventId: string };
+  "event-digest": { eventId: string };
+}
+export type JobName = keyof JobData;
+export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N] }) => Promise<void>;
+export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest"];
+
+// Retried with growing delays (pg-boss doubles the delay each time with retryBackoff).
+const retryPolicy = () => ({
+  retryLimit: Number(process.env.JOB_RETRY_LIMIT ?? 5),
+  retryDelay: Number(process.env.JOB_RETRY_DELAY_SECONDS ?? 30),
+  retryBackoff: true,
+});
+
+interface Queue {
+  boss: PgBoss;
+  working: boolean;
+}
+
+const state = () => singleton<{ queue: Queue | null }>("jobQueue", () => ({ queue: null }));
+
+/**
+ * Starts the PostgreSQL job queue (pg-boss, in its own `pgboss` schema). With
+ * handlers, this process also works jobs; without, it only sends them.
+ */
+export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers) {
+  if (state().queue) return state().queue!.boss;
+  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, schedule: !!handlers, supervise: !!handlers });
+  boss.on("error", (error) => console.error("job queue:", error));
+  await boss.start();
+  for (const name of QUEUES) await boss.createQueue(name);
+  state().queue = { boss, working: !!handlers };
+  if (handlers) {
+    const pollingIntervalSeconds = Number(process.env.JOB_POLL_SECONDS ?? 2);
+    for (const name of QUEUES) {
+      await boss.work(name, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
+        if (job) await (handlers[name] as JobHandler<JobName>)({ id: job.id, data: job.data as JobData[JobName] });
+      });
+    }
+    // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.
+    await boss.schedule("event-reminders", "*/10 * * * *", {});
+  }
+  return boss;
+}
+
+export async function stopJobQueue() {
+  const queue = state().queue;
+  if (!queue) return;
+  state().queue = null;
+  await queue.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+}
+
+function boss() {
+  const queue = state().queue;
+  if (!queue) throw new Error("The job queue is not started.");
+  return queue.boss;
+}
+
+/** Queues a job. With a singletonKey, a second identical job is not queued while the first waits. */
+export async function enqueue<N extends JobName>(
+  name: N,
+  data: JobData[N],
+  options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number } = {},
+) {
+  return boss().send(name, data, { ...retryPolicy(), ...options });
+}
+
+/** For tests and tools: a job's state. */
+export async function jobState(name: JobName, id: string) {
+  return (await boss().getJobById(name, id, { includeArchive: true }))?.state ?? null;
+}

@@ -1,0 +1,152 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { events, recipients, rsvps, type Event } from "../../drizzle/schema/index";
+import type { Db } from "~/lib/db.server";
+import { newEventCode, newEventKey } from "~/lib/event-keys.server";
+
+export type EventChanges = Partial<
+  Pick<
+    Event,
+    | "occasion"
+    | "occasionOther"
+    | "guestbook"
+    | "status"
+    | "deadline"
+    | "deliveryAt"
+    | "timeZone"
+    | "title"
+    | "message"
+    | "prompts"
+    | "thankYouMessage"
+    | "contributorsNotified"
+    | "viaEmail"
+    | "viaSms"
+    | "openedAt"
+    | "deliveredAt"
+  >
+>;
+
+export async function insertEvent(
+  db: Db,
+  input: Pick<Event, "creatorId" | "occasion" | "guestbook" | "deadline" | "timeZone" | "title" | "message" | "prompts"> & {
+    occasionOther: string | null;
+    analyticsClientId?: string | null;
+    recipients: { firstName: string; lastName: string }[];
+  },
+) {
+  const { recipients: people, ...fields } = input;
+  const [event] = await db
+    .insert(events)
+    .values({ ...fields, eventId: newEventCode(), privateKey: newEventKey(), viewKey: newEventKey() })
+    .returning();
+  await db.insert(recipients).values(people.map((p, position) => ({ ...p, eventId: event!.id, position })));
+  return event!;
+}
+
+/** Live (not deleted) events only, unless asked. */
+export async function findEventById(db: Db, id: string, options: { withDeleted?: boolean } = {}) {
+  const [event] = await db
+    .select()
+    .from(events)
+    .where(options.withDeleted ? eq(events.id, id) : and(eq(events.id, id), isNull(events.deletedAt)))
+    .limit(1);
+  return event ?? null;
+}
+
+export async function findEventByUuid(db: Db, uuid: string, options: { withDeleted?: boolean } = {}) {
+  const [event] = await db
+    .select()
+    .from(events)
+    .where(options.withDeleted ? eq(events.uuid, uuid) : and(eq(events.uuid, uuid), isNull(events.deletedAt)))
+    .limit(1);
+  return event ?? null;
+}
+
+export async function updateEvent(db: Db, id: string, changes: EventChanges) {
+  const [event] = await db
+    .update(events)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(events.id, id))
+    .returning();
+  return event ?? null;
+}
+
+export async function setEventDeleted(db: Db, id: string, deleted: boolean) {
+  const [event] = await db
+    .update(events)
+    .set({ deletedAt: deleted ? new Date() : null, updatedAt: new Date() })
+    .where(eq(events.id, id))
+    .returning();
+  return event ?? null;
+}
+
+/** New keys: links shared before stop working. */
+export async function rotateEventKeys(db: Db, id: string, which: "privateKey" | "viewKey") {
+  const [event] = await db
+    .update(events)
+    .set({ [which]: newEventKey(), updatedAt: new Date() })
+    .where(eq(events.id, id))
+    .returning();
+  return event ?? null;
+}
+
+export async function listRecipients(db: Db, eventId: string) {
+  return db.select().from(recipients).where(eq(recipients.eventId, eventId)).orderBy(asc(recipients.position), asc(recipients.createdAt));
+}
+
+export async function listRecipientsOf(db: Db, eventIds: string[]) {
+  if (!eventIds.length) return [];
+  return db.select().from(recipients).where(inArray(recipients.eventId, eventIds)).orderBy(asc(recipients.position));
+}
+
+const contributionCount = sql<number>`(select count(*)::int from ${rsvps} where ${rsvps.eventId} = ${events.id} and ${rsvps.status} = 'contributed')`;
+const inviteeCount = sql<number>`(select count(*)::int from ${rsvps} where ${rsvps.eventId} = ${events.id})`;
+
+/** The organiser's events, newest first, with how many people were invited and contributed. */
+export async function listEventsOfCreator(db: Db, creatorId: string, options: { withDeleted?: boolean } = {}) {
+  return db
+    .select({ event: events, contributions: contributionCount, invitees: inviteeCount })
+    .from(events)
+    .where(options.withDeleted ? eq(events.creatorId, creatorId) : and(eq(events.creatorId, creatorId), isNull(events.deletedAt)))
+    .orderBy(desc(events.createdAt));
+}
+
+/** Events someone was invited to or contributed to, by their account or their e-mail. */
+export async function listEventsContributedBy(db: Db, user: { id: string; email: string }) {
+  return db
+    .selectDistinctOn([events.id], { event: events, rsvpStatus: rsvps.status, contributions: contributionCount })
+    .from(rsvps)
+    .innerJoin(events, eq(events.id, rsvps.eventId))
+    .where(
+      and(
+        isNull(events.deletedAt),
+        sql`(${rsvps.userId} = ${user.id} or lower(${rsvps.email}) = ${user.email.toLowerCase()})`,
+        sql`${events.creatorId} <> ${user.id}`,
+      ),
+    )
+    .orderBy(events.id);
+}
+
+export async function findRecipientById(db: Db, id: string) {
+  const [row] = await db.select().from(recipients).where(eq(recipients.id, id)).limit(1);
+  return row ?? null;
+}
+
+type RecipientFields = { firstName: string; lastName: string; email: string | null; phone: string | null };
+
+export async function insertRecipient(db: Db, eventId: string, fields: RecipientFields) {
+  const [{ next }] = (await db
+    .select({ next: sql<number>`coalesce(max(${recipients.position}) + 1, 0)::int` })
+    .from(recipients)
+    .where(eq(recipients.eventId, eventId))) as [{ next: number }];
+  const [row] = await db.insert(recipients).values({ ...fields, eventId, position: next }).returning();
+  return row!;
+}
+
+export async function updateRecipient(db: Db, id: string, fields: Partial<RecipientFields>) {
+  const [row] = await db.update(recipients).set(fields).where(eq(recipients.id, id)).returning();
+  return row ?? null;
+}
+
+export async function deleteRecipient(db: Db, id: string) {
+  await db.delete(recipients).where(eq(recipients.id, id));
+}

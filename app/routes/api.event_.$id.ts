@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiResource, ok } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { keysFromUrl } from "~/services/event-access.server";
+import { eventViewFor, openEvent } from "~/services/events.server";
+
+/** GET /api/event/{id}[?privateKey=|?viewKey=]: what this viewer may see of the event. */
+export const { loader, action } = apiResource<LoaderFunctionArgs>({
+  async GET({ request, params }) {
+    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
+    return ok(await eventViewFor(event, viewer));
+  },
+});

@@ -1,0 +1,14 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiResource, ok, readBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { keysFromUrl } from "~/services/event-access.server";
+import { eventViewFor, openEvent, updateEventAs } from "~/services/events.server";
+
+/** PUT /api/v2/events/{id}[?privateKey=]: protected fields are stripped, the rest checked per role. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async PUT({ request, params }) {
+    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
+    const updated = await updateEventAs(viewer, event, await readBody(request));
+    return ok((await eventViewFor(updated, viewer)).event);
+  },
+});

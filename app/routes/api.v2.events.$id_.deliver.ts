@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { scheduleDelivery } from "~/services/event-delivery.server";
+import { requireManager } from "~/services/events.server";
+
+const deliverInput = z.object({ at: z.coerce.date({ error: "Give a valid date and time." }).nullable().optional() });
+
+/** POST /api/v2/events/{id}/deliver: send the recipient their private link now, or at `at`. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request, params }) {
+    const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
+    const { at } = await parseBody(request, deliverInput);
+    const { scheduledFor } = await scheduleDelivery(event, at ?? null);
+    return ok({ scheduledFor: scheduledFor?.toISOString() ?? null });
+  },
+});

@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { REPORT_SENT_TOAST } from "~/domain/messages";
+import { apiResource, clientIp, ok, readBody, parseWith } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
+import { reportEvent } from "~/services/event-reports.server";
+import { openEvent } from "~/services/events.server";
+
+const reportInput = z.object({ reason: z.string().trim().max(2000, "Keep it under 2,000 characters.").optional().default("") });
+
+/** POST /api/v2/events/{id}/report: the footer's "Report This Page". A plain form post comes back to the page. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request, params }) {
+    const isForm = !(request.headers.get("content-type") ?? "").includes("json");
+    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"));
+    const { reason } = parseWith(reportInput, await readBody(request));
+    await reportEvent(event, { user: viewer.user, ip: clientIp(request) }, reason);
+    if (isForm) return redirectWithCookies(`/e/${event.uuid}`, [await toastHeader(REPORT_SENT_TOAST)]);
+    return ok({ reported: true });
+  },
+});

@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireApiUser } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { apiResource, ok } from "~/lib/http.server";
+import { listNotificationsOf } from "~/models/notification.server";
+import { toNotificationPayload } from "~/services/notifications.server";
+
+export const { loader, action } = apiResource<LoaderFunctionArgs>({
+  async GET({ request }) {
+    const user = await requireApiUser(request);
+    return ok((await listNotificationsOf(db(), user.id)).map(toNotificationPayload));
+  },
+});

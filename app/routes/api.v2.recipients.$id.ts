@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiResource, ok, readBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { requireManagedRecipient } from "~/services/event-records.server";
+import { changeRecipient, removeRecipient } from "~/services/recipients.server";
+
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async PUT({ request, params }) {
+    const { recipient } = await requireManagedRecipient(request, uuidParam(params.id, "recipient"));
+    return ok(await changeRecipient(recipient, await readBody(request)));
+  },
+  async DELETE({ request, params }) {
+    const { recipient } = await requireManagedRecipient(request, uuidParam(params.id, "recipient"));
+    await removeRecipient(recipient);
+    return ok({ deleted: true });
+  },
+});

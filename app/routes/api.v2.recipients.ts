@@ -1,0 +1,14 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiResource, ok, readBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { requireManager } from "~/services/events.server";
+import { addRecipient } from "~/services/recipients.server";
+
+/** POST /api/v2/recipients {eventId, firstName, lastName?, email?, phone?} — organiser only. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request }) {
+    const body = await readBody(request);
+    const { event } = await requireManager(request, uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"));
+    return ok(await addRecipient(event, body), { status: 201 });
+  },
+});

@@ -1,0 +1,14 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiResource, ok } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { requireManagedRsvp } from "~/services/event-records.server";
+import { queueInvitation } from "~/services/invitations.server";
+
+/** POST /api/v2/rsvps/{id}/invite: (re)send this invitee their invitation. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request, params }) {
+    const { rsvp, event } = await requireManagedRsvp(request, uuidParam(params.id, "invitee"));
+    await queueInvitation(event, rsvp);
+    return ok({ queued: true }, { status: 202 });
+  },
+});

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiResource, ok, readBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { requireManager } from "~/services/events.server";
+import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitations.server";
+
+/** POST /api/v2/rsvps {eventId, name, email?, phone?, viaEmail?, viaSms?, invite?} — organiser only. */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request }) {
+    const body = await readBody(request);
+    const { event } = await requireManager(request, uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"));
+    const { eventId: _eventId, invite, ...fields } = body;
+    const rsvp = await addInvitee(event, parseInvitee(fields));
+    if (invite === true || invite === "true" || invite === "on") await queueInvitation(event, rsvp);
+    return ok({ id: rsvp.id, name: rsvp.name, email: rsvp.email, phone: rsvp.phone, viaEmail: rsvp.viaEmail, viaSms: rsvp.viaSms, status: rsvp.status }, { status: 201 });
+  },
+});

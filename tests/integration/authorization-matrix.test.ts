@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Event } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { insertRecipient } from "../../app/models/event.server";
+import { insertRsvp } from "../../app/models/rsvp.server";
+import type { RunningServer } from "../../server";
+import { createUser, logIn, uniqueEmail } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { TestClient } from "../support/http-client";
+import { startTestServer } from "../support/test-server";
+
+const KINDS = ["anonymous", "another user", "contributor", "recipient", "view-only", "creator", "editor", "admin"] as const;
+type Kind = (typeof KINDS)[number];
+
+let server: RunningServer;
+let event: Event;
+let otherEvent: Event;
+const clients = {} as Record<Kind, TestClient>;
+
+/** The keys a viewer kind carries in the address of event calls. */
+const keysOf = (kind: Kind) =>
+  kind === "recipient" ? `?privateKey=${event.privateKey}` : kind === "view-only" ? `?viewKey=${event.viewKey}` : "";
+
+async function loggedIn(role: "user" | "editor" | "admin" = "user") {
+  const user = await createUser({ role });
+  const client = new TestClient(server.url);
+  await logIn(client, user.email);
+  return { user, client };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const creator = await loggedIn();
+  event = await createTestEvent(creator.user);
+  // Someone else's event: nothing of it may appear in any answer below.
+  otherEvent = await createTestEvent(await createUser());
+  await insertRecipient(db(), event.id, { firstName: "Deliverable", lastName: "", email: uniqueEmail("recipient"), phone: null });
+  const contributor = await loggedIn();
+  await insertRsvp(db(), { eventId: event.id, name: "Contributor", email: contributor.user.email, phone: null, viaEmail: true, viaSms: false });
+  clients.creator = creator.client;
+  clients.contributor = contributor.client;
+  clients["another user"] = (await loggedIn()).client;
+  clients.editor = (await loggedIn("editor")).client;
+  clients.admin = (await loggedIn("admin")).client;
+  clients.anonymous = new TestClient(server.url);
+  clients.recipient = new TestClient(server.url);
+  clients["view-only"] = new TestClient(server.url);
+});
+afterAll(() => server.close());
+
+interface Case {
+  call: string;
+  allowed: Kind[];
+  request: (kind: Kind) => Promise<{ method: string; path: string; body?: unknown }>;
+}
+
+const managers: Kind[] = ["creator", "admin"];
+const loggedInKinds: Kind[] = ["another user", "contributor", "creator", "editor", "admin"];
+const everyone: Kind[] = [...KINDS];
+
+async function freshRecipientId() {
+  return (await insertRecipient(db(), event.id, { firstName: "Spare", lastName: "", email: null, phone: null })).id;
+}
+async function freshRsvpId() {
+  return (await insertRsvp(db(), { eventId: event.id, name: "Spare", email: uniqueEmail("spare"), phone: null, viaEmail: true, viaSms: false })).id;
+}
+
+const CASES: Case[] = [
+  { call: "GET /api/event/{id}", allowed: everyone, request: async (k) => ({ method: "GET", path: `/api/event/${event.id}${keysOf(k)}` }) },
+  { call: "PUT /api/v2/events/{id} (title)", allowed: managers, request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { title: "" } }) },
+  { call: "PUT /api/v2/events/{id} (thank-you)", allowed: ["recipient"], request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { thankYouMessage: "Thanks!" } }) },
+  { call: "POST /api/v2/events/{id}/opened", allowed: ["recipient"], request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/opened${keysOf(k)}` }) },
+  { call: "POST /api/v2/events/{id}/report", allowed: everyone, request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/report${keysOf(k)}`, body: { reason: "test" } }) },
+  { call: "POST /api/v2/events/{id}/deliver", allowed: managers, request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/deliver${keysOf(k)}`, body: { at: new Date(Date.now() + 86_400_000 * 5).toISOString() } }) },
+  { call: "GET /api/events", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/events" }) },
+  { call: "GET /api/v2/events/contributed", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/events/contributed" }) },
+  { call: "POST /api/v2/recipients", allowed: managers, request: async () => ({ method: "POST", path: "/api/v2/recipients", body: { eventId: event.id, firstName: "New" } }) },
+  { call: "PUT /api/v2/recipients/{id}", allowed: managers, request: async () => ({ method: "PUT", path: `/api/v2/recipients/${await freshRecipientId()}`, body: { firstName: "Renamed" } }) },
+  { call: "DELETE /api/v2/recipients/{id}", allowed: managers, request: async () => ({ method: "DELETE", path: `/api/v2/recipients/${await freshRecipientId()}` }) },
+  { call: "POST /api/v2/rsvps", allowed: managers, request: async () => ({ method: "POST", path: "/api/v2/rsvps", body: { eventId: event.id, name: "Invitee", email: uniqueEmail("invitee") } }) },
+  { call: "PUT /api/v2/rsvps/{id}", allowed: managers, request: async () => ({ method: "PUT", path: `/api/v2/rsvps/${await freshRsvpId()}`, body: { name: "Renamed" } }) },
+  { call: "POST /api/v2/rsvps/{id}/invite", allowed: managers, request: async () => ({ method: "POST", path: `/api/v2/rsvps/${await freshRsvpId()}/invite` }) },
+  { call: "POST /api/mail/contributors", allowed: managers, request: async () => ({ method: "POST", path: "/api/mail/contributors", body: { eventId: event.id } }) },
+  { call: "POST /api/mail/broadcast", allowed: managers, request: async () => ({ method: "POST", path: "/api/mail/broadcast", body: { eventId: event.id, message: "Hello" } }) },
+  { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
+  { call: "POST /api/twilio/lookup-phone-number", allowed: loggedInKinds, request: async () => ({ method: "POST", path: "/api/twilio/lookup-phone-number", body: { phoneNumber: "+1 415 555 0123" } }) },
+];
+
+const rows = CASES.flatMap((c) => KINDS.map((kind) => [c.call, kind, c.allowed.includes(kind) ? "allowed" : "refused", c] as const));
+
+describe("authorisation matrix: every event route × every kind of viewer", () => {
+  test.each(rows)("%s as %s: %s", async (_call, kind, expected, c) => {
+    const { method, path, body } = await c.request(kind);
+    const reply = await clients[kind].json(method, path, body);
+    if (expected === "allowed") expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+    else expect([400, 401, 403, 404]).toContain(reply.status);
+    const text = JSON.stringify(reply.body);
+    // No answer ever carries another event's data.
+    for (const secret of [otherEvent.uuid, otherEvent.privateKey, otherEvent.viewKey, otherEvent.eventId]) expect(text).not.toContain(secret);
+    // Only those who manage the event ever see its keys.
+    if (!managers.includes(kind)) {
+      if (kind !== "recipient") expect(text).not.toContain(event.privateKey);
+      expect(text).not.toContain(event.viewKey);
+    }
+  });
+
+  test("the role each viewer gets on the event", async () => {
+    const roles: Record<string, string> = {};
+    for (const kind of KINDS) roles[kind] = (await clients[kind].get(`/api/event/${event.id}${keysOf(kind)}`)).body.data.role;
+    expect(roles).toEqual({
+      anonymous: "public",
+      "another user": "public",
+      contributor: "public",
+      recipient: "recipient",
+      "view-only": "view-only",
+      creator: "creator",
+      editor: "public",
+      admin: "creator",
+    });
+  });
+});
