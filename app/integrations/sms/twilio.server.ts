@@ -1,4 +1,5 @@
 import twilio from "twilio";
+import type RequestClient from "twilio/lib/base/RequestClient";
 import type { SmsMessage, SmsProvider } from "./sms-port";
 
 export interface TwilioSettings {
@@ -6,7 +7,7 @@ export interface TwilioSettings {
   authToken: string;
   from: string;
   /** Replaces the SDK's HTTP client (tests record requests at the HTTP boundary). */
-  httpClient?: ConstructorParameters<typeof twilio.Twilio>[2] extends infer O ? (O extends { httpClient?: infer H } ? H : never) : never;
+  httpClient?: RequestClient;
 }
 
 export const twilioClient = (settings: TwilioSettings) =>
