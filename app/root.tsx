@@ -28,7 +28,10 @@ import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { useNonce } from "./components/nonce";
 import { PRODUCT_NAME } from "./domain/product";
 import { getAuthState, toAuthedUser } from "./lib/auth.server";
+import { db } from "./lib/db.server";
 import { env } from "./lib/env.server";
+import { listNotificationsOf } from "./models/notification.server";
+import { toNotificationPayload } from "./services/notifications.server";
 import { takeToast } from "./lib/toast.server";
 import styles from "./styles/app.css";
 
@@ -43,11 +46,13 @@ export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, impersonator } = await getAuthState(request);
   const { toast, setCookie } = await takeToast(request);
+  const notifications = user ? (await listNotificationsOf(db(), user.id, 10)).map(toNotificationPayload) : [];
   const settings = env();
   return json(
     {
       user: user ? toAuthedUser(user) : null,
       isImpersonated: !!impersonator,
+      notifications,
       toast,
       year: new Date().getFullYear(),
       links: {
@@ -103,7 +108,7 @@ function App() {
       <ShellUiProvider>
         <ToastProvider serverToast={data.toast}>
           {data.isImpersonated && data.user ? <ImpersonationBar user={data.user} /> : null}
-          <Header user={data.user} links={data.links} />
+          <Header user={data.user} links={data.links} notifications={data.notifications} />
           <StaticToast toast={data.toast} />
           <main id="main">
             <Outlet />

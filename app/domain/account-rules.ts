@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "./event-input";
 
 // Shared by the forms and the API so both refuse the same input with the same words.
 export const emailField = z
@@ -32,7 +33,6 @@ export const emailOnlyInput = z.object({ email: emailField });
 export const changePasswordInput = z.object({ currentPassword: passwordField, newPassword: newPasswordField });
 export const changeEmailInput = z.object({ email: emailField, password: passwordField });
 
-const knownTimeZones = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []);
 
 /** Fields a user may change on their own profile. Checkboxes arrive as "on" from forms. */
 export const profileInput = z.object({
@@ -50,7 +50,7 @@ export const profileInput = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : null))
-    .refine((v) => v === null || knownTimeZones.size === 0 || knownTimeZones.has(v) || v === "UTC", "Choose a time zone from the list."),
+    .refine((v) => v === null || isTimeZone(v), "Choose a time zone from the list."),
   marketingOptIn: z
     .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])
     .optional()

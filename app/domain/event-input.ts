@@ -6,7 +6,15 @@ export const MAX_PROMPT_LENGTH = 300;
 export const MAX_RECIPIENTS = 10;
 const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
 
-const knownTimeZones = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []);
+/** Any zone this runtime's Intl knows, old and new spellings alike ("Asia/Kolkata" and "Asia/Calcutta"). */
+export function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return value.length > 0 && value.length <= 64;
+  } catch {
+    return false;
+  }
+}
 
 export const recipientInput = z.object({
   firstName: z.string({ error: "Enter a first name." }).trim().min(1, "Enter a first name.").max(60, "Use at most 60 characters."),
@@ -26,7 +34,7 @@ const promptsField = z
 const timeZoneField = z
   .string()
   .trim()
-  .refine((tz) => tz === "UTC" || knownTimeZones.size === 0 || knownTimeZones.has(tz), "Choose a time zone from the list.");
+  .refine(isTimeZone, "Choose a time zone from the list.");
 
 /** A deadline must be ahead of now (with a minute's grace for slow forms) and within a year. */
 export const deadlineField = (now: Date) =>

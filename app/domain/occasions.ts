@@ -167,9 +167,12 @@ const GUESTBOOK_SUFFIX = " Guestbook";
 
 // §2.4 gives these two a label of their own instead of the suffix: "Custom Guestbook" would not say
 // what it is for, and "Congrats" is a short label that reads poorly as a guestbook name.
+// Wedding keeps its plain label: the dedicated "Wedding Guestbook" entry follows it, and the
+// suffix would show the same words twice in one list.
 const CUSTOM_GUESTBOOK_LABELS: Partial<Record<OccasionType, string>> = {
   other: "Custom Event Guestbook",
   congratulations: "Congratulations Guestbook",
+  wedding: "Wedding",
 };
 
 const WEDDING_GUESTBOOK: GuestbookOption = { type: WEDDING_GUESTBOOK_TYPE, label: "Wedding Guestbook" };

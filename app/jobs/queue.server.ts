@@ -16,6 +16,10 @@ export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest"];
 
+// Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
+// job per key waits at a time, so a double click or a burst of uploads queues one job.
+const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest"]);
+
 // Retried with growing delays (pg-boss doubles the delay each time with retryBackoff).
 const retryPolicy = () => ({
   retryLimit: Number(process.env.JOB_RETRY_LIMIT ?? 5),
@@ -39,7 +43,7 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, schedule: !!handlers, supervise: !!handlers });
   boss.on("error", (error) => console.error("job queue:", error));
   await boss.start();
-  for (const name of QUEUES) await boss.createQueue(name);
+  for (const name of QUEUES) await boss.createQueue(name, { name, policy: KEYED.has(name) ? "short" : "standard" });
   state().queue = { boss, working: !!handlers };
   if (handlers) {
     const pollingIntervalSeconds = Number(process.env.JOB_POLL_SECONDS ?? 2);

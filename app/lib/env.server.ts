@@ -77,7 +77,7 @@ function readEnv(): Env {
 
 /** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage"]) dropSingleton(name);
+  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage"]) dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

@@ -98,8 +98,10 @@ export async function listRecipientsOf(db: Db, eventIds: string[]) {
   return db.select().from(recipients).where(inArray(recipients.eventId, eventIds)).orderBy(asc(recipients.position));
 }
 
-const contributionCount = sql<number>`(select count(*)::int from ${rsvps} where ${rsvps.eventId} = ${events.id} and ${rsvps.status} = 'contributed')`;
-const inviteeCount = sql<number>`(select count(*)::int from ${rsvps} where ${rsvps.eventId} = ${events.id})`;
+// Written out with table names: inside a subquery Drizzle leaves columns unqualified, and
+// "id" would then mean the rsvp's own id.
+const contributionCount = sql<number>`(select count(*)::int from rsvps r where r.event_id = "events"."id" and r.status = 'contributed')`;
+const inviteeCount = sql<number>`(select count(*)::int from rsvps r where r.event_id = "events"."id")`;
 
 /** The organiser's events, newest first, with how many people were invited and contributed. */
 export async function listEventsOfCreator(db: Db, creatorId: string, options: { withDeleted?: boolean } = {}) {

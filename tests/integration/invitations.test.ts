@@ -178,3 +178,21 @@ describe("delivery to the recipient", () => {
     expect(smtp.to(recipientEmail)).toHaveLength(0);
   });
 });
+
+describe("the organiser's digest", () => {
+  test("contributions arriving close together make one e-mail to the organiser", async () => {
+    const { user, event } = await organiserWithEvent();
+    const { queueContributionDigest } = await import("../../app/services/digest.server");
+    const { insertRsvp, updateRsvp } = await import("../../app/models/rsvp.server");
+    for (const name of ["Lea", "Sam"]) {
+      const rsvp = await insertRsvp(db(), { eventId: event.id, name, email: uniqueEmail(name), phone: null, viaEmail: true, viaSms: false });
+      await updateRsvp(db(), rsvp.id, { status: "contributed" });
+      await queueContributionDigest(event, 500);
+    }
+    await expect.poll(() => smtp.to(user.email).length, { timeout: 15_000 }).toBe(1);
+    const raw = unfold(smtp.to(user.email)[0]!.raw);
+    expect(raw).toContain("Lea, Sam");
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.to(user.email)).toHaveLength(1);
+  });
+});

@@ -206,6 +206,8 @@ describe("guestbook occasions (§2.4)", () => {
     expect(WEDDING_GUESTBOOK_TYPE).toBe("wedding-guestbook");
     expect(list[wedding + 1]).toEqual({ type: "wedding-guestbook", label: "Wedding Guestbook" });
     expect(typesOf(list).filter((t) => t === WEDDING_GUESTBOOK_TYPE)).toHaveLength(1);
+    // No two entries share a label.
+    expect(new Set(list.map((o) => o.label)).size).toBe(list.length);
   });
 
   test("gives other and congratulations their own labels", () => {
@@ -215,7 +217,7 @@ describe("guestbook occasions (§2.4)", () => {
 
   test("suffixes every other occasion's label with ' Guestbook'", () => {
     for (const option of list) {
-      if (["other", "congratulations", WEDDING_GUESTBOOK_TYPE].includes(option.type)) continue;
+      if (["other", "congratulations", "wedding", WEDDING_GUESTBOOK_TYPE].includes(option.type)) continue;
       expect(option.label).toBe(`${findOccasion(option.type)!.label} Guestbook`);
     }
     expect(list.find((o) => o.type === "birthday")?.label).toBe("Birthday Guestbook");

@@ -1,10 +1,12 @@
 import { Link } from "@remix-run/react";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import type { NotificationPayload } from "~/realtime/events";
 import { AccountMenu } from "./account-menu";
 import { MobileMenu } from "./mobile-menu";
+import { NotificationsMenu } from "./notifications-menu";
 import type { ShellProps } from "./shell-types";
 
-export function Header(props: ShellProps) {
+export function Header({ notifications, ...props }: ShellProps & { notifications?: NotificationPayload[] }) {
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -18,8 +20,14 @@ export function Header(props: ShellProps) {
           <Link to={START_PATH}>Start a {PRODUCT_NAME}</Link>
           <a href={props.links.pricing}>Pricing</a>
           <a href={props.links.help}>Help</a>
+          {props.user && notifications ? <NotificationsMenu initial={notifications} /> : null}
           <AccountMenu {...props} />
         </nav>
+        {props.user && notifications ? (
+          <div className="mobile-only">
+            <NotificationsMenu initial={notifications} />
+          </div>
+        ) : null}
         <MobileMenu {...props} />
       </div>
     </header>
