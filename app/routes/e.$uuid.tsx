@@ -1,19 +1,59 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { captureRemixErrorBoundaryError } from "@sentry/remix";
+import { EventAudienceView } from "~/components/event/event-audience-view";
+import { EventContributorView } from "~/components/event/event-contributor-view";
+import { EventCreatorView } from "~/components/event/event-creator-view";
+import { EventPublicView } from "~/components/event/event-public-view";
+import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { asPageError, loadEventPage, runEventIntent, type EventFormReply } from "~/services/event-page.server";
 
-export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
+  // Event pages are reached by private links: never indexed.
+  { name: "robots", content: "noindex" },
+];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  try {
+    return json(await loadEventPage(request, params.uuid), { headers: { "Cache-Control": "private, no-store" } });
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  if (!UUID.test(params.uuid ?? "")) throw new Response("Not found", { status: 404 });
-  // Events are not stored yet: every link shows the "not found" state, never private data.
-  return json({ footerReport: null }, { status: 404 });
+export async function action({ request, params }: ActionFunctionArgs) {
+  return runEventIntent(request, params.uuid);
 }
 
 export default function EventPage() {
-  useLoaderData<typeof loader>();
+  const { page } = useLoaderData<typeof loader>();
+  const reply = useActionData<EventFormReply>();
+  // A refused action (someone who is not the organiser) has no form of its own on this view.
+  const refused = reply && (reply.intent === "" || (page.kind !== "creator" && reply.intent !== "thank-you")) ? reply : undefined;
+  return (
+    <>
+      {refused ? <FormMessages formError={refused.formError} /> : null}
+      {page.kind === "creator" ? <EventCreatorView page={page} /> : null}
+      {page.kind === "recipient" || page.kind === "view-only" ? <EventAudienceView page={page} /> : null}
+      {page.kind === "contributor" ? <EventContributorView page={page} /> : null}
+      {page.kind === "public" ? <EventPublicView page={page} /> : null}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) {
+    captureRemixErrorBoundaryError(error);
+    return (
+      <div className="card empty-state">
+        <h1>Something went wrong</h1>
+        <p>We've been told about it. Please try again in a moment.</p>
+      </div>
+    );
+  }
   return (
     <div className="card empty-state">
       <h1>We couldn't find this {PRODUCT_NAME}</h1>

@@ -1,0 +1,111 @@
+import { useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { FormMessages } from "~/components/ui/field";
+import { api } from "~/lib/api-client";
+import type { AudiencePage } from "~/services/event-page.server";
+import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
+
+type Page = AudiencePage;
+
+/**
+ * PLACEHOLDER — the player (range streaming, poster, download) lands with the render
+ * feature; until then a published video is announced, not played.
+ */
+function VideoPlaceholder({ ready }: { ready: boolean }) {
+  return ready ? (
+    <section className="event-video event-placeholder" aria-label="Your video">
+      <p className="event-video__icon" aria-hidden="true">
+        ▶
+      </p>
+      <p>Your video is ready. The player opens here soon.</p>
+    </section>
+  ) : (
+    <section className="event-video event-video--waiting" aria-label="Your video">
+      <p className="event-video__icon" aria-hidden="true">
+        🎁
+      </p>
+      <h2>Your video is being prepared</h2>
+      <p>The people who care about you are putting something together. We'll have it here for you soon.</p>
+    </section>
+  );
+}
+
+function Contributors({ names }: { names: string[] }) {
+  if (!names.length) return null;
+  return (
+    <section className="card event-section" aria-labelledby="contributors-heading">
+      <h2 id="contributors-heading">With love from</h2>
+      <ul className="event-names">
+        {names.map((name, i) => (
+          <li key={`${name}-${i}`}>{name}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ThankYouForm({ message }: { message: string }) {
+  const reply = useIntentReply("thank-you");
+  const error = reply?.errors?.thankYouMessage;
+  return (
+    <section className="card event-section" id="thank-you" aria-labelledby="thank-you-heading">
+      <h2 id="thank-you-heading">Say thank you</h2>
+      <FormMessages formError={error ? undefined : reply?.formError} message={reply?.message} />
+      <IntentForm intent="thank-you" section="thank-you">
+        <div className="field">
+          <label htmlFor="thank-you-message">Your message to everyone who took part</label>
+          <textarea
+            id="thank-you-message"
+            name="thankYouMessage"
+            rows={4}
+            defaultValue={reply?.values?.thankYouMessage ?? message}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "thank-you-message-error" : undefined}
+          />
+          {error ? (
+            <p className="field-error" id="thank-you-message-error">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <IntentButton intent="thank-you" pending="Saving…">
+          {message ? "Update my thank-you" : "Send my thank-you"}
+        </IntentButton>
+      </IntentForm>
+    </section>
+  );
+}
+
+/** Tells the organiser the recipient opened their page (kept once, server side). */
+function useMarkOpened(page: Page) {
+  const [params] = useSearchParams();
+  const privateKey = page.kind === "recipient" ? params.get("privateKey") : null;
+  useEffect(() => {
+    if (!privateKey) return;
+    const controller = new AbortController();
+    // Nothing to tell the reader if it fails: the next visit or their thank-you records it.
+    api.post(`/v2/events/${page.id}/opened`, undefined, { query: { privateKey }, signal: controller.signal }).catch(() => undefined);
+    return () => controller.abort();
+  }, [page.id, privateKey]);
+}
+
+/** The recipient's private page and the view-only page: the video (or its promise) and who made it. */
+export function EventAudienceView({ page }: { page: Page }) {
+  useMarkOpened(page);
+  return (
+    <div className="event-page event-page--narrow stack">
+      <header className="event-hero">
+        <p className="event-hero__emoji" aria-hidden="true">
+          {page.occasion.emoji}
+        </p>
+        <h1>{page.headline}</h1>
+        <p className="event-hero__deadline">
+          {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
+        </p>
+      </header>
+      <VideoPlaceholder ready={page.videoReady} />
+      <Contributors names={page.contributors} />
+      {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}
+    </div>
+  );
+}

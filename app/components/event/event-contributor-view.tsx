@@ -1,0 +1,37 @@
+import type { PageOf } from "~/services/event-page.server";
+import { ContributionFormPlaceholder } from "./event-contribution-placeholder";
+
+/** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
+export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
+  return (
+    <div className="event-page event-page--narrow stack">
+      <header className="event-hero">
+        <p className="event-hero__emoji" aria-hidden="true">
+          {page.occasion.emoji}
+        </p>
+        {page.greeting ? <p className="event-hero__greeting">Hi {page.greeting}, you're invited!</p> : null}
+        <h1>{page.headline}</h1>
+        <p className="event-hero__deadline">Add yours by {page.deadline}</p>
+      </header>
+      {page.message ? (
+        <section className="card event-section" aria-labelledby="message-heading">
+          <h2 id="message-heading" className="visually-hidden">
+            From the organiser
+          </h2>
+          <p className="event-message">{page.message}</p>
+        </section>
+      ) : null}
+      {page.prompts.length ? (
+        <section className="card event-section" aria-labelledby="prompts-heading">
+          <h2 id="prompts-heading">Some ideas for what to say</h2>
+          <ul className="event-prompts">
+            {page.prompts.map((prompt, i) => (
+              <li key={i}>{prompt}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <ContributionFormPlaceholder />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import type { PageOf } from "~/services/event-page.server";
+import { EventBroadcastForm } from "./event-broadcast-form";
+import { EventContributions } from "./event-contributions";
+import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
+import { EventDeliverForm } from "./event-deliver-form";
+import { EventInviteForm } from "./event-invite-form";
+import { EventInvitees } from "./event-invitees";
+import { EventRecipients } from "./event-recipients";
+import { EventSettingsForm } from "./event-settings-form";
+import { EventShareLinks } from "./event-share-links";
+
+type Page = PageOf<"creator">;
+
+const SECTIONS = [
+  ["contributions", "Contributions"],
+  ["share", "Share links"],
+  ["invite", "Invite"],
+  ["invitees", "Invitees"],
+  ["recipients", "Recipients"],
+  ["deliver", "Deliver"],
+  ["settings", "Settings"],
+] as const;
+
+function EventHead({ page }: { page: Page }) {
+  return (
+    <header className="event-head">
+      <p className="event-head__occasion">
+        <span aria-hidden="true">{page.occasion.emoji}</span> {page.occasion.label}
+      </p>
+      <h1>{page.headline}</h1>
+      <dl className="event-facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`status status--${page.status.kind}`}>{page.status.label}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Event code</dt>
+          <dd>
+            <code>{page.eventCode}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Deadline</dt>
+          <dd>{page.deadline}</dd>
+        </div>
+      </dl>
+      {page.thankYouMessage ? (
+        <blockquote className="event-thanks">
+          <p>{page.thankYouMessage}</p>
+          <footer>— the recipient's thank-you</footer>
+        </blockquote>
+      ) : null}
+    </header>
+  );
+}
+
+/** The organiser's page: everything about their Chorus, each part a form that works without JavaScript. */
+export function EventCreatorView({ page }: { page: Page }) {
+  if (page.deleted) {
+    return (
+      <div className="event-page stack">
+        <EventHead page={page} />
+        <EventDeletedNotice />
+      </div>
+    );
+  }
+  return (
+    <div className="event-page stack">
+      <EventHead page={page} />
+      <nav aria-label="On this page" className="event-nav">
+        <ul>
+          {SECTIONS.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <EventContributions contributors={page.contributors} />
+      <EventShareLinks links={page.shareLinks} />
+      <EventInviteForm collecting={page.collecting} />
+      <EventInvitees page={page} />
+      <EventBroadcastForm invitees={page.invitees.length} />
+      <EventRecipients recipients={page.recipients} />
+      <EventDeliverForm delivery={page.delivery} />
+      <EventSettingsForm settings={page.settings} />
+      <EventDeleteForm />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// How the event page writes moments, always in the event's own time zone, so the
+// server-rendered text and the hydrated page agree whatever the reader's clock says.
+
+function safeZone(timeZone: string) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return timeZone;
+  } catch {
+    return "UTC";
+  }
+}
+
+function partsOf(instant: Date | string, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: safeZone(timeZone), ...options }).formatToParts(new Date(instant));
+  return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+}
+
+/** "Friday 4 December": the contributor's deadline, as people say it. */
+export function formatLongDay(instant: Date | string, timeZone: string) {
+  const part = partsOf(instant, timeZone, { weekday: "long", day: "numeric", month: "long" });
+  return `${part("weekday")} ${part("day")} ${part("month")}`;
+}
+
+/** "Fri 4 Dec 2026, 18:30 (Europe/Paris)": for the organiser, who needs the exact moment. */
+export function formatMoment(instant: Date | string, timeZone: string) {
+  const part = partsOf(instant, timeZone, {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const month = part("month").slice(0, 3);
+  return `${part("weekday")} ${part("day")} ${month} ${part("year")}, ${part("hour")}:${part("minute")} (${safeZone(timeZone).replace(/_/g, " ")})`;
+}
+
+/** "4 Dec": short enough for a table cell on a phone. */
+export function formatShortDay(instant: Date | string, timeZone: string) {
+  const part = partsOf(instant, timeZone, { day: "numeric", month: "short" });
+  return `${part("day")} ${part("month").slice(0, 3)}`;
+}
+
+/** The wall-clock time ("18:30") at `instant` in `timeZone`, for a time input. */
+export function timeIn(instant: Date | string, timeZone: string) {
+  const part = partsOf(instant, timeZone, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return `${part("hour")}:${part("minute")}`;
+}

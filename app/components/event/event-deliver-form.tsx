@@ -1,0 +1,50 @@
+import { Field, FormMessages } from "~/components/ui/field";
+import type { PageOf } from "~/services/event-page.server";
+import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
+
+/** Send the recipient their private link now or at a chosen moment; needs an address for them. */
+export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["delivery"] }) {
+  const reply = useIntentReply("deliver");
+  const values = reply && !reply.ok ? reply.values : undefined;
+  const error = reply?.errors?.deliverAt ?? reply?.errors?.recipients;
+  return (
+    <section className="card event-section" id="deliver" aria-labelledby="deliver-heading">
+      <h2 id="deliver-heading">Deliver</h2>
+      {delivery.deliveredAt ? <p>Delivered on {delivery.deliveredAt}.</p> : null}
+      {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
+      {!delivery.possible ? (
+        <p className="empty-note">
+          To deliver the video we need the recipient's e-mail address or mobile number. Add one under <a href="#recipients">Recipients</a>, or
+          send them the private link above yourself.
+        </p>
+      ) : (
+        <>
+          <FormMessages formError={error ? undefined : reply?.formError} message={reply?.message} />
+          <IntentForm intent="deliver" section="deliver">
+            <fieldset className="event-choices">
+              <legend>When should the recipient get their private link?</legend>
+              <label>
+                <input type="radio" name="when" value="now" defaultChecked={(values?.when ?? "now") === "now"} /> Now
+              </label>
+              <label>
+                <input type="radio" name="when" value="later" defaultChecked={values?.when === "later"} /> At a date and time ({delivery.timeZone.replace(/_/g, " ")})
+              </label>
+            </fieldset>
+            <div className="row">
+              <Field name="deliverDate" label="Day" type="date" min={delivery.today} defaultValue={values?.deliverDate} />
+              <Field name="deliverTime" label="Time" type="time" defaultValue={values?.deliverTime ?? "09:00"} />
+            </div>
+            {error ? (
+              <p className="field-error" role="alert">
+                {error}
+              </p>
+            ) : null}
+            <IntentButton intent="deliver" pending="Sending…">
+              Send the private link
+            </IntentButton>
+          </IntentForm>
+        </>
+      )}
+    </section>
+  );
+}

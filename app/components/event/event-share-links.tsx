@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from "react";
+import type { PageOf } from "~/services/event-page.server";
+import { IntentButton, IntentForm } from "./event-intent-form";
+
+/** A read-only link with a Copy button; the button appears once JavaScript can use the clipboard. */
+function CopyField({ id, label, hint, value }: { id: string; label: string; hint: string; value: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [canCopy, setCanCopy] = useState(false);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setCanCopy(true), []);
+  useEffect(() => setCopied(false), [value]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+    } catch {
+      // No clipboard permission (or an old browser): select it so a long-press or Ctrl+C does it.
+      input.current?.select();
+    }
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <p className="field-hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <div className="event-copy">
+        <input ref={input} id={id} type="text" readOnly value={value} aria-describedby={`${id}-hint`} onFocus={(e) => e.currentTarget.select()} />
+        {canCopy ? (
+          <button type="button" className="button button--secondary" onClick={copy}>
+            {copied ? "Copied!" : "Copy"}
+          </button>
+        ) : null}
+      </div>
+      <span className="visually-hidden" role="status">
+        {copied ? `${label} copied` : ""}
+      </span>
+    </div>
+  );
+}
+
+function RotateForm({ intent, what }: { intent: "rotate-private-key" | "rotate-view-key"; what: string }) {
+  return (
+    <IntentForm intent={intent} section="share" className="event-rotate">
+      <p className="field-hint">Shared it with the wrong person? A new link replaces it: the old {what} link stops working.</p>
+      <IntentButton intent={intent} pending="Making a new link…" secondary>
+        Get a new link
+      </IntentButton>
+    </IntentForm>
+  );
+}
+
+export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLinks"] }) {
+  return (
+    <section className="card event-section" id="share" aria-labelledby="share-heading">
+      <h2 id="share-heading">Share links</h2>
+      <CopyField id="link-contribute" label="Contributor link" hint="Anyone with this link can add a clip while the Chorus is collecting." value={links.contribute} />
+      <div className="event-link-group">
+        <CopyField id="link-recipient" label="Recipient's private link" hint="Only for the person the Chorus is for. It opens their video." value={links.recipient} />
+        <RotateForm intent="rotate-private-key" what="recipient" />
+      </div>
+      <div className="event-link-group">
+        <CopyField id="link-view" label="View-only link" hint="For people who should watch the finished video but not add to it." value={links.viewOnly} />
+        <RotateForm intent="rotate-view-key" what="view-only" />
+      </div>
+    </section>
+  );
+}
