@@ -152,3 +152,10 @@ export async function updateRecipient(db: Db, id: string, fields: Partial<Recipi
 export async function deleteRecipient(db: Db, id: string) {
   await db.delete(recipients).where(eq(recipients.id, id));
 }
+
+/** The recipient's first visit: kept once, even when two requests race. Returns the moment kept. */
+export async function markEventOpened(db: Db, id: string) {
+  await db.update(events).set({ openedAt: new Date() }).where(and(eq(events.id, id), isNull(events.openedAt)));
+  const [row] = await db.select({ openedAt: events.openedAt }).from(events).where(eq(events.id, id));
+  return row?.openedAt ?? null;
+}

@@ -95,3 +95,15 @@ export async function listReminderCandidates(db: Db, now: Date) {
     sentWindows: (row.sent_keys ?? []).map((key) => key.split(":")[2]!),
   }));
 }
+
+/** An invitee opened their personal link: recorded once, even when two loads race. */
+export async function markRsvpOpened(db: Db, id: string) {
+  await db
+    .update(rsvps)
+    .set({
+      inviteOpenedAt: new Date(),
+      status: sql`case when ${rsvps.status} in ('pending', 'invited') then 'opened'::rsvp_status else ${rsvps.status} end`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(rsvps.id, id), isNull(rsvps.inviteOpenedAt)));
+}

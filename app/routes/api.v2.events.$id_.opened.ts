@@ -1,17 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { db } from "~/lib/db.server";
 import { apiResource, forbidden, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { updateEvent } from "~/models/event.server";
 import { keysFromUrl } from "~/services/event-access.server";
-import { openEvent } from "~/services/events.server";
+import { markEventOpened, openEvent } from "~/services/events.server";
 
 /** POST /api/v2/events/{id}/opened?privateKey=: the recipient opened their page (first time kept). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
     const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
     if (viewer.role !== "recipient") throw forbidden("Only the recipient's link can mark the Chorus opened.");
-    const openedAt = event.openedAt ?? (await updateEvent(db(), event.id, { openedAt: new Date() }))!.openedAt;
-    return ok({ openedAt: openedAt!.toISOString() });
+    return ok({ openedAt: (await markEventOpened(event)).toISOString() });
   },
 });

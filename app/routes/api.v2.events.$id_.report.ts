@@ -17,7 +17,19 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
     const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"));
     const { reason } = parseWith(reportInput, await readBody(request));
     await reportEvent(event, { user: viewer.user, ip: clientIp(request) }, reason);
-    if (isForm) return redirectWithCookies(`/e/${event.uuid}`, [await toastHeader(REPORT_SENT_TOAST)]);
+    if (isForm) return redirectWithCookies(backToReportedPage(request, event.uuid), [await toastHeader(REPORT_SENT_TOAST)]);
     return ok({ reported: true });
   },
 });
+
+/** Back to the page the report came from (with its keys), if it was this event's page. */
+function backToReportedPage(request: Request, uuid: string) {
+  const fallback = `/e/${uuid}`;
+  try {
+    const referer = new URL(request.headers.get("referer") ?? "");
+    if (referer.origin === new URL(request.url).origin && referer.pathname === fallback) return fallback + referer.search;
+  } catch {
+    /* no or bad referer */
+  }
+  return fallback;
+}

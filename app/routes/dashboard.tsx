@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Event, Recipient } from "../../drizzle/schema/index";
-import { formatDeadlineDay } from "~/components/event/deadline-format";
-import { eventStatusOf } from "~/components/event/event-status";
+import { formatDeadlineDay } from "~/domain/event-dates";
+import { eventStatusOf } from "~/domain/event-status";
 import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
 import { formatRecipientNames } from "~/domain/recipient-names";
 import { DASHBOARD_TITLE, PRODUCT_NAME, PRODUCT_PLURAL, START_PATH } from "~/domain/product";

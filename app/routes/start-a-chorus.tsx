@@ -18,8 +18,8 @@ import { ReviewStep } from "./start-a-chorus/review-step";
 import { applyRowIntent, readStepForm, validateDraft, validateStep, withoutBlankRows } from "./start-a-chorus/step-form.server";
 import { StepProgress } from "./start-a-chorus/step-progress";
 import { nextStep, previousStep, STEPS, stepFromUrl, stepIndex, stepPath, type StepId } from "./start-a-chorus/steps";
-import { timeZoneOptions } from "./start-a-chorus/time-zones";
-import { dayIn } from "./start-a-chorus/zoned-time";
+import { timeZoneOptions } from "~/domain/time-zones";
+import { dayIn } from "~/domain/zoned-time";
 
 export const meta: MetaFunction = () => [{ title: `${START_TITLE} — ${PRODUCT_NAME}` }];
 

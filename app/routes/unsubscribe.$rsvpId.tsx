@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { asPageError, unsubscribeLinkTarget } from "~/services/event-page.server";
+import { asPageError } from "~/services/event-page.server";
+import { unsubscribeLinkTarget } from "~/services/invitations.server";
 import { unsubscribe } from "~/services/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: `Unsubscribe — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
@@ -21,8 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   try {
-    await unsubscribeLinkTarget(params.rsvpId, tokenOf(request));
-    await unsubscribe(params.rsvpId!, tokenOf(request));
+    await unsubscribe(params.rsvpId, tokenOf(request));
     return json({ done: true });
   } catch (error) {
     throw asPageError(error);

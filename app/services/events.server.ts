@@ -4,7 +4,7 @@ import { stripProtectedEventFields } from "~/domain/event-fields";
 import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
-import { findEventById, insertEvent, listRecipients, rotateEventKeys, setEventDeleted, updateEvent } from "~/models/event.server";
+import { findEventById, insertEvent, listRecipients, markEventOpened as markEventOpenedOnce, rotateEventKeys, setEventDeleted, updateEvent } from "~/models/event.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "./event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "./event-views.server";
@@ -87,4 +87,9 @@ export async function setDeleted(event: Event, deleted: boolean) {
 
 export async function rotateKey(event: Event, which: "privateKey" | "viewKey") {
   return (await rotateEventKeys(db(), event.id, which))!;
+}
+
+/** Spec §4 "marked opened": the recipient opened their page (the first time is kept). */
+export async function markEventOpened(event: Event) {
+  return (await markEventOpenedOnce(db(), event.id))!;
 }

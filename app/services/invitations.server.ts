@@ -3,7 +3,8 @@ import { acceptsContributions } from "~/domain/event-permissions";
 import { inviteeInput, type InviteeInput } from "~/domain/invitee-input";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { ApiError, badRequest, parseWith } from "~/lib/http.server";
+import { ApiError, badRequest, notFound, parseWith } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
 import { unsubscribeTokenFor } from "~/lib/invite-token.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { enqueue } from "~/jobs/queue.server";
@@ -97,12 +98,17 @@ export async function sendInvitation(jobId: string, rsvpId: string) {
   });
 }
 
+/** What an unsubscribe link names, for a valid link only; looking never unsubscribes (mail scanners follow links). */
+export async function unsubscribeLinkTarget(rawRsvpId: string | undefined, token: string | null) {
+  const rsvp = await findRsvpById(db(), uuidParam(rawRsvpId, "invitation"));
+  if (!rsvp || !keysMatch(token, unsubscribeTokenFor(rsvp.id))) throw notFound("This unsubscribe link is not valid.");
+  const event = await findEventById(db(), rsvp.eventId, { withDeleted: true });
+  return { rsvp, headline: event ? headlineOf(event, await listRecipients(db(), event.id)) : null };
+}
+
 /** Honours an unsubscribe link: no more invitations, reminders or messages about this Chorus. */
-export async function unsubscribe(rsvpId: string, token: string | null) {
-  const rsvp = await findRsvpById(db(), rsvpId);
-  if (!rsvp || !keysMatch(token, unsubscribeTokenFor(rsvp.id))) {
-    throw new ApiError(404, "NOT_FOUND", "This unsubscribe link is not valid.");
-  }
+export async function unsubscribe(rawRsvpId: string | undefined, token: string | null) {
+  const { rsvp } = await unsubscribeLinkTarget(rawRsvpId, token);
   if (!rsvp.unsubscribedAt) await updateRsvp(db(), rsvp.id, { unsubscribedAt: new Date() });
   return rsvp;
 }

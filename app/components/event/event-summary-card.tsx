@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { EventStatusKind } from "./event-status";
+import type { EventStatusKind } from "~/domain/event-status";
 
 export interface EventSummary {
   uuid: string;

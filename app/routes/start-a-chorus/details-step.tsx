@@ -6,8 +6,8 @@ import type { StartDraft } from "~/services/start-draft.server";
 import { useEditableRows } from "./editable-rows";
 import { DefaultSubmit, SelectField, StepActions, TextAreaField } from "./form-controls";
 import { stepPath } from "./steps";
-import type { TimeZoneOption } from "./time-zones";
-import { canonicalTimeZone } from "./zoned-time";
+import type { TimeZoneOption } from "~/domain/time-zones";
+import { canonicalTimeZone } from "~/domain/zoned-time";
 
 interface Props {
   draft: StartDraft;

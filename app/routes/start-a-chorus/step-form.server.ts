@@ -3,7 +3,7 @@ import { fieldErrors } from "~/lib/http.server";
 import type { StartDraft } from "~/services/start-draft.server";
 import { occasionOfChoice } from "./occasion-choices";
 import { STEPS, stepOwning, type StepId } from "./steps";
-import { canonicalTimeZone, END_OF_DAY, isTimeOfDay, zonedDateTime } from "./zoned-time";
+import { canonicalTimeZone, END_OF_DAY, isTimeOfDay, zonedDateTime } from "~/domain/zoned-time";
 
 export type FieldErrors = Record<string, string>;
 

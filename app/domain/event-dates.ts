@@ -36,6 +36,12 @@ export function formatMoment(instant: Date | string, timeZone: string) {
   return `${part("weekday")} ${part("day")} ${month} ${part("year")}, ${part("hour")}:${part("minute")} (${safeZone(timeZone).replace(/_/g, " ")})`;
 }
 
+/** "Fri 4 Dec 2026": a deadline's day, for lists such as the dashboard. */
+export function formatDeadlineDay(instant: Date | string, timeZone = "UTC") {
+  const part = partsOf(instant, timeZone, { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+  return `${part("weekday")} ${part("day")} ${part("month").slice(0, 3)} ${part("year")}`;
+}
+
 /** "4 Dec": short enough for a table cell on a phone. */
 export function formatShortDay(instant: Date | string, timeZone: string) {
   const part = partsOf(instant, timeZone, { day: "numeric", month: "short" });
