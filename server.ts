@@ -15,6 +15,7 @@ import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
 import { attachRealtime } from "./app/realtime/server.server";
 import { ensureAdmin } from "./app/services/admin-bootstrap.server";
+import { createTusServer, TUS_PATH } from "./app/services/tus-endpoint.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -55,6 +56,13 @@ function createApp(build: ServerBuild, quiet: boolean) {
     // Only the server says who the client is; a header sent by the client is replaced.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     next();
+  });
+  const tus = createTusServer();
+  app.all([TUS_PATH, `${TUS_PATH}/*`], (req, res) => {
+    tus.handle(req, res).catch((error: unknown) => {
+      console.error("upload failed:", error);
+      if (!res.headersSent) res.status(500).end();
+    });
   });
   app.all(
     "*",

@@ -20,6 +20,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "media",
+          include: ["tests/media/**/*.test.ts"],
+          environment: "node",
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          // Each test makes its media with ffmpeg and sharp, then transcodes it.
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/global-database.ts"],

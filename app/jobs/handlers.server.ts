@@ -4,6 +4,7 @@ import { sendBroadcast } from "~/services/broadcast.server";
 import { sendInvitation } from "~/services/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
+import { processMedia } from "~/services/media-processing.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
 export const jobHandlers: JobHandlers = {
@@ -15,4 +16,5 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
+  "media-process": ({ data }) => processMedia(data.mediaId),
 };

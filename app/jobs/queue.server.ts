@@ -9,16 +9,17 @@ export interface JobData {
   "event-broadcast": { eventId: string; message: string };
   "event-deliver": { eventId: string };
   "event-digest": { eventId: string };
+  "media-process": { mediaId: string };
 }
 export type JobName = keyof JobData;
 export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N] }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest"];
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process"];
 
 // Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
 // job per key waits at a time, so a double click or a burst of uploads queues one job.
-const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest"]);
+const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest", "media-process"]);
 
 // Retried with growing delays (pg-boss doubles the delay each time with retryBackoff).
 const retryPolicy = () => ({

@@ -35,6 +35,18 @@ const schema = z.object({
   ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
+  S3_BUCKET: z.string().optional().transform((v) => v || undefined),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  S3_FORCE_PATH_STYLE: flag,
+  // Upload limits (spec: shown to contributors before they upload).
+  MAX_VIDEO_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  MAX_PHOTO_BYTES: z.coerce.number().int().positive().default(50 * 1024 ** 2),
+  MAX_CLIP_SECONDS: z.coerce.number().positive().default(600),
+  MAX_EVENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 ** 3),
+  MAX_EVENT_FILES: z.coerce.number().int().positive().default(500),
   TWILIO_ACCOUNT_SID: z.string().optional().transform((v) => v || undefined),
   TWILIO_AUTH_TOKEN: z.string().optional().transform((v) => v || undefined),
   TWILIO_FROM_NUMBER: z.string().optional().transform((v) => v || undefined),
@@ -77,7 +89,7 @@ function readEnv(): Env {
 
 /** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage"]) dropSingleton(name);
+  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage", "storage"]) dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

@@ -33,6 +33,10 @@ export interface ServerToClientEvents {
   "session:ready": (info: { namespace: RealtimeNamespace; userId: string | null }) => void;
   /** A new notification for the user of this `/users` room. */
   "notification:new": (notification: NotificationPayload) => void;
+  /** Public room of an event: an upload's progress through processing. */
+  "media:status": (status: { mediaUuid: string; status: string; kind: string | null }) => void;
+  /** The organiser: a contribution arrived or changed (the full item, with signed links). */
+  "media:updated": (update: { eventUuid: string; media: Record<string, unknown> }) => void;
   /** Staff: someone reported an event page. */
   "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }

@@ -3,3 +3,4 @@ export * from "./auth";
 export * from "./messages";
 export * from "./events";
 export * from "./drafts";
+export * from "./media";

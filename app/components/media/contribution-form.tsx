@@ -1,0 +1,126 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { PHOTO_MAX_EDGE } from "~/lib/downscale-photo";
+import { ClipRecorder } from "./clip-recorder";
+import { useUploads, type UploadContext } from "./use-uploads";
+
+export interface UploadLimits {
+  maxVideoBytes: number;
+  maxPhotoBytes: number;
+  maxClipSeconds: number;
+}
+
+const formatBytes = (bytes: number) =>
+  bytes >= 1024 ** 3 ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} KB`;
+
+const STATE_TEXT = { preparing: "Preparing…", uploading: "Uploading", paused: "Paused", done: "Uploaded ✓", failed: "Failed", cancelled: "Cancelled" } as const;
+
+/**
+ * How a contributor adds photos and clips. The markup is a plain multipart form
+ * that works without JavaScript; with it, files go up in resumable chunks with
+ * progress, retry and cancel, and a clip can be recorded in the page.
+ */
+export function ContributionForm(props: {
+  eventUuid: string;
+  purpose?: UploadContext["purpose"];
+  invite?: string;
+  privateKey?: string;
+  defaultName?: string;
+  limits: UploadLimits;
+  action: string;
+  submitLabel?: string;
+}) {
+  const [hydrated, setHydrated] = useState(false);
+  const [name, setName] = useState(props.defaultName ?? "");
+  const [caption, setCaption] = useState("");
+  const uploader = useUploads({
+    eventUuid: props.eventUuid,
+    purpose: props.purpose ?? "contribution",
+    contributorName: name,
+    caption,
+    invite: props.invite,
+    privateKey: props.privateKey,
+  });
+  useEffect(() => setHydrated(true), []);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const input = event.currentTarget.elements.namedItem("file") as HTMLInputElement;
+    const files = Array.from(input.files ?? []);
+    if (files.length) void uploader.add(files);
+    input.value = "";
+  }
+
+  const { limits } = props;
+  const active = uploader.items.filter((i) => i.state !== "cancelled");
+  return (
+    <form method="post" encType="multipart/form-data" action={props.action} onSubmit={hydrated ? onSubmit : undefined} className="contribution-form">
+      {props.invite ? <input type="hidden" name="invite" value={props.invite} /> : null}
+      {props.privateKey ? <input type="hidden" name="privateKey" value={props.privateKey} /> : null}
+      <input type="hidden" name="purpose" value={props.purpose ?? "contribution"} />
+      <div className="field">
+        <label htmlFor="contributorName">Your name</label>
+        <input id="contributorName" name="contributorName" autoComplete="name" maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="caption">A message (optional)</label>
+        <textarea id="caption" name="caption" rows={3} maxLength={2000} value={caption} onChange={(e) => setCaption(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="file">Photos and videos</label>
+        <input id="file" name="file" type="file" accept="image/*,video/*" multiple required={!hydrated} />
+        <p className="field-hint">
+          Videos up to {formatBytes(limits.maxVideoBytes)} and {Math.round(limits.maxClipSeconds / 60)} minutes; photos up to{" "}
+          {formatBytes(limits.maxPhotoBytes)}. {hydrated ? `Very large photos are shrunk to ${PHOTO_MAX_EDGE} pixels on your phone before sending, to save your data — the video never needs more.` : ""}
+        </p>
+      </div>
+      <div className="row">
+        <button className="button" type="submit">
+          {props.submitLabel ?? "Upload"}
+        </button>
+        {hydrated ? <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => void uploader.add([file])} /> : null}
+      </div>
+
+      {hydrated && uploader.interrupted.length ? (
+        <div className="form-note" role="status">
+          {uploader.interrupted.length === 1 ? "An upload was" : `${uploader.interrupted.length} uploads were`} interrupted:{" "}
+          {uploader.interrupted.map((u) => u.name).join(", ")}. Choose the same {uploader.interrupted.length === 1 ? "file" : "files"} again and
+          {" "}{uploader.interrupted.length === 1 ? "it continues" : "they continue"} from where {uploader.interrupted.length === 1 ? "it" : "they"} stopped.
+        </div>
+      ) : null}
+
+      {active.length ? (
+        <section aria-live="polite" className="upload-list">
+          <p>
+            <strong>{Math.round(uploader.overall * 100)}%</strong> of {active.length} {active.length === 1 ? "file" : "files"}
+          </p>
+          <progress max={1} value={uploader.overall} aria-label="Overall upload progress" />
+          <ul>
+            {uploader.items.map((item) => (
+              <li key={item.id} className={`upload-item upload-item--${item.state}`}>
+                <div className="upload-item__head">
+                  <span className="upload-item__name">{item.name}</span>
+                  <span>{STATE_TEXT[item.state]}{item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}</span>
+                </div>
+                <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
+                {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
+                {item.error ? <p className="field-error">{item.error}</p> : null}
+                <div className="row">
+                  {item.state === "failed" ? (
+                    <button type="button" className="button button--secondary" onClick={() => uploader.retry(item.id)}>
+                      Retry
+                    </button>
+                  ) : null}
+                  {item.state === "uploading" || item.state === "preparing" || item.state === "failed" ? (
+                    <button type="button" className="button--link button" onClick={() => void uploader.cancel(item.id)}>
+                      Cancel
+                    </button>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,177 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import * as tus from "tus-js-client";
+import { downscalePhoto } from "~/lib/downscale-photo";
+import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/upload-store";
+
+export const UPLOAD_ENDPOINT = "/uploads/tus";
+/** Small chunks: a dropped mobile link re-sends at most this much. */
+export const CHUNK_SIZE = 2 * 1024 * 1024;
+/** Retry for about ten minutes of bad signal before calling an upload failed. */
+export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000];
+
+export interface UploadItem {
+  id: string;
+  name: string;
+  size: number;
+  type: string;
+  bytesSent: number;
+  state: "preparing" | "uploading" | "paused" | "done" | "failed" | "cancelled";
+  downscaled: boolean;
+  error?: string;
+  mediaUuid?: string;
+}
+
+export interface UploadContext {
+  eventUuid: string;
+  purpose: "contribution" | "thank_you";
+  contributorName: string;
+  caption: string;
+  invite?: string;
+  privateKey?: string;
+}
+
+function errorMessage(error: Error) {
+  const response = (error as tus.DetailedError).originalResponse;
+  const body = response?.getBody();
+  if (body) {
+    try {
+      const parsed = JSON.parse(body) as { error?: { message?: string } };
+      if (parsed.error?.message) return parsed.error.message;
+    } catch {
+      /* not our JSON */
+    }
+  }
+  return response ? "The server refused this file." : "The connection dropped and did not come back. Tap Retry when you have signal.";
+}
+
+/** 4xx answers (refused, too large, closed) will not change on retry; network trouble and 5xx may. */
+const shouldRetry = (error: tus.DetailedError) => {
+  const status = error.originalResponse?.getStatus() ?? 0;
+  return status === 0 || status >= 500 || status === 409 || status === 423;
+};
+
+/**
+ * Resumable uploads with tus: chunked, retried with backoff, resumed from the
+ * server's offset after a dropped connection, a reload (the same file picked again)
+ * or a server restart. State is mirrored in localStorage.
+ */
+export function useUploads(context: UploadContext) {
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [interrupted, setInterrupted] = useState<StoredUpload[]>([]);
+  const uploads = useRef(new Map<string, { upload: tus.Upload; file: File }>());
+  const contextRef = useRef(context);
+  contextRef.current = context;
+
+  useEffect(() => {
+    setInterrupted(storedUploads(context.eventUuid, context.purpose).filter((u) => u.state !== "done"));
+  }, [context.eventUuid, context.purpose]);
+
+  const patch = useCallback((id: string, changes: Partial<UploadItem>) => {
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...changes } : item)));
+  }, []);
+
+  const persist = (item: UploadItem, fingerprint: string, state: StoredUpload["state"]) =>
+    saveUpload({
+      fingerprint,
+      eventUuid: contextRef.current.eventUuid,
+      name: item.name,
+      size: item.size,
+      type: item.type,
+      purpose: contextRef.current.purpose,
+      state,
+      bytesSent: item.bytesSent,
+      mediaUuid: item.mediaUuid,
+      error: item.error,
+      updatedAt: Date.now(),
+    });
+
+  const start = useCallback(
+    async (id: string, file: File) => {
+      const ctx = contextRef.current;
+      const upload = new tus.Upload(file, {
+        endpoint: UPLOAD_ENDPOINT,
+        chunkSize: CHUNK_SIZE,
+        retryDelays: RETRY_DELAYS,
+        removeFingerprintOnSuccess: true,
+        metadata: {
+          eventUuid: ctx.eventUuid,
+          filename: file.name,
+          filetype: file.type,
+          contributorName: ctx.contributorName,
+          caption: ctx.caption,
+          purpose: ctx.purpose,
+          uploadToken: uploadToken(),
+          ...(ctx.invite ? { invite: ctx.invite } : {}),
+          ...(ctx.privateKey ? { privateKey: ctx.privateKey } : {}),
+        },
+        onShouldRetry: (error) => shouldRetry(error),
+        onProgress: (sent) => patch(id, { bytesSent: sent, state: "uploading" }),
+        onAfterResponse: (_req, res) => {
+          const mediaUuid = res.getHeader("Chorus-Media-Id");
+          if (mediaUuid) patch(id, { mediaUuid });
+        },
+        onSuccess: () => {
+          setItems((list) =>
+            list.map((item) => {
+              if (item.id !== id) return item;
+              const done = { ...item, state: "done" as const, bytesSent: item.size };
+              void upload.options.fingerprint!(file, upload.options).then((fp) => persist(done, fp, "done"));
+              return done;
+            }),
+          );
+        },
+        onError: (error) => {
+          const message = errorMessage(error);
+          setItems((list) =>
+            list.map((item) => {
+              if (item.id !== id) return item;
+              const failed = { ...item, state: "failed" as const, error: message };
+              void upload.options.fingerprint!(file, upload.options).then((fp) => persist(failed, fp, "failed"));
+              return failed;
+            }),
+          );
+        },
+      });
+      uploads.current.set(id, { upload, file });
+      const previous = await upload.findPreviousUploads();
+      if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+      const fingerprint = await upload.options.fingerprint!(file, upload.options);
+      persist({ id, name: file.name, size: file.size, type: file.type, bytesSent: 0, state: "uploading", downscaled: false }, fingerprint, "uploading");
+      setInterrupted((list) => list.filter((u) => u.fingerprint !== fingerprint));
+      upload.start();
+    },
+    [patch],
+  );
+
+  const add = useCallback(
+    async (files: File[]) => {
+      for (const original of files) {
+        const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+        setItems((list) => [...list, { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false }]);
+        const { file, downscaled } = await downscalePhoto(original);
+        patch(id, { size: file.size, downscaled, state: "uploading" });
+        await start(id, file);
+      }
+    },
+    [patch, start],
+  );
+
+  const retry = useCallback((id: string) => {
+    const entry = uploads.current.get(id);
+    if (!entry) return;
+    patch(id, { state: "uploading", error: undefined });
+    entry.upload.start();
+  }, [patch]);
+
+  const cancel = useCallback(async (id: string) => {
+    const entry = uploads.current.get(id);
+    patch(id, { state: "cancelled" });
+    if (!entry) return;
+    await entry.upload.abort(true).catch(() => {});
+    forgetUpload(await entry.upload.options.fingerprint!(entry.file, entry.upload.options));
+  }, [patch]);
+
+  const totalBytes = items.filter((i) => i.state !== "cancelled").reduce((sum, i) => sum + i.size, 0);
+  const sentBytes = items.filter((i) => i.state !== "cancelled").reduce((sum, i) => sum + i.bytesSent, 0);
+  return { items, interrupted, add, retry, cancel, overall: totalBytes ? sentBytes / totalBytes : 0 };
+}

@@ -1,0 +1,28 @@
+import crypto from "node:crypto";
+import { sessionSecrets } from "./session-secret.server";
+
+/** How long a media link handed to a page keeps working. */
+const LIFETIME_SECONDS = 6 * 60 * 60;
+
+const signature = (path: string, expires: number) =>
+  crypto.createHmac("sha256", sessionSecrets()[0]!).update(`media:${path}:${expires}`).digest("base64url");
+
+/**
+ * Private media is served only through signed, expiring links, which a page hands
+ * out after checking who is looking (the organiser, the contributor who uploaded it,
+ * the recipient). `<img>` and `<video>` cannot send credentials of their own.
+ */
+export function signedMediaUrl(mediaUuid: string, variant: string, now = Date.now()) {
+  const path = `/media/${mediaUuid}/${variant}`;
+  // Rounded to the hour so a page's links stay cacheable between renders.
+  const expires = Math.ceil(now / 3_600_000) * 3600 + LIFETIME_SECONDS;
+  return `${path}?exp=${expires}&sig=${signature(path, expires)}`;
+}
+
+export function verifyMediaUrl(path: string, exp: string | null, sig: string | null, now = Date.now()) {
+  const expires = Number(exp);
+  if (!sig || !Number.isInteger(expires) || expires * 1000 < now) return false;
+  const expected = Buffer.from(signature(path, expires));
+  const given = Buffer.from(sig);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}

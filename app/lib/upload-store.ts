@@ -1,0 +1,79 @@
+// What a contributor's browser keeps about their uploads (spec §3 "values kept locally"):
+// their upload token (their key to their own uploads, no account needed), the uploads
+// they finished, the ones that failed, and the state of those still in progress.
+
+const KEY = "chorus.uploads.v1";
+
+export interface StoredUpload {
+  /** tus fingerprint of the file, to offer resuming it after a reload. */
+  fingerprint: string;
+  eventUuid: string;
+  name: string;
+  size: number;
+  type: string;
+  purpose: "contribution" | "thank_you";
+  state: "uploading" | "failed" | "done";
+  bytesSent: number;
+  mediaUuid?: string;
+  error?: string;
+  updatedAt: number;
+}
+
+interface StoreShape {
+  uploadToken: string | null;
+  uploads: StoredUpload[];
+}
+
+const empty = (): StoreShape => ({ uploadToken: null, uploads: [] });
+
+function read(): StoreShape {
+  if (typeof window === "undefined") return empty();
+  try {
+    const value = JSON.parse(window.localStorage.getItem(KEY) ?? "null") as StoreShape | null;
+    return value && Array.isArray(value.uploads) ? value : empty();
+  } catch {
+    return empty();
+  }
+}
+
+function write(shape: StoreShape) {
+  try {
+    window.localStorage.setItem(KEY, JSON.stringify(shape));
+  } catch {
+    // Private mode or a full quota: uploads still work, they just cannot be resumed after a reload.
+  }
+}
+
+function randomToken() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** This browser's upload token, made once. */
+export function uploadToken() {
+  const shape = read();
+  if (!shape.uploadToken) {
+    shape.uploadToken = randomToken();
+    write(shape);
+  }
+  return shape.uploadToken;
+}
+
+export function storedUploads(eventUuid: string, purpose?: StoredUpload["purpose"]) {
+  return read().uploads.filter((u) => u.eventUuid === eventUuid && (!purpose || u.purpose === purpose));
+}
+
+export function saveUpload(upload: StoredUpload) {
+  const shape = read();
+  shape.uploads = [...shape.uploads.filter((u) => u.fingerprint !== upload.fingerprint), { ...upload, updatedAt: Date.now() }]
+    // Keep the list bounded: the newest 200.
+    .slice(-200);
+  write(shape);
+}
+
+export function forgetUpload(fingerprint: string) {
+  const shape = read();
+  shape.uploads = shape.uploads.filter((u) => u.fingerprint !== fingerprint);
+  write(shape);
+}

@@ -1,0 +1,52 @@
+// The video filter that places a picture of any shape in a fixed frame: on a blurred, scaled-up
+// copy of itself instead of black bars (ARCHITECTURE.md "Media and render pipeline"). Sizes are
+// computed here rather than with scale's expressions so the graph runs the same on ffmpeg 4.1
+// (no `force_divisible_by`) and later versions.
+
+export type Frame = { width: number; height: number };
+
+/** Aspect ratios closer than this are simply scaled: the stretch is invisible. */
+const SAME_ASPECT_TOLERANCE = 0.01;
+/** The background is blurred at 1/8 of the frame size: the same look for a fraction of the work. */
+const BACKGROUND_SCALE = 8;
+
+const even = (value: number) => Math.max(2, Math.round(value / 2) * 2);
+
+/** The largest even-sized box of `aspect` (width / height) inside the frame. */
+export function fitInside(aspect: number, frame: Frame): Frame {
+  return aspect >= frame.width / frame.height
+    ? { width: frame.width, height: Math.min(frame.height, even(frame.width / aspect)) }
+    : { width: Math.min(frame.width, even(frame.height * aspect)), height: frame.height };
+}
+
+/** The smallest even-sized box of `aspect` that covers the frame. */
+export function coverFrame(aspect: number, frame: Frame): Frame {
+  return aspect >= frame.width / frame.height
+    ? { width: Math.max(frame.width, even(Math.ceil(frame.height * aspect))), height: frame.height }
+    : { width: frame.width, height: Math.max(frame.height, even(Math.ceil(frame.width / aspect))) };
+}
+
+/**
+ * A filtergraph chain from `input` to `output` (labels without brackets) for pictures of display
+ * aspect `aspect` (after rotation and pixel aspect), ending in square-pixel yuv420p frames.
+ */
+export function blurFillGraph(input: string, output: string, aspect: number, frame: Frame, fps: number): string {
+  const head = `[${input}]fps=${fps}`;
+  const tail = `setsar=1,format=yuv420p[${output}]`;
+  if (Math.abs(aspect / (frame.width / frame.height) - 1) < SAME_ASPECT_TOLERANCE) {
+    return `${head},scale=${frame.width}:${frame.height},${tail}`;
+  }
+  const small = { width: even(frame.width / BACKGROUND_SCALE), height: even(frame.height / BACKGROUND_SCALE) };
+  const smallCover = coverFrame(aspect, small);
+  const fitted = fitInside(aspect, frame);
+  const x = Math.floor((frame.width - fitted.width) / 2);
+  const y = Math.floor((frame.height - fitted.height) / 2);
+  return [
+    `${head},split=2[bg][fg]`,
+    // boxblur's radius must stay under half the smallest (chroma) plane: min(w,h)/6 always does.
+    `[bg]scale=${smallCover.width}:${smallCover.height},crop=${small.width}:${small.height},` +
+      `boxblur=luma_radius=min(w\\,h)/6:luma_power=2,scale=${frame.width}:${frame.height},setsar=1[blurred]`,
+    `[fg]scale=${fitted.width}:${fitted.height},setsar=1[fitted]`,
+    `[blurred][fitted]overlay=${x}:${y},${tail}`,
+  ].join(";");
+}

@@ -1,0 +1,108 @@
+import { rm } from "node:fs/promises";
+import { type Frame, blurFillGraph } from "./blur-fill-graph";
+import { LOUDNORM_FILTER, LOUDNORM_MIN_SECONDS, gainToTarget, measureLoudness } from "./loudness.server";
+import { type MediaProbe, UnreadableMediaError, probeMedia } from "./probe.server";
+import { type FfmpegProgress, runFfmpeg } from "./run.server";
+
+export type NormaliseProgress = FfmpegProgress & {
+  /** 0–1 share of the clip written so far. */
+  fraction: number;
+};
+
+export type NormaliseOptions = {
+  width?: number;
+  height?: number;
+  fps?: number;
+  onProgress?: (progress: NormaliseProgress) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+};
+
+// Every render reads renditions made with these settings (ARCHITECTURE.md, RENDERING.md): a fixed
+// size and a constant rate, so segments can be joined without re-encoding; a key frame every second,
+// so cutting never decodes far; EBU R128 loudness, so clips sound alike next to each other.
+export const RENDITION_DEFAULTS = { width: 1920, height: 1080, fps: 30 } as const;
+const AUDIO_RATE = 48_000;
+
+/**
+ * Makes the rendition of a contributed clip: upright, on a blurred fill when its shape differs
+ * from the frame, H.264/AAC in MP4 with the moov first, exactly as long as the source's picture.
+ * Resolves to the probe of the output.
+ */
+export async function normaliseVideo(input: string, output: string, options: NormaliseOptions = {}): Promise<MediaProbe> {
+  const source = await probeMedia(input, { signal: options.signal });
+  const duration = source.video?.duration ?? source.duration;
+  if (source.kind !== "video" || !duration) throw new UnreadableMediaError("not a video with a duration");
+  const audioGainDb =
+    source.audio && duration < LOUDNORM_MIN_SECONDS
+      ? gainToTarget(await measureLoudness(input, source.audio.index, { signal: options.signal }))
+      : undefined;
+  const args = normaliseArgs({
+    input,
+    output,
+    source,
+    duration,
+    frame: { width: options.width ?? RENDITION_DEFAULTS.width, height: options.height ?? RENDITION_DEFAULTS.height },
+    fps: options.fps ?? RENDITION_DEFAULTS.fps,
+    audioGainDb,
+  });
+  const { onProgress } = options;
+  try {
+    await runFfmpeg(args, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      onProgress: onProgress && ((progress) => onProgress({ ...progress, fraction: fractionDone(progress, duration) })),
+    });
+  } catch (error) {
+    await rm(output, { force: true });
+    throw error;
+  }
+  return probeMedia(output, { signal: options.signal });
+}
+
+function fractionDone(progress: FfmpegProgress, duration: number) {
+  if (progress.done) return 1;
+  return Math.min(1, Math.max(0, (progress.outTime ?? 0) / duration));
+}
+
+/** The ffmpeg arguments for one rendition (pure; exported for tests). */
+export function normaliseArgs({ input, output, source, duration, frame, fps, audioGainDb }: {
+  input: string;
+  output: string;
+  source: MediaProbe;
+  /** Seconds of picture to keep: the source's video duration. */
+  duration: number;
+  frame: Frame;
+  fps: number;
+  /** A fixed gain instead of loudnorm, for clips too short for it (see loudness.server.ts). */
+  audioGainDb?: number;
+}) {
+  const video = source.video;
+  if (!video) throw new UnreadableMediaError("no video stream");
+  // ffmpeg turns rotated pictures upright while decoding (autorotate, on by default in 4.1 and
+  // later), and the graph sets every size explicitly: the display shape is all it needs.
+  const aspect = video.displayWidth / video.displayHeight;
+  const audio = source.audio
+    ? `[0:${source.audio.index}]${audioGainDb === undefined ? LOUDNORM_FILTER : `volume=${audioGainDb}dB`},aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad[a]`
+    : // A silent track keeps every rendition alike: the soundtrack job can then treat all clips the same.
+      `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_RATE}[a]`;
+  const graph = `${blurFillGraph(`0:${video.index}`, "v", aspect, frame, fps)};${audio}`;
+  return [
+    "-hide_banner", "-v", "error", "-y",
+    "-i", input,
+    "-filter_complex", graph,
+    "-map", "[v]", "-map", "[a]",
+    // The picture's length, not the container's: the silence and apad above are endless.
+    "-t", duration.toFixed(6),
+    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-profile:v", "high", "-pix_fmt", "yuv420p",
+    "-g", String(fps), "-keyint_min", String(fps), "-sc_threshold", "0",
+    "-c:a", "aac", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
+    // Phones' location and other tags stay with the original only.
+    "-map_metadata", "-1", "-map_chapters", "-1",
+    // The pixels are already upright: write no rotation (4.1 clears it itself; this keeps it so).
+    "-metadata:s:v:0", "rotate=0",
+    "-max_muxing_queue_size", "1024",
+    "-movflags", "+faststart",
+    "-f", "mp4", output,
+  ];
+}

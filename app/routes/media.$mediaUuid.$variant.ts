@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { verifyMediaUrl } from "~/lib/media-url.server";
+import { findMediaByUuid } from "~/models/media.server";
+import { keyOfVariant, serveStoredFile } from "~/services/media-files.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Media files, only through a signed link handed out by a page that checked the viewer. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (!UUID.test(params.mediaUuid ?? "") || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+    return new Response("Not found", { status: 404 });
+  }
+  const record = await findMediaByUuid(db(), params.mediaUuid!);
+  const key = record ? keyOfVariant(record, params.variant ?? "") : null;
+  if (!record || !key) return new Response("Not found", { status: 404 });
+  const download = url.searchParams.has("download") ? record.originalName || `${record.mediaUuid}` : undefined;
+  return serveStoredFile(request, key, { downloadName: download });
+}

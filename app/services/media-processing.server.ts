@@ -1,0 +1,107 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Media } from "../../drizzle/schema/index";
+import { photoRendition, thumbnails, videoPoster, type WrittenImage } from "~/media/images.server";
+import { normaliseVideo } from "~/media/normalise-video.server";
+import { validateUpload } from "~/media/validate.server";
+import { db } from "~/lib/db.server";
+import { findEventById } from "~/models/event.server";
+import { findMediaById, updateMedia } from "~/models/media.server";
+import { updateRsvp } from "~/models/rsvp.server";
+import { queueContributionDigest } from "./digest.server";
+import { uploadLimits } from "./media-intake.server";
+import { publishMediaUpdate } from "./media-realtime.server";
+import { storage } from "./storage.server";
+
+/** Failures that are about the file itself: retrying cannot help, the contributor is told why. */
+const isFileProblem = (error: unknown) =>
+  error instanceof Error && (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError" || error.name === "InvalidPhotoEditError");
+
+const mimeOfImage = (image: WrittenImage) => (image.format === "webp" ? "image/webp" : image.format === "png" ? "image/png" : "image/jpeg");
+
+async function storeImages(base: string, images: WrittenImage[]) {
+  const keys: Record<string, string> = {};
+  for (const image of images) {
+    const name = path.basename(image.path);
+    keys[name] = `${base}/${name}`;
+    await storage().putFile(keys[name]!, image.path, mimeOfImage(image));
+  }
+  return keys;
+}
+
+/**
+ * The media.process job: checks the original's real type and limits, then makes
+ * the rendition every render uses (fixed size and rate, upright, blurred fill,
+ * loudness normalised), a poster and thumbnails. Idempotent: a retry redoes the
+ * same files under the same keys; a file that is not acceptable ends `failed`.
+ */
+export async function processMedia(mediaId: string) {
+  const record = await findMediaById(db(), mediaId);
+  if (!record || record.status === "ready") return;
+  await setStatus(record, { status: "processing", failureReason: null });
+  const original = await storage().localCopy(record.originalKey);
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-media-"));
+  try {
+    const limits = uploadLimits();
+    const checked = await validateUpload(original.path, {
+      declaredName: record.originalName,
+      limits: { maxVideoBytes: limits.maxVideoBytes, maxPhotoBytes: limits.maxPhotoBytes, maxClipSeconds: limits.maxClipSeconds, maxPhotoPixels: 100_000_000 },
+    });
+    const base = `events/${record.eventId}/media/${record.mediaUuid}`;
+    let renditionKey: string;
+    let posterKey: string;
+    let thumbs: Record<string, string>;
+    if (checked.kind === "photo") {
+      const rendition = await photoRendition(original.path, path.join(work, "rendition.jpg"));
+      renditionKey = `${base}/rendition.jpg`;
+      await storage().putFile(renditionKey, rendition.path, "image/jpeg");
+      thumbs = await storeImages(base, await thumbnails(original.path, work));
+      posterKey = thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!;
+    } else {
+      const renditionFile = path.join(work, "rendition.mp4");
+      await normaliseVideo(original.path, renditionFile);
+      const { poster, thumbnails: posterThumbs } = await videoPoster(renditionFile, path.join(work, "poster.jpg"));
+      renditionKey = `${base}/rendition.mp4`;
+      await storage().putFile(renditionKey, renditionFile, "video/mp4");
+      posterKey = `${base}/poster.jpg`;
+      await storage().putFile(posterKey, poster.path, "image/jpeg");
+      thumbs = await storeImages(base, posterThumbs);
+    }
+    const ready = await updateMedia(db(), record.id, {
+      kind: checked.kind,
+      mimeType: checked.mime,
+      width: checked.width,
+      height: checked.height,
+      durationSeconds: checked.duration,
+      rotation: checked.rotation,
+      hasAudio: checked.hasAudio,
+      renditionKey,
+      posterKey,
+      thumbnails: thumbs,
+      status: "ready",
+      failureReason: null,
+    });
+    await publishMediaUpdate(ready!);
+    await noteContribution(ready!);
+  } catch (error) {
+    if (!isFileProblem(error)) throw error;
+    await setStatus(record, { status: "failed", failureReason: (error as Error).message });
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+    await original.release();
+  }
+}
+
+async function setStatus(record: Media, changes: Pick<Media, "status" | "failureReason">) {
+  const updated = await updateMedia(db(), record.id, changes);
+  if (updated) await publishMediaUpdate(updated);
+}
+
+/** A ready contribution marks its invitee as contributed and lines up the organiser's digest. */
+async function noteContribution(record: Media) {
+  if (record.purpose !== "contribution") return;
+  if (record.rsvpId) await updateRsvp(db(), record.rsvpId, { status: "contributed", contributedAt: new Date() });
+  const event = await findEventById(db(), record.eventId);
+  if (event) await queueContributionDigest(event);
+}

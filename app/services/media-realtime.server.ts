@@ -1,0 +1,19 @@
+import type { Media } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { findEventById } from "~/models/event.server";
+import { roomOfEvent, roomOfUser } from "~/realtime/events";
+import { realtime } from "~/realtime/server.server";
+import { mediaView, publicMediaStatus } from "./media-views.server";
+
+/**
+ * Pushes a media change: its status to the event's public room (contributors
+ * watching their uploads finish) and the full item to the organiser.
+ */
+export async function publishMediaUpdate(record: Media) {
+  const io = realtime();
+  if (!io) return;
+  const event = await findEventById(db(), record.eventId, { withDeleted: true });
+  if (!event) return;
+  io.of("/public").to(roomOfEvent(event.uuid)).emit("media:status", publicMediaStatus(record));
+  io.of("/users").to(roomOfUser(event.creatorId)).emit("media:updated", { eventUuid: event.uuid, media: mediaView(record) });
+}

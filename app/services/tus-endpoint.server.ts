@@ -1,0 +1,66 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { FileStore } from "@tus/file-store";
+import { Server, type ServerOptions } from "@tus/server";
+import { env } from "~/lib/env.server";
+import { isApiError } from "~/lib/http.server";
+import { authoriseUpload, recordUpload, uploadLimits } from "./media-intake.server";
+import { storage } from "./storage.server";
+
+export const TUS_PATH = "/uploads/tus";
+
+/** Where tus keeps uploads in progress: inside local storage, so a finished upload becomes the original in place. */
+const stagingDir = () => path.join(env().DATA_DIR, "storage", "tus");
+
+const answer = (error: unknown) => {
+  if (isApiError(error)) return { status_code: error.status, body: JSON.stringify({ success: false, error: { code: error.code, message: error.message } }) };
+  throw error;
+};
+
+/**
+ * The resumable upload endpoint (tus 1.0): chunks are appended to a file whose
+ * offset survives dropped connections and server restarts. Checks happen when an
+ * upload is created; the media record is made when its last byte arrives.
+ */
+export function createTusServer() {
+  const onUploadCreate: ServerOptions["onUploadCreate"] = async (req, upload) => {
+    try {
+      await authoriseUpload(req, upload.metadata ?? {}, upload.size);
+      return { metadata: upload.metadata };
+    } catch (error) {
+      throw answer(error);
+    }
+  };
+
+  const onUploadFinish: ServerOptions["onUploadFinish"] = async (req, upload) => {
+    try {
+      const authorised = await authoriseUpload(req, upload.metadata ?? {}, upload.size, "finish");
+      const local = path.join(stagingDir(), upload.id);
+      let key = `tus/${upload.id}`;
+      if (storage().name === "local") {
+        await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
+      } else {
+        key = `events/${authorised.event.id}/uploads/${upload.id}`;
+        await storage().putFile(key, local, authorised.meta.filetype || "application/octet-stream");
+      }
+      const media = await recordUpload(authorised, { uploadId: upload.id, key, size: upload.size ?? upload.offset });
+      return {
+        headers: { "Chorus-Media-Id": media.mediaUuid },
+        body: JSON.stringify({ success: true, data: { mediaUuid: media.mediaUuid, status: media.status } }),
+      };
+    } catch (error) {
+      throw answer(error);
+    }
+  };
+
+  return new Server({
+    path: TUS_PATH,
+    datastore: new FileStore({ directory: stagingDir() }),
+    relativeLocation: true,
+    respectForwardedHeaders: env().TRUST_PROXY,
+    maxSize: () => uploadLimits().maxVideoBytes,
+    exposedHeaders: ["Chorus-Media-Id"],
+    onUploadCreate,
+    onUploadFinish,
+  });
+}
