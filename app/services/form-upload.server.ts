@@ -69,11 +69,13 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
         invite: field("invite"),
         uploadToken,
       };
-      const authorised = await authoriseUpload(request, meta, file.size);
+      // Read before the file moves into storage: NodeOnDiskFile reads its size from disk.
+      const size = file.size;
+      const authorised = await authoriseUpload(request, meta, size);
       const uploadId = `form-${crypto.randomUUID()}`;
       const key = `events/${authorised.event.id}/uploads/${uploadId}`;
       await storage().putFile(key, file.getFilePath(), file.type || "application/octet-stream");
-      recorded.push(await recordUpload(authorised, { uploadId, key, size: file.size }));
+      recorded.push(await recordUpload(authorised, { uploadId, key, size }));
     } finally {
       await file.remove().catch(() => {});
     }

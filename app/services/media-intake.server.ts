@@ -23,7 +23,7 @@ export const uploadMetadataSchema = z.object({
   privateKey: z.string().max(100).optional(),
   invite: z.string().max(100).optional(),
   /** A random token the contributor's browser keeps: their key to change or remove this upload later. */
-  uploadToken: z.string().min(20, "Missing upload token.").max(200),
+  uploadToken: z.string("Missing upload token.").min(20, "Missing upload token.").max(200),
 });
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 
@@ -53,7 +53,8 @@ export async function authoriseUpload(
   size: number | undefined,
   stage: "start" | "finish" = "start",
 ): Promise<AuthorisedUpload> {
-  const parsed = uploadMetadataSchema.safeParse(raw);
+  // tus sends a key without a value (an empty caption) as null.
+  const parsed = uploadMetadataSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)));
   if (!parsed.success) throw refuse(400, "BAD_UPLOAD_METADATA", parsed.error.issues[0]?.message ?? "This upload is missing details.");
   const meta = parsed.data;
   const event = await findEventByUuid(db(), meta.eventUuid);

@@ -1,5 +1,6 @@
 import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
+import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
 import { api } from "~/lib/api-client";
 import type { AudiencePage } from "~/services/event-page.server";
@@ -106,6 +107,27 @@ export function EventAudienceView({ page }: { page: Page }) {
       <VideoPlaceholder ready={page.videoReady} />
       <Contributors names={page.contributors} />
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}
+      {page.kind === "recipient" ? <ThankYouVideo uuid={page.uuid} limits={page.limits} /> : null}
     </div>
+  );
+}
+
+/** The recipient answers with a clip of their own, through the same resumable upload as contributors. */
+function ThankYouVideo({ uuid, limits }: { uuid: string; limits: UploadLimits }) {
+  const [params] = useSearchParams();
+  const privateKey = params.get("privateKey") ?? "";
+  return (
+    <section className="card event-section" aria-labelledby="thank-you-video-heading">
+      <h2 id="thank-you-video-heading">Send a thank-you video</h2>
+      <p className="field-hint">Record or pick a short clip to say thanks. Everyone who contributed can watch it.</p>
+      <ContributionForm
+        eventUuid={uuid}
+        purpose="thank_you"
+        privateKey={privateKey}
+        limits={limits}
+        action={`/e/${uuid}/contribute?privateKey=${encodeURIComponent(privateKey)}`}
+        submitLabel="Send my thank-you"
+      />
+    </section>
   );
 }

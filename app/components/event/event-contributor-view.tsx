@@ -1,5 +1,5 @@
+import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/event-page.server";
-import { ContributionFormPlaceholder } from "./event-contribution-placeholder";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
@@ -31,7 +31,18 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           </ul>
         </section>
       ) : null}
-      <ContributionFormPlaceholder />
+      <section className="card event-section" id="contribute" aria-labelledby="contribute-heading">
+        <h2 id="contribute-heading">{page.guestbook ? "Sign the guestbook" : "Add your photos and clips"}</h2>
+        <p className="field-hint">No app and no account needed. If your signal drops, your upload picks up where it stopped.</p>
+        <ContributionForm
+          eventUuid={page.uuid}
+          invite={page.invite ?? undefined}
+          defaultName={page.greeting ?? ""}
+          limits={page.limits}
+          action={`/e/${page.uuid}/contribute${page.invite ? `?invite=${encodeURIComponent(page.invite)}` : ""}`}
+          submitLabel="Upload"
+        />
+      </section>
     </div>
   );
 }

@@ -78,7 +78,7 @@ export function EventCreatorView({ page }: { page: Page }) {
           ))}
         </ul>
       </nav>
-      <EventContributions contributors={page.contributors} />
+      <EventContributions media={page.media} eventUuid={page.uuid} />
       <EventShareLinks links={page.shareLinks} />
       <EventInviteForm collecting={page.collecting} />
       <EventInvitees page={page} />

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { PHOTO_MAX_EDGE } from "~/lib/downscale-photo";
+import { connectRealtime } from "~/realtime/client";
 import { ClipRecorder } from "./clip-recorder";
 import { useUploads, type UploadContext } from "./use-uploads";
 
@@ -13,6 +14,7 @@ const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} KB`;
 
 const STATE_TEXT = { preparing: "Preparing…", uploading: "Uploading", paused: "Paused", done: "Uploaded ✓", failed: "Failed", cancelled: "Cancelled" } as const;
+const PROCESSING_TEXT: Record<string, string> = { uploaded: "Uploaded ✓", processing: "Getting it ready…", ready: "Ready ✓", failed: "We could not use this file" };
 
 /**
  * How a contributor adds photos and clips. The markup is a plain multipart form
@@ -41,6 +43,17 @@ export function ContributionForm(props: {
     privateKey: props.privateKey,
   });
   useEffect(() => setHydrated(true), []);
+
+  // After the last byte, each file is checked and prepared; its progress arrives on the event's public room.
+  const [processing, setProcessing] = useState<Record<string, string>>({});
+  useEffect(() => {
+    const socket = connectRealtime("/public");
+    socket.on("connect", () => socket.emit("event:join", props.eventUuid));
+    socket.on("media:status", ({ mediaUuid, status }) => setProcessing((map) => ({ ...map, [mediaUuid]: status })));
+    return () => {
+      socket.close();
+    };
+  }, [props.eventUuid]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -99,7 +112,10 @@ export function ContributionForm(props: {
               <li key={item.id} className={`upload-item upload-item--${item.state}`}>
                 <div className="upload-item__head">
                   <span className="upload-item__name">{item.name}</span>
-                  <span>{STATE_TEXT[item.state]}{item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}</span>
+                  <span>
+                    {item.state === "done" && item.mediaUuid && processing[item.mediaUuid] ? PROCESSING_TEXT[processing[item.mediaUuid]!] : STATE_TEXT[item.state]}
+                    {item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}
+                  </span>
                 </div>
                 <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}

@@ -1,0 +1,80 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Event } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { listMediaOfEvent } from "../../app/models/media.server";
+import type { RunningServer } from "../../server";
+import { makeClip, makeTempDir } from "../media/support/media-fixtures";
+import { createUser } from "../support/accounts";
+import { chromiumPath, launchChromium, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { createTestEvent } from "../support/events";
+import { startTestServer } from "../support/test-server";
+
+let server: RunningServer;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let dir: Awaited<ReturnType<typeof makeTempDir>> | undefined;
+let photo: string;
+let clip: string;
+
+beforeAll(async () => {
+  if (!chromiumPath) return;
+  server = await startTestServer({ JOB_POLL_SECONDS: "0.5" });
+  browser = await launchChromium();
+  dir = await makeTempDir("e2e-contribute");
+  photo = dir.path("party.jpg");
+  await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7bd5" } }).jpeg().toFile(photo);
+  clip = dir.path("hello.mp4");
+  await makeClip(clip, { width: 640, height: 360, seconds: 3 });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await dir?.remove();
+});
+
+async function statuses(event: Event) {
+  return (await listMediaOfEvent(db(), event.id)).map((m) => m.status);
+}
+
+describe.skipIf(!chromiumPath)("a contributor on a phone", () => {
+  test("with JavaScript, on a slow mobile link: uploads a photo and a clip and sees progress", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(browser, server.url, { viewport: PHONE });
+    // A slow 3G-like link: uploads of a few MB take seconds, so progress is visible.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 90_000 });
+    await page.goto(`/e/${event.uuid}`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Your name").fill("Lea");
+    await page.getByLabel("Photos and videos").setInputFiles([photo, clip]);
+    await page.getByRole("button", { name: "Upload" }).click();
+
+    const overall = page.getByRole("progressbar", { name: "Overall upload progress" });
+    await overall.waitFor();
+    await expect.poll(async () => Number(await overall.getAttribute("value")), { timeout: 30_000 }).toBeGreaterThan(0);
+    await saveScreenshot(page, "contribute-progress-phone");
+    await expect.poll(() => page.getByText("Uploaded ✓").or(page.getByText("Ready ✓")).or(page.getByText("Getting it ready…")).count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => statuses(event), { timeout: 60_000 }).toEqual(["ready", "ready"]);
+    const media = await listMediaOfEvent(db(), event.id);
+    expect(media.map((m) => m.contributorName)).toEqual(["Lea", "Lea"]);
+    expect(media.map((m) => m.kind).sort()).toEqual(["photo", "video"]);
+    await page.context().close();
+  });
+
+  test("without JavaScript: the plain form uploads a photo and a clip", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(browser, server.url, { viewport: PHONE, javaScriptEnabled: false });
+    await page.goto(`/e/${event.uuid}`);
+    await page.getByLabel("Your name").fill("Sam");
+    await page.getByLabel("A message (optional)").fill("Happy birthday!");
+    await page.getByLabel("Photos and videos").setInputFiles([photo, clip]);
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Upload" }).click()]);
+    expect(new URL(page.url()).pathname).toBe(`/e/${event.uuid}`);
+    // Without JavaScript the toast is the server's <noscript> copy.
+    expect(await page.locator(".toasts").first().innerHTML()).toContain("Your 2 files arrived");
+    await expect.poll(() => statuses(event), { timeout: 60_000 }).toEqual(["ready", "ready"]);
+    const media = await listMediaOfEvent(db(), event.id);
+    expect(media.every((m) => m.contributorName === "Sam" && m.caption === "Happy birthday!")).toBe(true);
+    await page.context().close();
+  });
+});
