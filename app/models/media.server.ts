@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { media, type Media } from "../../drizzle/schema/index";
+import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { media, mediaVersions, type Media, type MediaVersion } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
 
 export type NewMedia = Pick<Media, "eventId" | "purpose" | "originalKey" | "originalName" | "mimeType" | "sizeBytes"> &
@@ -66,4 +66,90 @@ export async function eventUsage(db: Db, eventId: string) {
 export async function findMediaByUuid(db: Db, mediaUuid: string) {
   const [row] = await db.select().from(media).where(eq(media.mediaUuid, mediaUuid)).limit(1);
   return row ?? null;
+}
+
+/** A whole media row (a duplicate shares its source's files): position follows as for insertMedia. */
+export async function insertMediaCopy(db: Db, values: Omit<typeof media.$inferInsert, "id" | "mediaUuid" | "position" | "createdAt" | "updatedAt">) {
+  const [row] = await db
+    .insert(media)
+    .values({
+      ...values,
+      position: sql`(select coalesce(max(${media.position}) + 1, 0) from ${media} where ${media.eventId} = ${values.eventId})`,
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Serialises changes to one event's montage order until the transaction ends. An advisory
+ * lock rather than row locks: uploads keep arriving meanwhile, and no two orders interleave.
+ */
+export async function lockMontageOrder(tx: Db, eventId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`media-order:${eventId}`}, 0))`);
+}
+
+/** The event's contributions still in the montage, in order. */
+export async function listMontageOrder(tx: Db, eventId: string) {
+  return tx
+    .select({ id: media.id, position: media.position })
+    .from(media)
+    .where(and(eq(media.eventId, eventId), isNull(media.archivedAt), eq(media.purpose, "contribution")))
+    .orderBy(asc(media.position), asc(media.createdAt), asc(media.id));
+}
+
+export async function setMediaPosition(tx: Db, id: string, position: number) {
+  const [row] = await tx.update(media).set({ position, updatedAt: new Date() }).where(eq(media.id, id)).returning();
+  return row!;
+}
+
+/** Gives an account every item its upload token sent to the event that no other account holds. */
+export async function claimMediaOfToken(db: Db, eventId: string, uploadTokenHash: string, userId: string) {
+  return db
+    .update(media)
+    .set({ uploaderId: userId, updatedAt: new Date() })
+    .where(and(eq(media.eventId, eventId), eq(media.uploadTokenHash, uploadTokenHash), or(isNull(media.uploaderId), eq(media.uploaderId, userId))))
+    .returning();
+}
+
+// ——— Versions of a photo (an upscale, an edit) ———
+
+export type NewMediaVersion = Pick<MediaVersion, "mediaId" | "kind" | "status" | "key"> & Partial<Pick<MediaVersion, "id" | "edits" | "width" | "height">>;
+
+export async function insertMediaVersion(db: Db, values: NewMediaVersion) {
+  const [row] = await db.insert(mediaVersions).values(values).returning();
+  return row!;
+}
+
+/** A version, only if it belongs to that media item. */
+export async function findMediaVersion(db: Db, mediaId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(mediaVersions)
+    .where(and(eq(mediaVersions.id, id), eq(mediaVersions.mediaId, mediaId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The newest version of a kind still awaiting review, if any. */
+export async function findPendingVersion(db: Db, mediaId: string, kind: MediaVersion["kind"]) {
+  const [row] = await db
+    .select()
+    .from(mediaVersions)
+    .where(and(eq(mediaVersions.mediaId, mediaId), eq(mediaVersions.kind, kind), eq(mediaVersions.status, "pending_review")))
+    .orderBy(desc(mediaVersions.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateMediaVersion(db: Db, id: string, changes: Partial<Pick<MediaVersion, "status" | "key" | "width" | "height">>) {
+  const [row] = await db.update(mediaVersions).set(changes).where(eq(mediaVersions.id, id)).returning();
+  return row ?? null;
+}
+
+/** The version in use until now steps aside (kept, so it can be looked at again). */
+export async function markActiveVersionsReplaced(db: Db, mediaId: string, exceptId?: string) {
+  await db
+    .update(mediaVersions)
+    .set({ status: "replaced" })
+    .where(and(eq(mediaVersions.mediaId, mediaId), eq(mediaVersions.status, "active"), exceptId ? ne(mediaVersions.id, exceptId) : undefined));
 }

@@ -17,6 +17,7 @@ import { markEventOpened, rotateKey, setDeleted, updateEventAs } from "./events.
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "./invitations.server";
 import { openEventByUuid, type EventFormReply } from "./event-page.server";
 import { addRecipient, changeRecipient, removeRecipient } from "./recipients.server";
+import { mediaIntents } from "./media-page-intents.server";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.
@@ -97,6 +98,8 @@ function settingsFromForm(event: Event, form: FormData) {
 }
 
 const managerIntents: Record<string, (context: IntentContext) => Promise<Response>> = {
+  // The contributions grid: move, hide, archive, restore, edit (media-page-intents.server.ts).
+  ...mediaIntents,
   async invite({ event, form }) {
     const rsvp = await addInvitee(event, inviteeFromForm(form));
     if (!form.has("sendNow")) return done("invite", `${rsvp.name} is on the list. Send the invitation when you're ready.`);

@@ -13,6 +13,8 @@ import { timeZoneOptions } from "~/domain/time-zones";
 import { keysFromUrl } from "./event-access.server";
 import { type creatorEventView } from "./event-views.server";
 import { eventViewFor, openEvent } from "./events.server";
+import { uploadLimits } from "./media-intake.server";
+import { organiserMediaOf, type OrganiserMedia } from "./media-grid.server";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
 // event-page-actions.server.ts.
@@ -50,7 +52,7 @@ const statusLabel = (r: Invitee, timeZone: string) => {
 
 const channelsOf = (r: Invitee) => [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
 
-function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[]) {
+function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[], media: OrganiserMedia) {
   const collecting = acceptsContributions(event);
   const rsvps = view.rsvps;
   return {
@@ -96,6 +98,7 @@ function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, re
       timeZone: event.timeZone,
     },
     thankYouMessage: view.thankYouMessage,
+    media,
   };
 }
 
@@ -105,7 +108,7 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
-    return { footerReport, page: creatorPage(event, view.event, await listRecipients(db(), event.id)) };
+    return { footerReport, page: creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event)) };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
@@ -121,6 +124,11 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
         prompts: open.prompts,
         deadline: formatLongDay(event.deadline, event.timeZone),
         greeting: viewer.rsvp?.name ?? null,
+        uuid: event.uuid,
+        guestbook: event.guestbook,
+        // Passed on with uploads so they count as this invitee's contribution.
+        invite: viewer.rsvp ? new URL(request.url).searchParams.get("invite") : null,
+        limits: uploadLimits(),
       },
     };
   }
@@ -137,6 +145,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
       videoReady: !!audience.publishedMedia,
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
+      uuid: event.uuid,
+      limits: uploadLimits(),
     },
   };
 }

@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { actionForChanges } from "~/domain/media-rules";
+import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { requireMedia } from "~/services/media-access.server";
+import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media-actions.server";
+import { mediaView } from "~/services/media-views.server";
+
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  /** PUT /api/v2/media/{id}: caption and name (organiser or contributor), position, trim and hidden (organiser). */
+  async PUT({ request, params }) {
+    const id = uuidParam(params.id, "photo or clip");
+    const changes = await parseBody(request, mediaChangesSchema);
+    const opened = await requireMedia(request, { id }, actionForChanges(changes));
+    return ok(mediaView(await changeMedia(opened, changes)));
+  },
+  /** DELETE /api/v2/media/{id}[?v=privateKey]: archived, so the organiser can restore it. */
+  async DELETE({ request, params }) {
+    const opened = await requireMedia(request, { id: params.id }, "archive");
+    return ok(mediaView(await archiveMedia(opened)));
+  },
+});
