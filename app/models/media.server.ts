@@ -11,7 +11,8 @@ export async function insertMedia(db: Db, values: NewMedia) {
     .insert(media)
     .values({
       ...values,
-      position: sql`(select coalesce(max(${media.position}) + 1, 0) from ${media} where ${media.eventId} = ${values.eventId})`,
+      // After the last live item: archived ones have left the order.
+      position: sql`(select coalesce(max(m.position) + 1, 0) from media m where m.event_id = ${values.eventId} and m.archived_at is null)`,
     })
     .onConflictDoNothing({ target: media.uploadId })
     .returning();
@@ -74,7 +75,8 @@ export async function insertMediaCopy(db: Db, values: Omit<typeof media.$inferIn
     .insert(media)
     .values({
       ...values,
-      position: sql`(select coalesce(max(${media.position}) + 1, 0) from ${media} where ${media.eventId} = ${values.eventId})`,
+      // After the last live item: archived ones have left the order.
+      position: sql`(select coalesce(max(m.position) + 1, 0) from media m where m.event_id = ${values.eventId} and m.archived_at is null)`,
     })
     .returning();
   return row!;

@@ -39,6 +39,8 @@ async function storeImages(base: string, images: WrittenImage[]) {
 export async function processMedia(mediaId: string) {
   const record = await findMediaById(db(), mediaId);
   if (!record || record.status === "ready") return;
+  // Re-processing (a retry by the organiser) is not news for the digest.
+  const firstTime = !record.renditionKey;
   await setStatus(record, { status: "processing", failureReason: null });
   const original = await storage().localCopy(record.originalKey);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-media-"));
@@ -83,7 +85,7 @@ export async function processMedia(mediaId: string) {
       failureReason: null,
     });
     await publishMediaUpdate(ready!);
-    await noteContribution(ready!);
+    if (firstTime) await noteContribution(ready!);
   } catch (error) {
     if (!isFileProblem(error)) throw error;
     await setStatus(record, { status: "failed", failureReason: (error as Error).message });

@@ -4,7 +4,12 @@ import { signedMediaUrl } from "~/lib/media-url.server";
 /** A media record as the organiser (or the contributor who sent it) sees it, with signed file links. */
 export function mediaView(record: Media) {
   const ready = record.status === "ready";
-  const thumb = ready ? (record.thumbnails["thumb-320.webp"] ? "thumb-320.webp" : record.thumbnails["thumb-320.jpg"] ? "thumb-320.jpg" : null) : null;
+  // Photos' thumbnails are thumb-*, clips' are poster-*: the 320-wide one, WebP first.
+  const names = Object.keys(record.thumbnails);
+  const thumb = ready ? (names.find((n) => n.endsWith("-320.webp")) ?? names.find((n) => n.endsWith("-320.jpg")) ?? null) : null;
+  // Changes whenever the files behind a link may have (upscale, edit, revert), so no stale image is shown from cache.
+  const version = record.updatedAt.getTime().toString(36);
+  const link = (variant: string) => `${signedMediaUrl(record.mediaUuid, variant)}&v=${version}`;
   return {
     id: record.id,
     mediaUuid: record.mediaUuid,
@@ -26,9 +31,9 @@ export function mediaView(record: Media) {
     height: record.height,
     durationSeconds: record.durationSeconds,
     createdAt: record.createdAt.toISOString(),
-    thumbnailUrl: thumb ? signedMediaUrl(record.mediaUuid, thumb) : null,
-    posterUrl: ready && record.posterKey ? signedMediaUrl(record.mediaUuid, "poster") : null,
-    renditionUrl: ready && record.renditionKey ? signedMediaUrl(record.mediaUuid, "rendition") : null,
+    thumbnailUrl: thumb ? link(thumb) : null,
+    posterUrl: ready && record.posterKey ? link("poster") : null,
+    renditionUrl: ready && record.renditionKey ? link("rendition") : null,
     originalUrl: signedMediaUrl(record.mediaUuid, "original"),
   };
 }
