@@ -35,6 +35,8 @@ const schema = z.object({
   ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
+  UNSPLASH_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  UNSPLASH_API_URL: optionalUrl,
   S3_BUCKET: z.string().optional().transform((v) => v || undefined),
   S3_REGION: z.string().default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
@@ -89,7 +91,7 @@ function readEnv(): Env {
 
 /** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage", "storage"]) dropSingleton(name);
+  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage", "storage", "stockPhotos"]) dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

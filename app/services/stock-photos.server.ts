@@ -1,0 +1,34 @@
+import path from "node:path";
+import { localStockLibrary } from "~/integrations/stock-photos/local-library.server";
+import type { StockPhotoProvider } from "~/integrations/stock-photos/stock-port";
+import { unsplashProvider } from "~/integrations/stock-photos/unsplash.server";
+import { env } from "~/lib/env.server";
+import { badRequest } from "~/lib/http.server";
+import { singleton } from "~/lib/singleton.server";
+
+export function stockPhotos(): StockPhotoProvider {
+  return singleton("stockPhotos", () => {
+    const { UNSPLASH_ACCESS_KEY, UNSPLASH_API_URL } = env();
+    return UNSPLASH_ACCESS_KEY ? unsplashProvider({ accessKey: UNSPLASH_ACCESS_KEY, baseUrl: UNSPLASH_API_URL }) : localStockLibrary;
+  });
+}
+
+export const stockCacheDir = () => path.join(env().DATA_DIR, "stock");
+
+/**
+ * Only the provider's own download links are followed: anything else would let a
+ * caller make the server fetch an address of their choosing.
+ */
+export async function trackStockDownload(downloadLocation: string) {
+  const provider = stockPhotos();
+  if (provider.name === "unsplash") {
+    const url = new URL(downloadLocation);
+    const allowed = new URL(env().UNSPLASH_API_URL ?? "https://api.unsplash.com/");
+    if (url.host !== allowed.host || !/^\/photos\/[\w-]+\/download$/.test(url.pathname)) {
+      throw badRequest("That is not a stock photo download link.", { downloadLocation: "That is not a stock photo download link." });
+    }
+  } else if (!/^\/stock\/[\w-]+\/download$/.test(downloadLocation)) {
+    throw badRequest("That is not a stock photo download link.", { downloadLocation: "That is not a stock photo download link." });
+  }
+  await provider.trackDownload(downloadLocation);
+}
