@@ -100,9 +100,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = () =>
     (closing ??= (async () => {
       await stopJobQueue();
-      await io.close().catch(() => {});
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // io.close() closes the HTTP server, which waits for open requests; a slow upload chunk
+      // would hold the shutdown open, so open connections are ended right after it starts.
+      await new Promise<void>((resolve) => {
+        void io.close(() => resolve());
+        server.closeAllConnections();
+      });
       await closeDb();
       await database.stop();
     })());

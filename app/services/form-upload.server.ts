@@ -1,11 +1,14 @@
 import crypto from "node:crypto";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   MaxPartSizeExceededError,
   NodeOnDiskFile,
+  type UploadHandler,
   unstable_composeUploadHandlers,
-  unstable_createFileUploadHandler,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
@@ -24,19 +27,17 @@ const MAX_FILES_PER_POST = 20;
 export async function receiveFormUpload(request: Request, eventUuid: string) {
   const staging = path.join(env().DATA_DIR, "storage", "form-uploads");
   await fs.mkdir(staging, { recursive: true });
+  const written: string[] = [];
   const handler = unstable_composeUploadHandlers(
-    unstable_createFileUploadHandler({
-      directory: staging,
-      maxPartSize: uploadLimits().maxVideoBytes,
-      file: () => crypto.randomUUID(),
-      filter: ({ name }) => name === "file",
-    }),
+    streamFileToDisk(staging, Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes), written),
     unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
   );
   let form: FormData;
   try {
     form = await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
+    // Files that arrived before the part that failed are not kept either.
+    await Promise.all(written.map((file) => fs.rm(file, { force: true })));
     if (error instanceof MaxPartSizeExceededError) {
       throw new ApiError(413, "TOO_LARGE", "That file is larger than we accept. Pick a shorter clip or a smaller file.");
     }
@@ -81,4 +82,28 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
     }
   }
   return recorded;
+}
+
+/**
+ * Writes each `file` part to `directory` under a random name, waiting for the disk as it goes:
+ * Remix's stock file handler writes without heeding backpressure (a fast client can pile a clip
+ * up in memory) and names the file after its random path, losing the name the browser sent.
+ */
+function streamFileToDisk(directory: string, maxBytes: number, written: string[]): UploadHandler {
+  return async ({ name, filename, contentType, data }) => {
+    if (name !== "file" || !filename) return undefined;
+    const filePath = path.join(directory, crypto.randomUUID());
+    written.push(filePath);
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Uint8Array, _encoding, done) {
+        size += chunk.byteLength;
+        done(size > maxBytes ? new MaxPartSizeExceededError(name, maxBytes) : null, chunk);
+      },
+    });
+    await pipeline(Readable.from(data), limit, createWriteStream(filePath));
+    const file = new NodeOnDiskFile(filePath, contentType);
+    file.name = filename;
+    return file as unknown as File;
+  };
 }

@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { FileStore } from "@tus/file-store";
-import { Server, type ServerOptions } from "@tus/server";
+import { ERRORS, Server, type ServerOptions } from "@tus/server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
-import { authoriseUpload, recordUpload, uploadLimits } from "./media-intake.server";
+import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "./media-intake.server";
 import { storage } from "./storage.server";
 
 export const TUS_PATH = "/uploads/tus";
@@ -12,10 +12,15 @@ export const TUS_PATH = "/uploads/tus";
 /** Where tus keeps uploads in progress: inside local storage, so a finished upload becomes the original in place. */
 const stagingDir = () => path.join(env().DATA_DIR, "storage", "tus");
 
+const errorBody = (code: string, message: string) => JSON.stringify({ success: false, error: { code, message } });
+
 const answer = (error: unknown) => {
-  if (isApiError(error)) return { status_code: error.status, body: JSON.stringify({ success: false, error: { code: error.code, message: error.message } }) };
+  if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message) };
   throw error;
 };
+
+/** tus refuses an Upload-Length over `maxSize` itself, before our checks: the largest file of any kind. */
+const largestUpload = () => Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes);
 
 /**
  * The resumable upload endpoint (tus 1.0): chunks are appended to a file whose
@@ -58,9 +63,17 @@ export function createTusServer() {
     datastore: new FileStore({ directory: stagingDir() }),
     relativeLocation: true,
     respectForwardedHeaders: env().TRUST_PROXY,
-    maxSize: () => uploadLimits().maxVideoBytes,
+    maxSize: largestUpload,
+    // A finished upload's file is the stored original (local storage): a late DELETE, such as a
+    // cancel racing the last chunk, must not remove it from under its media record.
+    disableTerminationForFinishedUploads: true,
     exposedHeaders: ["Chorus-Media-Id"],
     onUploadCreate,
     onUploadFinish,
+    // tus answers an over-size Upload-Length in plain text; the browser shows only our JSON messages.
+    onResponseError: (_req, error) =>
+      error === ERRORS.ERR_MAX_SIZE_EXCEEDED
+        ? { status_code: 413, body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`) }
+        : undefined,
   });
 }

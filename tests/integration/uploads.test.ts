@@ -1,0 +1,329 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Event, Media, User } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { signedMediaUrl } from "../../app/lib/media-url.server";
+import { takeToast } from "../../app/lib/toast.server";
+import { UNREADABLE_MEDIA_MESSAGE, probeMedia } from "../../app/media/probe.server";
+import { findMediaByUuid, listMediaOfEvent } from "../../app/models/media.server";
+import { updateEvent } from "../../app/models/event.server";
+import { storage } from "../../app/services/storage.server";
+import type { RunningServer } from "../../server";
+import { createUser } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { TestClient } from "../support/http-client";
+import {
+  makeClip,
+  makeGrainyClip,
+  makePhoto,
+  makePixelFloodPng,
+  makeTempDir,
+  sha256,
+  sha256File,
+  truncateFile,
+} from "../support/media-fixtures";
+import { TusRequestError, create, patch, terminate, uploadFile } from "../support/tus-client";
+import { startTestServer } from "../support/test-server";
+
+const MB = 1024 * 1024;
+
+let server: RunningServer;
+let files: Awaited<ReturnType<typeof makeTempDir>>;
+let organiser: User;
+let event: Event;
+// Both servers of the restart test must share the tus staging folder and the session secret.
+const settings = () => ({ JOB_POLL_SECONDS: "0.5", DATA_DIR: files.path("data") });
+
+beforeAll(async () => {
+  files = await makeTempDir("uploads");
+  server = await startTestServer(settings());
+  organiser = await createUser();
+  event = await createTestEvent(organiser);
+});
+afterAll(async () => {
+  await server?.close();
+  await files?.remove();
+});
+
+const uploadToken = () => crypto.randomBytes(24).toString("base64url");
+
+const metadataFor = (target: Event, file: { filename: string; filetype: string }) => ({
+  eventUuid: target.uuid,
+  filename: file.filename,
+  filetype: file.filetype,
+  contributorName: "Cyrus",
+  caption: "Happy birthday, Ana!",
+  purpose: "contribution",
+  uploadToken: uploadToken(),
+});
+
+/** Polls the media record until processing has settled (ready or failed). */
+async function settled(mediaUuid: string, timeoutMs = 60_000): Promise<Media> {
+  const started = Date.now();
+  for (;;) {
+    const record = await findMediaByUuid(db(), mediaUuid);
+    if (record && (record.status === "ready" || record.status === "failed")) return record;
+    if (Date.now() - started > timeoutMs) throw new Error(`media ${mediaUuid} still ${record?.status ?? "missing"} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Resolves once nothing listens at `url` any more. */
+async function untilRefused(url: string) {
+  const { hostname, port } = new URL(url);
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: hostname, port: Number(port) });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", () => resolve(true));
+    });
+    if (refused) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** What a refused tus request answered: its status and the message meant for the contributor. */
+async function refusal(attempt: Promise<unknown>) {
+  const error = await attempt.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof TusRequestError)) throw new Error(`expected a refused upload, got ${String(error)}`);
+  return { status: error.status, message: error.userMessage };
+}
+
+describe("resumable uploads (tus)", () => {
+  test("a clip sent in 1 MB chunks through two dropped connections and a server restart arrives byte-identical, then becomes a 1080p30 rendition", async () => {
+    const clip = await makeGrainyClip(files.path("party.mp4"), { seconds: 10 });
+    const { size } = await fs.stat(clip);
+    expect(size).toBeGreaterThan(6 * MB);
+    // A deploy while a chunk is on its way: the server shuts down, the open request dies with it,
+    // and a new server (new port, same database and files) takes over; the client finds it by retrying.
+    let restarted: Promise<void> | undefined;
+    const firstUrl = server.url;
+    const restart = async () => {
+      restarted = server.close().then(async () => {
+        server = await startTestServer(settings());
+      });
+      // The old server stops taking connections first; only then does the line drop.
+      await untilRefused(firstUrl);
+    };
+
+    const chunkSize = 1 * MB;
+    const cuts: Record<number, { cutAfter: number; whileCut?: () => Promise<void> }> = {
+      1: { cutAfter: 300_000 },
+      3: { cutAfter: 700_000 },
+      5: { cutAfter: 500_000, whileCut: restart },
+    };
+    const result = await uploadFile(() => server.url, clip, metadataFor(event, { filename: "party.mp4", filetype: "video/mp4" }), {
+      chunkSize,
+      interrupt: ({ index }) => cuts[index],
+    });
+
+    await restarted;
+    expect(server.url).not.toBe(firstUrl);
+    expect(result.lostPerCut).toHaveLength(3);
+    for (const lost of result.lostPerCut) expect(lost).toBeLessThanOrEqual(chunkSize);
+    expect(result.resentBytes).toBeLessThanOrEqual(3 * chunkSize);
+    expect(result.mediaUuid).toMatch(/^[0-9a-f-]{36}$/);
+
+    const record = (await findMediaByUuid(db(), result.mediaUuid!))!;
+    expect(record).toMatchObject({ eventId: event.id, originalName: "party.mp4", sizeBytes: size, contributorName: "Cyrus" });
+    const stored = await storage().localCopy(record.originalKey);
+    expect(await sha256File(stored.path)).toBe(await sha256File(clip));
+
+    const ready = await settled(record.mediaUuid, 75_000);
+    expect(ready).toMatchObject({ status: "ready", kind: "video", width: 1280, height: 720, hasAudio: true, failureReason: null });
+
+    // The rendition, fetched the way a <video> element does: a range first, then the whole file.
+    const client = new TestClient(server.url);
+    const link = signedMediaUrl(record.mediaUuid, "rendition");
+    const head = await client.raw("GET", link, { headers: { range: "bytes=0-99" } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get("content-type")).toBe("video/mp4");
+    expect((await head.arrayBuffer()).byteLength).toBe(100);
+    const whole = await client.raw("GET", link);
+    expect(whole.status).toBe(200);
+    const rendition = Buffer.from(await whole.arrayBuffer());
+    expect(head.headers.get("content-range")).toBe(`bytes 0-99/${rendition.length}`);
+    await fs.writeFile(files.path("rendition.mp4"), rendition);
+
+    const [probe, source] = [await probeMedia(files.path("rendition.mp4")), await probeMedia(clip)];
+    expect(probe.video).toMatchObject({ codec: "h264", width: 1920, height: 1080, frameRate: 30, rotation: 0 });
+    expect(source.video?.duration).toBeCloseTo(10, 1);
+    expect(Math.abs(probe.video!.duration! - source.video!.duration!)).toBeLessThanOrEqual(0.1);
+    expect(probe.audio).toMatchObject({ codec: "aac", channels: 2, sampleRate: 48_000 });
+  }, 90_000);
+});
+
+describe("uploads refused when they start", () => {
+  test("an empty file, a closed Chorus, an unknown one, missing details and a file over the limit each get a clear answer", async () => {
+    const clip = { filename: "clip.mp4", filetype: "video/mp4" };
+    expect(await refusal(create(server.url, 0, metadataFor(event, clip)))).toEqual({ status: 400, message: "This file is empty." });
+
+    const closed = await createTestEvent(organiser);
+    await updateEvent(db(), closed.id, { deadline: new Date(Date.now() - 60_000) });
+    expect(await refusal(create(server.url, 1000, metadataFor(closed, clip)))).toEqual({
+      status: 409,
+      message: "This Chorus is no longer collecting contributions.",
+    });
+
+    const unknown = { ...event, uuid: crypto.randomUUID() };
+    expect(await refusal(create(server.url, 1000, metadataFor(unknown, clip)))).toEqual({ status: 404, message: "There is no Chorus at this link." });
+
+    const { eventUuid: _left, ...withoutEvent } = metadataFor(event, clip);
+    expect(await refusal(create(server.url, 1000, withoutEvent))).toEqual({ status: 400, message: "This upload is not for a known Chorus." });
+    const { uploadToken: _token, ...withoutToken } = metadataFor(event, clip);
+    expect(await refusal(create(server.url, 1000, withoutToken))).toEqual({ status: 400, message: "Missing upload token." });
+
+    // Over every limit (tus itself checks), and over the photo limit only (our check).
+    const huge = await refusal(create(server.url, 3 * 1024 ** 3, metadataFor(event, clip)));
+    expect(huge).toEqual({ status: 413, message: "This file is too large: files can be up to 2 GB." });
+    const bigPhoto = await refusal(create(server.url, 60 * MB, metadataFor(event, { filename: "scan.jpg", filetype: "image/jpeg" })));
+    expect(bigPhoto).toEqual({ status: 413, message: "This file is too large: photos can be up to 50 MB." });
+  });
+});
+
+describe("the tus protocol's own checks", () => {
+  test("a wrong offset, an unknown upload and unreadable metadata are 4xx; a finished upload cannot be deleted", async () => {
+    const bytes = Buffer.from("not a clip\n".repeat(100));
+    const sent = await uploadFile(server.url, bytes, metadataFor(event, { filename: "notes.mp4", filetype: "video/mp4" }), { chunkSize: MB });
+    expect(await refusal(patch(server.url, sent.path, 10, Buffer.from("more")))).toMatchObject({ status: 409 });
+    expect(await refusal(patch(server.url, "/uploads/tus/0123456789abcdef0123456789abcdef", 0, Buffer.from("more")))).toMatchObject({ status: 404 });
+    const garbled = await new TestClient(server.url).raw("POST", "/uploads/tus", {
+      headers: { "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": "eventUuid ***,eventUuid ***" },
+    });
+    expect(garbled.status).toBe(400);
+    await garbled.body?.cancel();
+
+    // The finished upload's file is the stored original: a late cancel must not delete it.
+    expect(await terminate(server.url, sent.path)).toBe(400);
+    const record = (await findMediaByUuid(db(), sent.mediaUuid!))!;
+    expect(await storage().stat(record.originalKey)).toMatchObject({ size: bytes.length });
+    await settled(record.mediaUuid, 20_000);
+  });
+});
+
+describe("uploads refused by their content", () => {
+  test("a text file named .mp4, a truncated MP4 and a pixel-flood PNG end failed, each with its reason", async () => {
+    const whole = await makeClip(files.path("whole.mp4"), { seconds: 2, faststart: true });
+    const cases = [
+      {
+        file: { filename: "clip.mp4", filetype: "video/mp4" },
+        bytes: Buffer.from("These are my notes, not a video.\n".repeat(40)),
+        reason: "This doesn't look like a photo or a video. Please upload a photo or a video.",
+      },
+      {
+        file: { filename: "cut-off.mp4", filetype: "video/mp4" },
+        bytes: await fs.readFile(await truncateFile(whole, files.path("cut-off.mp4"), 0.3)),
+        reason: UNREADABLE_MEDIA_MESSAGE,
+      },
+      {
+        file: { filename: "flood.png", filetype: "image/png" },
+        bytes: await fs.readFile(await makePixelFloodPng(files.path("flood.png"))),
+        reason: "This photo is too big (30000 × 30000 pixels). Photos can have at most 100 megapixels.",
+      },
+    ];
+    const uploads = [];
+    for (const { file, bytes } of cases) {
+      const sent = await uploadFile(server.url, bytes, metadataFor(event, file), { chunkSize: 256 * 1024 });
+      expect(sent.mediaUuid, `${file.filename} is accepted by tus`).toBeTruthy();
+      const stored = (await findMediaByUuid(db(), sent.mediaUuid!))!;
+      expect(await sha256File((await storage().localCopy(stored.originalKey)).path)).toBe(sha256(bytes));
+      uploads.push(sent.mediaUuid!);
+    }
+    for (const [index, mediaUuid] of uploads.entries()) {
+      expect(await settled(mediaUuid, 20_000)).toMatchObject({ status: "failed", failureReason: cases[index]!.reason });
+    }
+  }, 45_000);
+});
+
+describe("the no-JavaScript form", () => {
+  test("a photo posted as multipart comes back to the event page with a thank-you and is processed", async () => {
+    const photo = await fs.readFile(await makePhoto(files.path("beach.jpg")));
+    const form = new FormData();
+    form.append("contributorName", "Dee");
+    form.append("caption", "Sun, sea and Ana");
+    form.append("purpose", "contribution");
+    form.append("file", new Blob([photo], { type: "image/jpeg" }), "beach.jpg");
+    const before = await listMediaOfEvent(db(), event.id);
+
+    const response = await new TestClient(server.url).raw("POST", `/e/${event.uuid}/contribute`, { body: form });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/e/${event.uuid}`);
+    expect((await toastOf(response))?.type).toBe("success");
+
+    const added = (await listMediaOfEvent(db(), event.id)).filter((m) => !before.some((b) => b.id === m.id));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ originalName: "beach.jpg", contributorName: "Dee", caption: "Sun, sea and Ana", sizeBytes: photo.length });
+    const ready = await settled(added[0]!.mediaUuid, 20_000);
+    expect(ready).toMatchObject({ status: "ready", kind: "photo", width: 800, height: 600 });
+    expect(ready.posterKey).toBeTruthy();
+    expect(Object.keys(ready.thumbnails).sort()).toEqual(["thumb-320.jpg", "thumb-320.webp", "thumb-640.jpg", "thumb-640.webp"]);
+  });
+
+  test("a post without a file comes back with an error toast and records nothing", async () => {
+    const form = new FormData();
+    form.append("contributorName", "Dee");
+    form.append("file", new Blob([], { type: "application/octet-stream" }), "");
+    const before = await listMediaOfEvent(db(), event.id);
+
+    const response = await new TestClient(server.url).raw("POST", `/e/${event.uuid}/contribute`, { body: form });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/e/${event.uuid}`);
+    expect(await toastOf(response)).toMatchObject({ type: "error", description: "Choose a photo or a video to upload." });
+    expect(await listMediaOfEvent(db(), event.id)).toHaveLength(before.length);
+  });
+});
+
+describe("signed media links", () => {
+  test("only a valid, unexpired signature for that very file is served, with its type", async () => {
+    const photo = await fs.readFile(await makePhoto(files.path("link.jpg"), { width: 400, height: 300 }));
+    const sent = await uploadFile(server.url, photo, metadataFor(event, { filename: "link.jpg", filetype: "image/jpeg" }), { chunkSize: MB });
+    const record = await settled(sent.mediaUuid!, 20_000);
+    expect(record.status).toBe("ready");
+    const client = new TestClient(server.url);
+    const poster = signedMediaUrl(record.mediaUuid, "poster");
+    const [pathOnly, query] = poster.split("?") as [string, string];
+    const signature = new URLSearchParams(query).get("sig")!;
+    const forged = poster.replace(`sig=${signature}`, `sig=${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`);
+    const expired = signedMediaUrl(record.mediaUuid, "poster", Date.now() - 8 * 60 * 60 * 1000);
+    const anotherFile = `${signedMediaUrl(record.mediaUuid, "original").split("?")[0]}?${query}`;
+
+    for (const link of [pathOnly, forged, expired, anotherFile]) {
+      const response = await client.raw("GET", link);
+      expect(response.status, link).toBe(404);
+      await response.body?.cancel();
+    }
+    const served = await client.raw("GET", poster);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+
+  test("an original of a type a browser would run is only ever a download", async () => {
+    const page = Buffer.from("<!doctype html><script>alert(document.cookie)</script>");
+    const sent = await uploadFile(server.url, page, metadataFor(event, { filename: "hello.html", filetype: "text/html" }), { chunkSize: MB });
+    const response = await new TestClient(server.url).raw("GET", signedMediaUrl(sent.mediaUuid!, "original"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/octet-stream");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment;/);
+    expect(Buffer.from(await response.arrayBuffer()).equals(page)).toBe(true);
+    await settled(sent.mediaUuid!, 20_000);
+  });
+});
+
+async function toastOf(response: Response) {
+  await response.body?.cancel();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!)
+    .find((pair) => pair.startsWith("__toast="));
+  if (!cookie) return null;
+  return (await takeToast(new Request("http://localhost/", { headers: { cookie } }))).toast;
+}
