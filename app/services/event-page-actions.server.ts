@@ -11,27 +11,18 @@ import { findRecipientById } from "~/models/event.server";
 import { findRsvpById } from "~/models/rsvp.server";
 import { END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
 import { queueBroadcast } from "./broadcast.server";
-import type { EventViewer } from "./event-access.server";
 import { scheduleDelivery } from "./event-delivery.server";
 import { markEventOpened, rotateKey, setDeleted, updateEventAs } from "./events.server";
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "./invitations.server";
 import { openEventByUuid, type EventFormReply } from "./event-page.server";
 import { addRecipient, changeRecipient, removeRecipient } from "./recipients.server";
 import { mediaIntents } from "./media-page-intents.server";
+import { formText, type IntentContext } from "./event-page-form.server";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.
 
-interface IntentContext {
-  event: Event;
-  viewer: EventViewer;
-  form: FormData;
-}
-
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
+const text = formText;
 
 const done = (intent: string, message: string) => json<EventFormReply>({ intent, ok: true, message, sentAt: Date.now() });
 

@@ -1,25 +1,15 @@
 import { json } from "@remix-run/node";
-import type { Event } from "../../drizzle/schema/index";
 import { parseWith } from "~/lib/http.server";
 import { mediaOfEvent } from "./media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema, restoreMedia } from "./media-actions.server";
-import type { EventViewer } from "./event-access.server";
 import type { EventFormReply } from "./event-page.server";
+import { formText, type IntentContext } from "./event-page-form.server";
 
 // The organiser's contributions grid on /e/{uuid}: plain forms (intent=media-…) that work
 // without JavaScript, and the drag-and-drop fetcher, calling the same services as the API.
 // The page action has already checked that the viewer is the organiser.
 
-interface IntentContext {
-  event: Event;
-  viewer: EventViewer;
-  form: FormData;
-}
-
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
+const text = formText;
 
 /** A number typed in a form; empty is "not given", anything unreadable is left for the schema to refuse. */
 const numberIn = (form: FormData, name: string) => {

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   name: string;
@@ -9,11 +9,21 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** A labelled input with its hint and error wired for screen readers. */
 export function Field({ name, label, error, hint, id = name, ...input }: FieldProps) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+const describedBy = (id: string, hint?: ReactNode, error?: string) =>
+  [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+
+function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  return (
+    <>
       {hint ? (
         <p className="field-hint" id={`${id}-hint`}>
           {hint}
@@ -24,6 +34,48 @@ export function Field({ name, label, error, hint, id = name, ...input }: FieldPr
           {error}
         </p>
       ) : null}
+    </>
+  );
+}
+
+interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** The multi-line sibling of `Field`, wired the same way for screen readers. */
+export function TextAreaField({ name, label, error, hint, id = name, ...textarea }: TextAreaFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...textarea} />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  options: { value: string; label: string }[];
+}
+
+export function SelectField({ name, label, error, hint, options, id = name, ...select }: SelectFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...select}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
