@@ -10,11 +10,15 @@ export const loader = ({ params }: LoaderFunctionArgs) => redirect(`/e/${params.
 export async function action({ request, params }: ActionFunctionArgs) {
   const back = `/e/${params.uuid}${new URL(request.url).search}`;
   try {
-    const recorded = await receiveFormUpload(request, params.uuid ?? "");
-    const what = recorded.length === 1 ? "Your file arrived" : `Your ${recorded.length} files arrived`;
-    return redirectWithCookies(back, [await toastHeader({ type: "success", title: "Thank you!", description: `${what}. We're getting it ready now.` })]);
+    const { media, entry } = await receiveFormUpload(request, params.uuid ?? "");
+    const description = entry
+      ? "Your message is in the guestbook."
+      : `${media.length === 1 ? "Your file arrived" : `Your ${media.length} files arrived`}. We're getting it ready now.`;
+    return redirectWithCookies(back, [await toastHeader({ type: "success", title: "Thank you!", description })]);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return redirectWithCookies(back, [await toastHeader({ type: "error", title: "Upload failed", description: error.message })]);
+    const title = error.code === "VALIDATION_FAILED" ? "Please check your message" : "Upload failed";
+    const description = error.fields ? Object.values(error.fields).join(" ") : error.message;
+    return redirectWithCookies(back, [await toastHeader({ type: "error", title, description })]);
   }
 }

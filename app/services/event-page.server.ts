@@ -13,6 +13,7 @@ import { timeZoneOptions } from "~/domain/time-zones";
 import { keysFromUrl } from "./event-access.server";
 import { type creatorEventView } from "./event-views.server";
 import { eventViewFor, openEvent } from "./events.server";
+import { guestbookMessages } from "./guestbook.server";
 import { uploadLimits } from "./media-intake.server";
 import { organiserMediaOf, type OrganiserMedia } from "./media-grid.server";
 
@@ -108,7 +109,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
-    return { footerReport, page: creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event)) };
+    const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
+    return { footerReport, page: { ...page, messages: await guestbookMessages(event) } };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
@@ -147,6 +149,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
       uuid: event.uuid,
       limits: uploadLimits(),
+      messages: await guestbookMessages(event),
+      timeZone: event.timeZone,
     },
   };
 }

@@ -18,7 +18,9 @@ const names = (recipients: Recipient[]) => recipients.map((r) => ({ firstName: r
 
 /** The heading every view shares: "Ana and Bo's birthday". */
 export function headlineOf(event: Event, recipients: Recipient[]) {
-  return event.title || occasionTitle(names(recipients), occasionOf(event).phrase);
+  const occasion = occasionOf(event);
+  // A guestbook is named as one: "Ana and Bo's Wedding Guestbook".
+  return event.title || occasionTitle(names(recipients), event.guestbook ? occasion.label : occasion.phrase);
 }
 
 export function shareLinksOf(event: Event) {

@@ -14,6 +14,9 @@ import {
 } from "@remix-run/node";
 import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
+import { db } from "~/lib/db.server";
+import { findEventByUuid } from "~/models/event.server";
+import { signGuestbook } from "./guestbook.server";
 import { authoriseUpload, recordUpload, uploadLimits } from "./media-intake.server";
 import { storage } from "./storage.server";
 
@@ -45,15 +48,19 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
   }
   const files = (form.getAll("file") as unknown[]).filter((f): f is NodeOnDiskFile => f instanceof NodeOnDiskFile && f.size > 0);
   const remove = () => Promise.all(files.map((f) => f.remove().catch(() => {})));
+  const field = (name: string) => (typeof form.get(name) === "string" ? (form.get(name) as string) : undefined);
   if (!files.length) {
     await remove();
-    throw new ApiError(400, "NO_FILE", "Choose a photo or a video to upload.", { file: "Choose a photo or a video to upload." });
+    // A guestbook takes words alone; anywhere else a file is what the form is for.
+    const event = await findEventByUuid(db(), eventUuid);
+    if (!event) throw new ApiError(404, "NOT_FOUND", "There is no Chorus at this link.");
+    const entry = await signGuestbook(request, event, { contributorName: field("contributorName"), caption: field("caption"), invite: field("invite") });
+    return { media: [], entry };
   }
   if (files.length > MAX_FILES_PER_POST) {
     await remove();
     throw new ApiError(400, "TOO_MANY_FILES", `Send at most ${MAX_FILES_PER_POST} files at a time.`);
   }
-  const field = (name: string) => (typeof form.get(name) === "string" ? (form.get(name) as string) : undefined);
   // The browser keeps no token without JavaScript: a fresh one per post still ties these uploads together.
   const uploadToken = crypto.randomBytes(32).toString("base64url");
   const recorded = [];
@@ -81,7 +88,7 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
       await file.remove().catch(() => {});
     }
   }
-  return recorded;
+  return { media: recorded, entry: null };
 }
 
 /**

@@ -80,3 +80,24 @@ export const mediaVersions = pgTable(
 
 export type Media = typeof media.$inferSelect;
 export type MediaVersion = typeof mediaVersions.$inferSelect;
+
+// A guestbook message: words without a file. Events in guestbook mode collect these beside
+// photos and clips (spec §2.4 guestbooks).
+export const guestbookEntries = pgTable(
+  "guestbook_entries",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    message: text().notNull(),
+    rsvpId: uuid().references(() => rsvps.id, { onDelete: "set null" }),
+    uploaderId: uuid().references(() => users.id, { onDelete: "set null" }),
+    hidden: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("guestbook_entries_event_idx").on(t.eventId, t.createdAt)],
+);
+
+export type GuestbookEntry = typeof guestbookEntries.$inferSelect;

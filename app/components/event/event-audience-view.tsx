@@ -2,6 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
+import { EventGuestbook } from "./event-guestbook";
 import { api } from "~/lib/api-client";
 import type { AudiencePage } from "~/services/event-page.server";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
@@ -106,6 +107,7 @@ export function EventAudienceView({ page }: { page: Page }) {
       </header>
       <VideoPlaceholder ready={page.videoReady} />
       <Contributors names={page.contributors} />
+      <EventGuestbook messages={page.messages} timeZone={page.timeZone} />
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}
       {page.kind === "recipient" ? <ThankYouVideo uuid={page.uuid} limits={page.limits} /> : null}
     </div>

@@ -40,7 +40,8 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           defaultName={page.greeting ?? ""}
           limits={page.limits}
           action={`/e/${page.uuid}/contribute${page.invite ? `?invite=${encodeURIComponent(page.invite)}` : ""}`}
-          submitLabel="Upload"
+          submitLabel={page.guestbook ? "Sign the guestbook" : "Upload"}
+          guestbook={page.guestbook}
         />
       </section>
     </div>

@@ -1,6 +1,7 @@
 import type { PageOf } from "~/services/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
+import { EventGuestbook } from "./event-guestbook";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
 import { EventInviteForm } from "./event-invite-form";
@@ -79,6 +80,7 @@ export function EventCreatorView({ page }: { page: Page }) {
         </ul>
       </nav>
       <EventContributions media={page.media} eventUuid={page.uuid} />
+      <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} />
       <EventShareLinks links={page.shareLinks} />
       <EventInviteForm collecting={page.collecting} />
       <EventInvitees page={page} />

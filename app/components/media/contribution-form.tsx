@@ -30,6 +30,8 @@ export function ContributionForm(props: {
   limits: UploadLimits;
   action: string;
   submitLabel?: string;
+  /** Guestbooks take a message on its own; elsewhere a file is needed. */
+  guestbook?: boolean;
 }) {
   const [hydrated, setHydrated] = useState(false);
   const [name, setName] = useState(props.defaultName ?? "");
@@ -56,9 +58,11 @@ export function ContributionForm(props: {
   }, [props.eventUuid]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
     const input = event.currentTarget.elements.namedItem("file") as HTMLInputElement;
     const files = Array.from(input.files ?? []);
+    // Words alone, for a guestbook: the plain form post signs it.
+    if (!files.length && props.guestbook) return;
+    event.preventDefault();
     if (files.length) void uploader.add(files);
     input.value = "";
   }
@@ -75,12 +79,12 @@ export function ContributionForm(props: {
         <input id="contributorName" name="contributorName" autoComplete="name" maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
       </div>
       <div className="field">
-        <label htmlFor="caption">A message (optional)</label>
+        <label htmlFor="caption">{props.guestbook ? "Your message" : "A message (optional)"}</label>
         <textarea id="caption" name="caption" rows={3} maxLength={2000} value={caption} onChange={(e) => setCaption(e.target.value)} />
       </div>
       <div className="field">
-        <label htmlFor="file">Photos and videos</label>
-        <input id="file" name="file" type="file" accept="image/*,video/*" multiple required={!hydrated} />
+        <label htmlFor="file">{props.guestbook ? "Photos and videos (optional)" : "Photos and videos"}</label>
+        <input id="file" name="file" type="file" accept="image/*,video/*" multiple required={!hydrated && !props.guestbook} />
         <p className="field-hint">
           Videos up to {formatBytes(limits.maxVideoBytes)} and {Math.round(limits.maxClipSeconds / 60)} minutes; photos up to{" "}
           {formatBytes(limits.maxPhotoBytes)}. {hydrated ? `Very large photos are shrunk to ${PHOTO_MAX_EDGE} pixels on your phone before sending, to save your data — the video never needs more.` : ""}
