@@ -100,7 +100,9 @@ export async function listRecipientsOf(db: Db, eventIds: string[]) {
 
 // Written out with table names: inside a subquery Drizzle leaves columns unqualified, and
 // "id" would then mean the rsvp's own id.
-const contributionCount = sql<number>`(select count(*)::int from rsvps r where r.event_id = "events"."id" and r.status = 'contributed')`;
+// Contributions are what arrived: live photos and clips, and guestbook messages.
+const contributionCount = sql<number>`((select count(*) from media m where m.event_id = "events"."id" and m.purpose = 'contribution' and m.archived_at is null)
+  + (select count(*) from guestbook_entries g where g.event_id = "events"."id" and not g.hidden))::int`;
 const inviteeCount = sql<number>`(select count(*)::int from rsvps r where r.event_id = "events"."id")`;
 
 /** The organiser's events, newest first, with how many people were invited and contributed. */

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { events, rsvps, type User } from "../../drizzle/schema/index";
+import { insertMedia } from "../../app/models/media.server";
 import { db } from "../../app/lib/db.server";
 import { createEvent, parseNewEvent } from "../../app/services/events.server";
 import type { RunningServer } from "../../server";
@@ -49,10 +50,16 @@ async function startEvent(creator: User, firstName: string, fields: Record<strin
   return createEvent(creator, input);
 }
 
+/** An invitee; one who contributed also sent a clip (a media record; its file is not needed here). */
 async function invite(eventId: string, email: string, status: "invited" | "contributed") {
-  await db()
+  const [rsvp] = await db()
     .insert(rsvps)
-    .values({ eventId, name: email.split("@")[0]!, email, status, inviteTokenHash: crypto.randomBytes(16).toString("hex") });
+    .values({ eventId, name: email.split("@")[0]!, email, status, inviteTokenHash: crypto.randomBytes(16).toString("hex") })
+    .returning();
+  if (status === "contributed") {
+    const uploadId = `test-${crypto.randomUUID()}`;
+    await insertMedia(db(), { eventId, purpose: "contribution", originalKey: `test/${uploadId}`, originalName: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1, uploadId, rsvpId: rsvp!.id });
+  }
 }
 
 describe("My Choruses", () => {
