@@ -16,5 +16,5 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
-  "media-process": ({ data }) => processMedia(data.mediaId),
+  "media-process": ({ data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt }),
 };

@@ -12,7 +12,8 @@ export interface JobData {
   "media-process": { mediaId: string };
 }
 export type JobName = keyof JobData;
-export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N] }) => Promise<void>;
+/** `finalAttempt`: no retry follows if this one fails, so a handler can leave a clear state behind. */
+export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process"];
@@ -49,8 +50,10 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
   if (handlers) {
     const pollingIntervalSeconds = Number(process.env.JOB_POLL_SECONDS ?? 2);
     for (const name of QUEUES) {
-      await boss.work(name, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
-        if (job) await (handlers[name] as JobHandler<JobName>)({ id: job.id, data: job.data as JobData[JobName] });
+      await boss.work(name, { pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+        if (!job) return;
+        const finalAttempt = job.retryCount >= job.retryLimit;
+        await (handlers[name] as JobHandler<JobName>)({ id: job.id, data: job.data as JobData[JobName], finalAttempt });
       });
     }
     // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.

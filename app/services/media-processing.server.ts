@@ -14,6 +14,8 @@ import { uploadLimits } from "./media-intake.server";
 import { publishMediaUpdate } from "./media-realtime.server";
 import { storage } from "./storage.server";
 
+export const PREPARE_FAILED = "We could not prepare this file. The organiser can try it again.";
+
 /** Failures that are about the file itself: retrying cannot help, the contributor is told why. */
 const isFileProblem = (error: unknown) =>
   error instanceof Error && (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError" || error.name === "InvalidPhotoEditError");
@@ -36,7 +38,7 @@ async function storeImages(base: string, images: WrittenImage[]) {
  * loudness normalised), a poster and thumbnails. Idempotent: a retry redoes the
  * same files under the same keys; a file that is not acceptable ends `failed`.
  */
-export async function processMedia(mediaId: string) {
+export async function processMedia(mediaId: string, { finalAttempt = false }: { finalAttempt?: boolean } = {}) {
   const record = await findMediaById(db(), mediaId);
   if (!record || record.status === "ready") return;
   // Re-processing (a retry by the organiser) is not news for the digest.
@@ -87,7 +89,12 @@ export async function processMedia(mediaId: string) {
     await publishMediaUpdate(ready!);
     if (firstTime) await noteContribution(ready!);
   } catch (error) {
-    if (!isFileProblem(error)) throw error;
+    if (!isFileProblem(error)) {
+      // Our trouble, not the file's: retried, and after the last try the item says so instead of
+      // staying "processing" for ever. The organiser can try it again from the grid.
+      if (finalAttempt) await setStatus(record, { status: "failed", failureReason: PREPARE_FAILED });
+      throw error;
+    }
     await setStatus(record, { status: "failed", failureReason: (error as Error).message });
   } finally {
     await fs.rm(work, { recursive: true, force: true });

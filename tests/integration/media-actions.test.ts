@@ -469,3 +469,16 @@ describe("the organiser's contributions grid on /e/{uuid}", () => {
     expect((await row(foreign.id)).archivedAt).toBeNull();
   });
 });
+
+describe("processing that fails for a reason other than the file", () => {
+  test("is retried, and after the last attempt the item says it failed instead of processing for ever", async () => {
+    const event = await createTestEvent(await createUser());
+    const record = await addMedia(event, { ready: false });
+    // The stored original disappears: our trouble, not the contributor's file.
+    await storage().delete(record.originalKey);
+    await expect(processMedia(record.id, { finalAttempt: false })).rejects.toThrow();
+    expect((await row(record.id)).status).toBe("processing");
+    await expect(processMedia(record.id, { finalAttempt: true })).rejects.toThrow();
+    expect(await row(record.id)).toMatchObject({ status: "failed", failureReason: "We could not prepare this file. The organiser can try it again." });
+  });
+});
