@@ -15,6 +15,7 @@ import { type creatorEventView } from "./event-views.server";
 import { eventViewFor, openEvent } from "./events.server";
 import { guestbookMessages } from "./guestbook.server";
 import { uploadLimits } from "./media-intake.server";
+import { thankYouVideoOf } from "./thank-you-video.server";
 import { organiserMediaOf, type OrganiserMedia } from "./media-grid.server";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
@@ -110,12 +111,17 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
     const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
-    return { footerReport, page: { ...page, messages: await guestbookMessages(event) } };
+    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event) } };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
     const open = view.event;
-    if (!view.contributor) return { footerReport, page: { kind: "public" as const, headline: open.headline, occasion: open.occasion } };
+    // The recipient's thank-you is for the people it thanks: invitees recognised by their link or account.
+    const thankYou = viewer.rsvp ? await thankYouVideoOf(event) : null;
+    const recipientNames = open.recipientNames ?? "the recipient";
+    if (!view.contributor) {
+      return { footerReport, page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames } };
+    }
     return {
       footerReport,
       page: {
@@ -131,6 +137,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
         // Passed on with uploads so they count as this invitee's contribution.
         invite: viewer.rsvp ? new URL(request.url).searchParams.get("invite") : null,
         limits: uploadLimits(),
+        thankYou,
+        thankYouFrom: recipientNames,
       },
     };
   }

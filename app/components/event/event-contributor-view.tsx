@@ -1,5 +1,6 @@
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/event-page.server";
+import { EventThankYouVideo } from "./event-thank-you-video";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
@@ -31,6 +32,7 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           </ul>
         </section>
       ) : null}
+      <EventThankYouVideo video={page.thankYou} from={page.thankYouFrom} />
       <section className="card event-section" id="contribute" aria-labelledby="contribute-heading">
         <h2 id="contribute-heading">{page.guestbook ? "Sign the guestbook" : "Add your photos and clips"}</h2>
         <p className="field-hint">No app and no account needed. If your signal drops, your upload picks up where it stopped.</p>

@@ -2,6 +2,7 @@ import type { PageOf } from "~/services/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
 import { EventGuestbook } from "./event-guestbook";
+import { EventThankYouVideo } from "./event-thank-you-video";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
 import { EventInviteForm } from "./event-invite-form";
@@ -81,6 +82,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       </nav>
       <EventContributions media={page.media} eventUuid={page.uuid} />
       <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} />
+      <EventThankYouVideo video={page.thankYou} from="the recipient" />
       <EventShareLinks links={page.shareLinks} />
       <EventInviteForm collecting={page.collecting} />
       <EventInvitees page={page} />
