@@ -1,20 +1,11 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningServer } from "../../server";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD, uniqueEmail } from "../support/accounts";
-import { chromiumPath, gotoHydrated, launchChromium, logInBrowser, newPage } from "../support/browser";
-import { startTestServer } from "../support/test-server";
+import { chromiumPath, gotoHydrated, logInBrowser, newPage } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e-setup";
 
 describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useServerAndBrowser();
 
   async function register(page: Page, email: string) {
     await page.goto("/auth/register");
@@ -70,7 +61,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   }
 
   test("with JavaScript: register, confirm from the outbox, log in, use the account menu, log out", async () => {
-    const page = await newPage(browser, server.url);
+    const page = await newPage(e2e.browser, e2e.server.url);
     const email = uniqueEmail("e2e-js");
 
     await register(page, email);
@@ -88,7 +79,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   });
 
   test("without JavaScript: the same journey works with plain forms and <details>", async () => {
-    const page = await newPage(browser, server.url, { javaScriptEnabled: false });
+    const page = await newPage(e2e.browser, e2e.server.url, { javaScriptEnabled: false });
     const email = uniqueEmail("e2e-nojs");
 
     await register(page, email);
@@ -107,7 +98,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   });
 
   test("Escape closes the account menu and gives focus back to its button", async () => {
-    const page = await newPage(browser, server.url);
+    const page = await newPage(e2e.browser, e2e.server.url);
     await gotoHydrated(page, "/");
     const menu = page.locator("details.account-menu");
     await menu.locator("summary").click();
@@ -121,7 +112,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   });
 
   test("a click outside closes the account menu", async () => {
-    const page = await newPage(browser, server.url);
+    const page = await newPage(e2e.browser, e2e.server.url);
     await gotoHydrated(page, "/");
     const menu = page.locator("details.account-menu");
     await menu.locator("summary").click();
@@ -134,7 +125,7 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   });
 
   test("logging out in one tab logs out the other tabs, and the tab that logged out keeps its toast", async () => {
-    const first = await newPage(browser, server.url);
+    const first = await newPage(e2e.browser, e2e.server.url);
     const { email } = await createUser();
     await logInBrowser(first, email, PASSWORD);
     const second = await first.context().newPage();

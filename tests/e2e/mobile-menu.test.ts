@@ -1,8 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningServer } from "../../server";
-import { chromiumPath, DESKTOP, gotoHydrated, launchChromium, newPage, PHONE } from "../support/browser";
-import { startTestServer } from "../support/test-server";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { chromiumPath, DESKTOP, gotoHydrated, newPage, PHONE } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e-setup";
 
 const isOpen = (page: Page) => page.locator("details.mobile-menu").evaluate((details: HTMLDetailsElement) => details.open);
 const isChatMinimised = (page: Page) => page.locator("details.support-widget").evaluate((widget) => widget.hasAttribute("data-minimised"));
@@ -44,18 +43,10 @@ function closeTimings(page: Page) {
 }
 
 describe.skipIf(!chromiumPath)("mobile menu in Chromium", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useServerAndBrowser();
 
   test("at 375px the hamburger replaces the desktop nav; at 1280px it is hidden", async () => {
-    const page = await newPage(browser, server.url, { viewport: PHONE });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
     await page.goto("/");
     expect(await page.getByLabel("Open menu").isVisible()).toBe(true);
     expect(await page.locator("nav.desktop-nav").isVisible()).toBe(false);
@@ -67,7 +58,7 @@ describe.skipIf(!chromiumPath)("mobile menu in Chromium", () => {
   });
 
   test("the open menu covers the screen, locks page scroll and minimises the chat; Escape restores both", async () => {
-    const page = await newPage(browser, server.url, { viewport: PHONE });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
     await gotoHydrated(page, "/");
     expect(await isChatMinimised(page)).toBe(false);
 
@@ -102,7 +93,7 @@ describe.skipIf(!chromiumPath)("mobile menu in Chromium", () => {
   });
 
   test("without JavaScript the hamburger still opens the overlay, CSS locks scroll, and Close shuts it", async () => {
-    const page = await newPage(browser, server.url, { viewport: PHONE, javaScriptEnabled: false });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
     await page.goto("/");
 
     await page.getByLabel("Open menu").click();

@@ -1,10 +1,8 @@
 import crypto from "node:crypto";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningServer } from "../../server";
+import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD } from "../support/accounts";
-import { chromiumPath, collectPageErrors, gotoHydrated, launchChromium, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
-import { startTestServer } from "../support/test-server";
+import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e-setup";
 
 /** Public pages, with the status each answers: events are not built yet, so /e/:uuid is a 404 page. */
 const PUBLIC_PAGES = [
@@ -17,18 +15,10 @@ const PUBLIC_PAGES = [
 ];
 
 describe.skipIf(!chromiumPath)("pages in Chromium", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = useServerAndBrowser();
 
   test("public pages fit a 375px screen without JavaScript", async () => {
-    const page = await newPage(browser, server.url, { viewport: PHONE, javaScriptEnabled: false });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
     for (const { path, status } of PUBLIC_PAGES) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(status);
@@ -40,14 +30,14 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
   });
 
   test("public pages load and hydrate without console errors", async () => {
-    const page = await newPage(browser, server.url);
+    const page = await newPage(e2e.browser, e2e.server.url);
     const errors = collectPageErrors(page);
     const expected: string[] = [];
     for (const { path, status } of PUBLIC_PAGES) {
       const response = await gotoHydrated(page, path);
       expect(response?.status(), path).toBe(status);
       // Chromium logs any 404 document as a failed resource; for /e/:uuid that status is by design.
-      if (status === 404) expected.push(`console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${server.url}${path})`);
+      if (status === 404) expected.push(`console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${e2e.server.url}${path})`);
     }
     expect(errors).toEqual(expected);
     await page.context().close();
@@ -56,7 +46,7 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
   test("screenshots of the home page and the dashboard, on desktop and phone", async () => {
     const { email } = await createUser();
     for (const [label, viewport] of [["desktop", undefined], ["phone", PHONE]] as const) {
-      const page = await newPage(browser, server.url, viewport ? { viewport } : {});
+      const page = await newPage(e2e.browser, e2e.server.url, viewport ? { viewport } : {});
       await logInBrowser(page, email, PASSWORD);
       await gotoHydrated(page, "/");
       await saveScreenshot(page, `home-${label}`);

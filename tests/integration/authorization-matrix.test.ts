@@ -4,7 +4,7 @@ import { db } from "../../app/lib/db.server";
 import { insertRecipient } from "../../app/models/event.server";
 import { insertRsvp } from "../../app/models/rsvp.server";
 import type { RunningServer } from "../../server";
-import { createUser, logIn, uniqueEmail } from "../support/accounts";
+import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -21,12 +21,7 @@ const clients = {} as Record<Kind, TestClient>;
 const keysOf = (kind: Kind) =>
   kind === "recipient" ? `?privateKey=${event.privateKey}` : kind === "view-only" ? `?viewKey=${event.viewKey}` : "";
 
-async function loggedIn(role: "user" | "editor" | "admin" = "user") {
-  const user = await createUser({ role });
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client };
-}
+const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url, role);
 
 beforeAll(async () => {
   server = await startTestServer();

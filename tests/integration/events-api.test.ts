@@ -4,7 +4,7 @@ import { events } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { PROTECTED_EVENT_FIELDS } from "../../app/domain/event-fields";
 import type { RunningServer } from "../../server";
-import { createUser, logIn } from "../support/accounts";
+import { createUser, logIn, loggedInUser } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -15,12 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function organiser() {
-  const user = await createUser();
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client };
-}
+const organiser = () => loggedInUser(server.url);
 
 describe("starting a Chorus through the API", () => {
   test("POST /api/event creates it with its recipients and keys, and records analyticsClientId", async () => {

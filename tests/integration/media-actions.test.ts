@@ -12,7 +12,7 @@ import { processMedia } from "../../app/services/media-processing.server";
 import { storage } from "../../app/services/storage.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
-import { createUser, logIn } from "../support/accounts";
+import { createUser, loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -37,18 +37,11 @@ afterAll(async () => {
 const newToken = () => crypto.randomBytes(24).toString("base64url");
 const anonymous = () => new TestClient(server.url);
 
-async function organiser() {
-  const user = await createUser();
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client, event: await createTestEvent(user) };
-}
+const loggedIn = () => loggedInUser(server.url);
 
-async function loggedIn() {
-  const user = await createUser();
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client };
+async function organiser() {
+  const { user, client } = await loggedIn();
+  return { user, client, event: await createTestEvent(user) };
 }
 
 interface MediaOptions {

@@ -1,7 +1,7 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunningServer } from "../../server";
-import { createUser, logIn } from "../support/accounts";
+import { createUser, loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -12,12 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function loggedIn(role: "user" | "editor" | "admin" = "user") {
-  const user = await createUser({ role });
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client };
-}
+const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url, role);
 
 function listen(namespace: string, cookie: string) {
   const socket: Socket = connect(`${server.url}${namespace}`, { transports: ["websocket"], extraHeaders: { cookie }, forceNew: true, reconnection: false });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { events, recipients } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import type { RunningServer } from "../../server";
-import { createUser, logIn, PASSWORD } from "../support/accounts";
+import { PASSWORD, createUser, loggedInUser } from "../support/accounts";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
 
@@ -28,12 +28,7 @@ function inputTag(page: string, name: string, value?: string) {
   return tag!;
 }
 
-async function loggedInClient() {
-  const client = new TestClient(server.url);
-  const user = await createUser();
-  await logIn(client, user.email);
-  return { client, user };
-}
+const loggedInClient = () => loggedInUser(server.url);
 
 async function expectNext(response: Response, step: string) {
   expect(response.status).toBe(302);

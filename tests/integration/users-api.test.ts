@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunningServer } from "../../server";
 import { db } from "../../app/lib/db.server";
 import { findProfileOfUser } from "../../app/models/user-profile.server";
-import { createUser, lastMailTo, linkIn, logIn, PASSWORD, uniqueEmail } from "../support/accounts";
+import { PASSWORD, createUser, lastMailTo, linkIn, logIn, loggedInUser, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
 
@@ -12,12 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function loggedIn(role: "user" | "editor" | "admin" = "user") {
-  const user = await createUser({ role });
-  const client = new TestClient(server.url);
-  await logIn(client, user.email);
-  return { user, client };
-}
+const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url, role);
 
 describe("/api/v2/users/{id} is owner-scoped", () => {
   test("a user reads their own record", async () => {

@@ -4,7 +4,7 @@ import { authTokens, outboxMessages, users } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { hashPassword } from "../../app/lib/password.server";
 import { insertUser } from "../../app/models/user.server";
-import type { TestClient } from "./http-client";
+import { TestClient } from "./http-client";
 
 export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;
 export const PASSWORD = "correct horse battery";
@@ -51,4 +51,12 @@ export async function expireTokensOf(email: string) {
     .update(authTokens)
     .set({ expiresAt: new Date(Date.now() - 60_000) })
     .where(and(eq(authTokens.userId, user!.id)));
+}
+
+/** A new account of `role`, logged in through the API on its own client. */
+export async function loggedInUser(baseUrl: string, role: "user" | "editor" | "admin" = "user") {
+  const user = await createUser({ role });
+  const client = new TestClient(baseUrl);
+  await logIn(client, user.email);
+  return { user, client };
 }

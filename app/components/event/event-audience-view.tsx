@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
 import { EventGuestbook } from "./event-guestbook";
+import { EventHero } from "./event-hero";
 import { api } from "~/lib/api-client";
 import type { AudiencePage } from "~/services/event-page.server";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
@@ -96,15 +97,9 @@ export function EventAudienceView({ page }: { page: Page }) {
   useMarkOpened(page);
   return (
     <div className="event-page event-page--narrow stack">
-      <header className="event-hero">
-        <p className="event-hero__emoji" aria-hidden="true">
-          {page.occasion.emoji}
-        </p>
-        <h1>{page.headline}</h1>
-        <p className="event-hero__deadline">
-          {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
-        </p>
-      </header>
+      <EventHero emoji={page.occasion.emoji} headline={page.headline}>
+        {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
+      </EventHero>
       <VideoPlaceholder ready={page.videoReady} />
       <Contributors names={page.contributors} />
       <EventGuestbook messages={page.messages} timeZone={page.timeZone} />

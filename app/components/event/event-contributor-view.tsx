@@ -1,19 +1,15 @@
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/event-page.server";
+import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
   return (
     <div className="event-page event-page--narrow stack">
-      <header className="event-hero">
-        <p className="event-hero__emoji" aria-hidden="true">
-          {page.occasion.emoji}
-        </p>
-        {page.greeting ? <p className="event-hero__greeting">Hi {page.greeting}, you're invited!</p> : null}
-        <h1>{page.headline}</h1>
-        <p className="event-hero__deadline">Add yours by {page.deadline}</p>
-      </header>
+      <EventHero emoji={page.occasion.emoji} headline={page.headline} greeting={page.greeting ? `Hi ${page.greeting}, you're invited!` : null}>
+        Add yours by {page.deadline}
+      </EventHero>
       {page.message ? (
         <section className="card event-section" aria-labelledby="message-heading">
           <h2 id="message-heading" className="visually-hidden">
