@@ -5,6 +5,9 @@ import { sendInvitation } from "~/services/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
 import { processMedia } from "~/services/media-processing.server";
+import { prepareEventPieces, runRenderJob } from "~/services/render-jobs.server";
+import { processTrack } from "~/services/tracks.server";
+import { expireUploads } from "~/services/upload-expiry.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
 export const jobHandlers: JobHandlers = {
@@ -17,4 +20,8 @@ export const jobHandlers: JobHandlers = {
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
   "media-process": ({ data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt }),
+  "track-process": ({ data, finalAttempt }) => processTrack(data.trackId, { finalAttempt }),
+  "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
+  "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
+  "uploads-expire": () => expireUploads(),
 };

@@ -10,17 +10,21 @@ export interface JobData {
   "event-deliver": { eventId: string };
   "event-digest": { eventId: string };
   "media-process": { mediaId: string };
+  "track-process": { trackId: string };
+  "render-prepare": { eventId: string };
+  "render-run": { renderJobId: string };
+  "uploads-expire": Record<string, never>;
 }
 export type JobName = keyof JobData;
 /** `finalAttempt`: no retry follows if this one fails, so a handler can leave a clear state behind. */
 export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process"];
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run", "uploads-expire"];
 
 // Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
 // job per key waits at a time, so a double click or a burst of uploads queues one job.
-const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest", "media-process"]);
+const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run"]);
 
 // Retried with growing delays (pg-boss doubles the delay each time with retryBackoff).
 const retryPolicy = () => ({

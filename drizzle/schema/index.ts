@@ -4,3 +4,4 @@ export * from "./messages";
 export * from "./events";
 export * from "./drafts";
 export * from "./media";
+export * from "./render";

@@ -1,0 +1,24 @@
+import type { Event, User } from "../../../drizzle/schema/index";
+import { canManageEvent } from "~/domain/event-permissions";
+import { forbidden, unauthorized } from "~/lib/http.server";
+import type { EventViewer } from "../event-access.server";
+import { openEventByUuid } from "../event-page.server";
+
+/** What every part of the arrange page works with: the organiser's event and the organiser. */
+export interface ArrangeContext {
+  event: Event;
+  viewer: EventViewer;
+  /** The organiser (or an admin) arranging the video. */
+  user: User;
+}
+
+/** Opens /e/{uuid}/arrange: only those who manage the event arrange its video. */
+export async function openArrangement(request: Request, rawUuid: string | undefined): Promise<ArrangeContext> {
+  const { event, viewer } = await openEventByUuid(request, rawUuid);
+  if (!viewer.user) throw unauthorized();
+  if (!canManageEvent(viewer.role) || event.deletedAt) throw forbidden("Only the organiser can arrange this video.");
+  return { event, viewer, user: viewer.user };
+}
+
+/** A plain-form handler on the arrange page, by intent. */
+export type ArrangeIntent = (context: ArrangeContext, form: FormData) => Promise<Response>;

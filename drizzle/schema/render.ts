@@ -1,0 +1,171 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { events } from "./events";
+import { users } from "./users";
+
+/** One scene of a theme (spec §3 Theme.scenes): how a run of items is laid out. */
+export type ThemeScene = {
+  kind: "single" | "collage";
+  /** Collage scenes: how many photos share the frame (2–4). */
+  photos?: number;
+};
+
+// Spec §3 "Theme". Built-in themes have no owner and are public; an organiser's own theme is
+// made from one of them and belongs to that organiser. `slug` names the built-in ones in code.
+export const themes = pgTable(
+  "themes",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().unique(),
+    ownerId: uuid().references(() => users.id, { onDelete: "cascade" }),
+    basedOnId: uuid(),
+    name: text().notNull(),
+    introUrl: text().notNull(),
+    outroUrl: text().notNull(),
+    fontUrl: text().notNull(),
+    fontColor: text().notNull(),
+    fontSize: integer().notNull(),
+    fontLineSpacing: real().notNull(),
+    textBoxColor: text().notNull(),
+    textBoxScale: real().notNull(),
+    isCollage: boolean().notNull().default(false),
+    isPublic: boolean().notNull().default(false),
+    scenes: jsonb().$type<ThemeScene[]>().notNull().default([]),
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("themes_owner_idx").on(t.ownerId)],
+);
+
+export const trackStatus = pgEnum("track_status", ["uploaded", "processing", "ready", "failed"]);
+
+// Spec §3 "Track": a piece of music for the montage. Built-in tracks have no owner; an
+// organiser's upload belongs to them. Processing fills duration, loudness and the waveform.
+export const tracks = pgTable(
+  "tracks",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().unique(),
+    ownerId: uuid().references(() => users.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    artist: text().notNull().default(""),
+    licence: text().notNull().default(""),
+    status: trackStatus().notNull().default("uploaded"),
+    failureReason: text(),
+    originalKey: text(),
+    originalName: text().notNull().default(""),
+    sizeBytes: bigint({ mode: "number" }).notNull().default(0),
+    // Normalised audio the soundtrack reads (48 kHz stereo).
+    renditionKey: text(),
+    durationSeconds: real(),
+    loudnessLufs: real(),
+    // Peak levels 0–1 at an even spacing, for drawing the waveform.
+    waveform: jsonb().$type<number[]>().notNull().default([]),
+    archivedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("tracks_owner_idx").on(t.ownerId)],
+);
+
+// The organiser's arrangement choices for an event's montage, one row per event.
+export const eventArrangements = pgTable("event_arrangements", {
+  eventId: uuid()
+    .primaryKey()
+    .references(() => events.id, { onDelete: "cascade" }),
+  themeId: uuid().references(() => themes.id, { onDelete: "set null" }),
+  trackId: uuid().references(() => tracks.id, { onDelete: "set null" }),
+  /** Seconds into the track where the music starts. */
+  musicStartSeconds: real().notNull().default(0),
+  /** Seconds of fade at the end of the video. */
+  musicFadeOutSeconds: real().notNull().default(3),
+  /** 0–1: the music's level under photos and silent parts. */
+  musicVolume: real().notNull().default(0.8),
+  resolution: text().$type<"1080p" | "720p">().notNull().default("1080p"),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const renderJobStatus = pgEnum("render_job_status", ["queued", "running", "succeeded", "failed", "cancelled"]);
+
+// One render of an event's montage. The plan it renders is kept with it, so what was
+// rendered can always be told, and a retry after a crash renders the same thing.
+export const renderJobs = pgTable(
+  "render_jobs",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    requestedById: uuid().references(() => users.id, { onDelete: "set null" }),
+    status: renderJobStatus().notNull().default("queued"),
+    /** Publish as soon as the render succeeds. */
+    publishWhenDone: boolean().notNull().default(false),
+    resolution: text().$type<"1080p" | "720p">().notNull().default("1080p"),
+    plan: jsonb().$type<unknown>(),
+    planHash: text(),
+    framesTotal: integer().notNull().default(0),
+    framesDone: integer().notNull().default(0),
+    /** Pieces (bodies, transitions, soundtrack, join) run by ffmpeg for this job. */
+    piecesRendered: integer().notNull().default(0),
+    piecesReused: integer().notNull().default(0),
+    etaSeconds: integer(),
+    outputKey: text(),
+    posterKey: text(),
+    durationSeconds: real(),
+    sizeBytes: bigint({ mode: "number" }),
+    error: text(),
+    attempts: integer().notNull().default(0),
+    /** Written every few seconds while a worker renders; a stale one means the worker died. */
+    heartbeatAt: timestamp({ withTimezone: true }),
+    cancelRequestedAt: timestamp({ withTimezone: true }),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("render_jobs_event_idx").on(t.eventId, t.createdAt)],
+);
+
+// Rendered pieces kept for reuse, keyed by a hash of everything that went into them.
+export const renderPieces = pgTable("render_pieces", {
+  key: text().primaryKey(),
+  kind: text().notNull(),
+  /** Storage keys of the files of this piece (body, head, tail, audio…). */
+  files: jsonb().$type<Record<string, string>>().notNull(),
+  frames: integer().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+// Every published version of an event's video. The event's `publishedMedia` points at the
+// current one; restoring points it back at an earlier one. Versions are never overwritten.
+export const publishedMedia = pgTable(
+  "published_media",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    renderJobId: uuid().references(() => renderJobs.id, { onDelete: "set null" }),
+    version: integer().notNull(),
+    videoKey: text().notNull(),
+    posterKey: text(),
+    durationSeconds: real(),
+    width: integer(),
+    height: integer(),
+    sizeBytes: bigint({ mode: "number" }),
+    publishedById: uuid().references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("published_media_event_version_idx").on(t.eventId, t.version),
+    uniqueIndex("published_media_render_job_idx").on(t.renderJobId).where(sql`${t.renderJobId} is not null`),
+  ],
+);
+
+export type Theme = typeof themes.$inferSelect;
+export type Track = typeof tracks.$inferSelect;
+export type EventArrangement = typeof eventArrangements.$inferSelect;
+export type RenderJob = typeof renderJobs.$inferSelect;
+export type RenderPiece = typeof renderPieces.$inferSelect;
+export type PublishedMedia = typeof publishedMedia.$inferSelect;
