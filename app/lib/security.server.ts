@@ -23,7 +23,8 @@ export function contentSecurityPolicy({ sentryDsn, development }: { sentryDsn?: 
         "font-src": ["'self'", "data:"],
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
-        "img-src": ["'self'", "data:", "blob:"],
+        // Stock photo search results are shown straight from Unsplash's image host, as their terms ask.
+        "img-src": ["'self'", "data:", "blob:", "https://images.unsplash.com"],
         "media-src": ["'self'", "blob:"],
         "object-src": ["'none'"],
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],

@@ -7,6 +7,7 @@ import type { Media } from "../../drizzle/schema/index";
 import { photoRendition, thumbnails } from "~/media/images.server";
 import { db } from "~/lib/db.server";
 import { findMediaVersion, updateMedia } from "~/models/media.server";
+import { storageKeysInUse } from "~/models/media-file-references.server";
 import { storage } from "./storage.server";
 
 /** What renders use of a photo, made from one source file. */
@@ -48,5 +49,27 @@ export async function renderDerivedImages(record: Media, sourceKey: string): Pro
 /** Rebuilds a ready photo's derived images from its active version or the original. */
 export async function rebuildDerivedImages(record: Media): Promise<Media> {
   const derived = await renderDerivedImages(record, await renditionSourceKey(record));
-  return (await updateMedia(db(), record.id, derived))!;
+  const updated = (await updateMedia(db(), record.id, derived))!;
+  await deleteReplacedDerivedFiles(record, updated);
+  return updated;
+}
+
+const derivedKeysOf = (record: DerivedImages) => [record.renditionKey, record.posterKey, ...Object.values(record.thumbnails)].filter((key): key is string => !!key);
+
+/**
+ * Once `after` is saved: deletes the rendition, poster and thumbnails `before` had and `after`
+ * no longer has, unless something still points at them (a duplicate sharing them, a version, a
+ * render under way). The original and version files are never among them.
+ */
+export async function deleteReplacedDerivedFiles(before: Media, after: Media) {
+  const kept = new Set([...derivedKeysOf(after), after.originalKey]);
+  const replaced = [...new Set(derivedKeysOf(before))].filter((key) => !kept.has(key) && key !== before.originalKey);
+  const inUse = await storageKeysInUse(db(), before.eventId, replaced);
+  for (const key of replaced) {
+    if (inUse.has(key)) continue;
+    // The change is saved already: a file left behind costs space, not correctness.
+    await storage()
+      .delete(key)
+      .catch((error: unknown) => console.warn(`Could not delete the replaced file ${key}:`, error));
+  }
 }

@@ -1,9 +1,10 @@
 import { json } from "@remix-run/node";
-import { parseWith } from "~/lib/http.server";
+import { forbidden, parseWith } from "~/lib/http.server";
 import { mediaOfEvent } from "./media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema, restoreMedia } from "./media-actions.server";
 import type { EventFormReply } from "./event-page.server";
 import { formText, type IntentContext } from "./event-page-form.server";
+import { addStockPhoto, stockPickInput } from "./stock-photo-pick.server";
 
 // The organiser's contributions grid on /e/{uuid}: plain forms (intent=media-…) that work
 // without JavaScript, and the drag-and-drop fetcher, calling the same services as the API.
@@ -49,5 +50,11 @@ export const mediaIntents: Record<string, (context: IntentContext) => Promise<Re
     const changes = parseWith(mediaChangesSchema, payload);
     await changeMedia(await itemOf(context), changes);
     return done("media-edit", "Your changes are saved.");
+  },
+  // The stock photo picker (stock-photo-pick.server.ts): a photo named by its id joins the contributions.
+  async "stock-add"({ event, viewer, form }) {
+    if (!viewer.user) throw forbidden("Only the organiser can do that.");
+    await addStockPhoto(event, viewer.user, parseWith(stockPickInput, { photoId: text(form, "photoId"), caption: text(form, "caption") }));
+    return done("stock-add", "Added. It joins the contributions as soon as it's prepared.");
   },
 };

@@ -11,7 +11,7 @@ import { db } from "~/lib/db.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { findMediaVersion, findPendingVersion, insertMediaVersion, markActiveVersionsReplaced, updateMedia, updateMediaVersion } from "~/models/media.server";
 import type { OpenedMedia } from "./media-access.server";
-import { renderDerivedImages, renditionSourceKey } from "./media-derived.server";
+import { deleteReplacedDerivedFiles, renderDerivedImages, renditionSourceKey } from "./media-derived.server";
 import { publishMediaUpdate } from "./media-realtime.server";
 import { mediaView } from "./media-views.server";
 import { storage } from "./storage.server";
@@ -59,6 +59,7 @@ async function activate(record: Media, version: MediaVersion, extra: Partial<Med
     await updateMediaVersion(tx, version.id, { status: "active" });
     return (await updateMedia(tx, record.id, { ...derived, ...extra, activeVersionId: version.id }))!;
   });
+  await deleteReplacedDerivedFiles(record, updated);
   await publishMediaUpdate(updated);
   return updated;
 }
@@ -114,6 +115,7 @@ export async function revertMedia({ record }: OpenedMedia) {
     await markActiveVersionsReplaced(tx, record.id);
     return (await updateMedia(tx, record.id, { ...derived, activeVersionId: null }))!;
   });
+  await deleteReplacedDerivedFiles(record, updated);
   await publishMediaUpdate(updated);
   return mediaView(updated);
 }

@@ -108,16 +108,28 @@ const toPhoto = (design: Design): StockPhoto => ({
   downloadLocation: `/stock/${design.id}/download`,
 });
 
-/** Searches titles and tags; an empty query lists everything. */
-export const localStockLibrary: StockPhotoProvider = {
-  name: "local",
-  async search(query, page, perPage) {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    const matches = DESIGNS.filter((d) => words.every((w) => d.title.toLowerCase().includes(w) || d.tags.some((t) => t.startsWith(w))));
-    const start = (page - 1) * perPage;
-    return { page, total: matches.length, totalPages: Math.ceil(matches.length / perPage), results: matches.slice(start, start + perPage).map(toPhoto) };
-  },
-  async trackDownload() {
-    // Our own pictures: nobody to tell.
-  },
-};
+/** Searches titles and tags (an empty query lists everything); pictures are rendered into `cacheDir`. */
+export function localStockLibrary(cacheDir: string): StockPhotoProvider {
+  return {
+    name: "local",
+    async search(query, page, perPage) {
+      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      const matches = DESIGNS.filter((d) => words.every((w) => d.title.toLowerCase().includes(w) || d.tags.some((t) => t.startsWith(w))));
+      const start = (page - 1) * perPage;
+      return { page, total: matches.length, totalPages: Math.ceil(matches.length / perPage), results: matches.slice(start, start + perPage).map(toPhoto) };
+    },
+    async photo(id) {
+      const design = findDesign(id);
+      return design ? toPhoto(design) : null;
+    },
+    async download(photo, file) {
+      const rendered = await renderDesign(cacheDir, photo.id, STOCK_WIDTH);
+      if (!rendered) throw new Error(`No stock design "${photo.id}".`);
+      await fs.copyFile(rendered, file);
+      return { contentType: "image/jpeg" };
+    },
+    async trackDownload() {
+      // Our own pictures: nobody to tell.
+    },
+  };
+}

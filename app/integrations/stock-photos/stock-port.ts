@@ -23,5 +23,9 @@ export interface StockSearchResult {
 export interface StockPhotoProvider {
   readonly name: string;
   search(query: string, page: number, perPage: number): Promise<StockSearchResult>;
+  /** One photo by its id, as search lists it; null when the provider has no such photo. */
+  photo(id: string): Promise<StockPhoto | null>;
+  /** Writes `photo`, large enough for the video, to the local `file`; at most `maxBytes`. */
+  download(photo: StockPhoto, file: string, maxBytes: number): Promise<{ contentType: string }>;
   trackDownload(downloadLocation: string): Promise<void>;
 }

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
-import type { ByteRange, StorageProvider, StoredObject } from "./storage-port";
+import { MissingObjectError, type ByteRange, type StorageProvider, type StoredObject } from "./storage-port";
 
 const META = ".meta.json";
 
@@ -22,6 +22,13 @@ export function localDiskStorage(root: string): StorageProvider {
     if (!info?.isFile()) return null;
     const meta = await fs.readFile(file + META, "utf8").then(JSON.parse).catch(() => ({}));
     return { size: info.size, contentType: meta.contentType ?? "application/octet-stream" };
+  };
+  // A read stream of a missing file only errors once read: say so up front, as S3 does.
+  const existing = async (key: string) => {
+    const file = fileOf(key);
+    const info = await fs.stat(file).catch(() => null);
+    if (!info?.isFile()) throw new MissingObjectError(key);
+    return file;
   };
 
   return {
@@ -55,10 +62,10 @@ export function localDiskStorage(root: string): StorageProvider {
     },
     stat,
     async read(key, range?: ByteRange) {
-      return createReadStream(fileOf(key), range ? { start: range.start, end: range.end } : undefined);
+      return createReadStream(await existing(key), range ? { start: range.start, end: range.end } : undefined);
     },
     async localCopy(key) {
-      return { path: fileOf(key), release: async () => {} };
+      return { path: await existing(key), release: async () => {} };
     },
     async delete(key) {
       const file = fileOf(key);

@@ -11,6 +11,14 @@ export interface ByteRange {
   end: number;
 }
 
+/** Asked for an object that is not stored: every provider rejects `read` and `localCopy` with this. */
+export class MissingObjectError extends Error {
+  override name = "MissingObjectError";
+  constructor(readonly key: string) {
+    super(`No stored file at "${key}".`);
+  }
+}
+
 /**
  * Where media files live: local disk by default, an S3-compatible bucket in
  * production. Keys are paths like "events/{eventId}/media/{mediaUuid}/original.mp4".
@@ -21,9 +29,9 @@ export interface StorageProvider {
   putFile(key: string, localPath: string, contentType: string): Promise<StoredObject>;
   putStream(key: string, body: Readable, contentType: string): Promise<StoredObject>;
   stat(key: string): Promise<StoredObject | null>;
-  /** The whole object, or the bytes of `range`. */
+  /** The whole object, or the bytes of `range`. A missing key rejects with MissingObjectError. */
   read(key: string, range?: ByteRange): Promise<Readable>;
-  /** A local path to work on with ffmpeg/sharp; `release` removes any temporary copy. */
+  /** A local path to work on with ffmpeg/sharp; `release` removes any temporary copy. A missing key rejects with MissingObjectError. */
   localCopy(key: string): Promise<{ path: string; release: () => Promise<void> }>;
   delete(key: string): Promise<void>;
 }
