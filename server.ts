@@ -15,7 +15,10 @@ import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
 import { attachRealtime } from "./app/realtime/server.server";
 import { ensureAdmin } from "./app/services/admin-bootstrap.server";
+import { ensureBuiltInTracks } from "./app/services/tracks.server";
+import { ensureBuiltInThemes } from "./app/services/themes.server";
 import { createTusServer, TUS_PATH } from "./app/services/tus-endpoint.server";
+import { tusRequestHandler } from "./app/services/tus-append.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -57,9 +60,9 @@ function createApp(build: ServerBuild, quiet: boolean) {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     next();
   });
-  const tus = createTusServer();
+  const tus = tusRequestHandler(createTusServer(), TUS_PATH);
   app.all([TUS_PATH, `${TUS_PATH}/*`], (req, res) => {
-    tus.handle(req, res).catch((error: unknown) => {
+    tus(req, res).catch((error: unknown) => {
       console.error("upload failed:", error);
       if (!res.headersSent) res.status(500).end();
     });
@@ -85,8 +88,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
     if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
   }
+  await ensureBuiltInThemes();
 
   await startJobQueue(database.url, settings.RUN_WORKER ? jobHandlers : undefined);
+  await ensureBuiltInTracks(); // after the queue: it queues their measuring
 
   const build = await loadBuild();
   const server = http.createServer(createApp(build, !!options.quiet));

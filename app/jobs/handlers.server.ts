@@ -5,7 +5,7 @@ import { sendInvitation } from "~/services/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
 import { processMedia } from "~/services/media-processing.server";
-import { prepareEventPieces, runRenderJob } from "~/services/render-jobs.server";
+import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
 import { processTrack } from "~/services/tracks.server";
 import { expireUploads } from "~/services/upload-expiry.server";
 
@@ -23,5 +23,10 @@ export const jobHandlers: JobHandlers = {
   "track-process": ({ data, finalAttempt }) => processTrack(data.trackId, { finalAttempt }),
   "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
-  "uploads-expire": () => expireUploads(),
+  "render-recover": async () => {
+    await recoverStalledRenders();
+  },
+  "uploads-expire": async () => {
+    await expireUploads();
+  },
 };

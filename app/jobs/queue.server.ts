@@ -13,6 +13,7 @@ export interface JobData {
   "track-process": { trackId: string };
   "render-prepare": { eventId: string };
   "render-run": { renderJobId: string };
+  "render-recover": Record<string, never>;
   "uploads-expire": Record<string, never>;
 }
 export type JobName = keyof JobData;
@@ -20,7 +21,7 @@ export type JobName = keyof JobData;
 export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run", "uploads-expire"];
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run", "render-recover", "uploads-expire"];
 
 // Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
 // job per key waits at a time, so a double click or a burst of uploads queues one job.
@@ -62,6 +63,9 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     }
     // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.
     await boss.schedule("event-reminders", "*/10 * * * *", {});
+    await boss.schedule("uploads-expire", "17 * * * *", {});
+    // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders).
+    await boss.schedule("render-recover", "* * * * *", {});
   }
   return boss;
 }
@@ -83,7 +87,7 @@ function boss() {
 export async function enqueue<N extends JobName>(
   name: N,
   data: JobData[N],
-  options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number } = {},
+  options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number } = {},
 ) {
   return boss().send(name, data, { ...retryPolicy(), ...options });
 }

@@ -30,6 +30,18 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
+  // Rendering (RENDERING.md): ffmpeg jobs at a time per process; render each contribution's scene
+  // as soon as it is ready (false: only when publishing); seconds without a heartbeat before a
+  // render is taken for dead and taken up again.
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  RENDER_AHEAD: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
+  RENDER_STALL_SECONDS: z.coerce.number().positive().default(60),
+  // How long stills and title cards stay on screen in the video.
+  RENDER_PHOTO_SECONDS: z.coerce.number().min(1).max(20).default(5),
+  RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Chorus <hello@chorus.localhost>"),
   ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
@@ -49,6 +61,11 @@ const schema = z.object({
   MAX_CLIP_SECONDS: z.coerce.number().positive().default(600),
   MAX_EVENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 ** 3),
   MAX_EVENT_FILES: z.coerce.number().int().positive().default(500),
+  // An organiser's own music tracks: largest file and longest track accepted.
+  MAX_TRACK_BYTES: z.coerce.number().int().positive().default(50 * 1024 ** 2),
+  MAX_TRACK_SECONDS: z.coerce.number().positive().default(15 * 60),
+  // A resumable upload untouched this long is removed (the uploads-expire sweep, hourly).
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(48),
   TWILIO_ACCOUNT_SID: z.string().optional().transform((v) => v || undefined),
   TWILIO_AUTH_TOKEN: z.string().optional().transform((v) => v || undefined),
   TWILIO_FROM_NUMBER: z.string().optional().transform((v) => v || undefined),

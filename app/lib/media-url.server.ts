@@ -13,7 +13,11 @@ const signature = (path: string, expires: number) =>
  * the recipient). `<img>` and `<video>` cannot send credentials of their own.
  */
 export function signedMediaUrl(mediaUuid: string, variant: string, now = Date.now()) {
-  const path = `/media/${mediaUuid}/${variant}`;
+  return signedFileUrl(`/media/${mediaUuid}/${variant}`, now);
+}
+
+/** A signed, expiring link to any file route that checks it with `verifyMediaUrl` (videos, renders). */
+export function signedFileUrl(path: string, now = Date.now()) {
   // Rounded to the hour so a page's links stay cacheable between renders.
   const expires = Math.ceil(now / 3_600_000) * 3600 + LIFETIME_SECONDS;
   return `${path}?exp=${expires}&sig=${signature(path, expires)}`;

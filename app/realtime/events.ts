@@ -27,6 +27,24 @@ export interface NotificationPayload {
   readAt: string | null;
 }
 
+/** A render job as its progress is shown live (percent, ETA) to the organiser and staff. */
+export interface RenderJobUpdate {
+  id: string;
+  eventId: string;
+  eventUuid: string;
+  status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+  resolution: string;
+  publishWhenDone: boolean;
+  percent: number;
+  etaSeconds: number | null;
+  durationSeconds: number | null;
+  piecesRendered: number;
+  piecesReused: number;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 export interface ServerToClientEvents {
   /** Fields to merge into the track with that id. */
   "track:updated": (fields: TrackFields) => void;
@@ -37,6 +55,8 @@ export interface ServerToClientEvents {
   "media:status": (status: { mediaUuid: string; status: string; kind: string | null }) => void;
   /** The organiser: a contribution arrived or changed (the full item, with signed links). */
   "media:updated": (update: { eventUuid: string; media: Record<string, unknown> }) => void;
+  /** The organiser and staff: a render's status and progress. */
+  "render:progress": (job: RenderJobUpdate) => void;
   /** Staff: someone reported an event page. */
   "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }

@@ -16,7 +16,9 @@ import { eventViewFor, openEvent } from "./events.server";
 import { guestbookMessages } from "./guestbook.server";
 import { uploadLimits } from "./media-intake.server";
 import { thankYouVideoOf } from "./thank-you-video.server";
+import { currentVideoOf } from "./published-video.server";
 import { organiserMediaOf, type OrganiserMedia } from "./media-grid.server";
+import { stockPickerFor } from "./stock-photo-pick.server";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
 // event-page-actions.server.ts.
@@ -111,7 +113,9 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
     const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
-    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event) } };
+    // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
+    const stock = await stockPickerFor(request);
+    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
@@ -153,6 +157,7 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
       occasion: audience.occasion,
       recipientNames: audience.recipientNames,
       videoReady: !!audience.publishedMedia,
+      video: await currentVideoOf(event),
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
       uuid: event.uuid,

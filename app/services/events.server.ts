@@ -5,6 +5,7 @@ import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEv
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
 import { findEventById, insertEvent, listRecipients, markEventOpened as markEventOpenedOnce, rotateEventKeys, setEventDeleted, updateEvent } from "~/models/event.server";
+import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "./event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "./event-views.server";
@@ -54,7 +55,10 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
   const recipients = await listRecipients(db(), event.id);
   if (viewer.role === "creator") return { role: viewer.role, event: creatorEventView(event, recipients, await listRsvps(db(), event.id)) };
   if (viewer.role === "recipient" || viewer.role === "view-only") {
-    const contributors = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
+    // Everyone who took part: invitees who contributed and those who added something through the open link.
+    const invited = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
+    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" })).filter((m) => !m.hidden && m.status === "ready").map((m) => m.contributorName);
+    const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
     return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
   }
   return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, recipients) };

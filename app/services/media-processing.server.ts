@@ -11,7 +11,9 @@ import { findMediaById, updateMedia } from "~/models/media.server";
 import { updateRsvp } from "~/models/rsvp.server";
 import { queueContributionDigest } from "./digest.server";
 import { uploadLimits } from "./media-intake.server";
+import { deleteReplacedDerivedFiles } from "./media-derived.server";
 import { publishMediaUpdate } from "./media-realtime.server";
+import { queuePiecePreparation } from "./render-jobs.server";
 import { storage } from "./storage.server";
 
 export const PREPARE_FAILED = "We could not prepare this file. The organiser can try it again.";
@@ -44,9 +46,11 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
   // Re-processing (a retry by the organiser) is not news for the digest.
   const firstTime = !record.renditionKey;
   await setStatus(record, { status: "processing", failureReason: null });
-  const original = await storage().localCopy(record.originalKey);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-media-"));
+  let original: { path: string; release: () => Promise<void> } | undefined;
   try {
+    // Inside the try: an original that cannot be fetched is our trouble, retried and then reported.
+    original = await storage().localCopy(record.originalKey);
     const limits = uploadLimits();
     const checked = await validateUpload(original.path, {
       declaredName: record.originalName,
@@ -87,6 +91,10 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
       failureReason: null,
     });
     await publishMediaUpdate(ready!);
+    // Its scene of the video is rendered now, so publishing later is quick (RENDERING.md).
+    if (ready!.purpose === "contribution") await queuePiecePreparation(ready!.eventId);
+    // Processed again after a rebuild: the rebuild's own files are no longer the item's.
+    await deleteReplacedDerivedFiles(record, ready!);
     if (firstTime) await noteContribution(ready!);
   } catch (error) {
     if (!isFileProblem(error)) {
@@ -98,7 +106,7 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
     await setStatus(record, { status: "failed", failureReason: (error as Error).message });
   } finally {
     await fs.rm(work, { recursive: true, force: true });
-    await original.release();
+    await original?.release();
   }
 }
 

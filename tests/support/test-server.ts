@@ -17,6 +17,8 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     TRUST_PROXY: "true",
     DATA_DIR: "./data/test",
     SMTP_URL: "",
+    // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
+    RENDER_AHEAD: "false",
     ...settings,
   });
   resetEnvCache();

@@ -11,18 +11,31 @@ import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 type Page = AudiencePage;
 
 /**
- * PLACEHOLDER — the player (range streaming, poster, download) lands with the render
- * feature; until then a published video is announced, not played.
+ * The published video: poster first, only its metadata fetched until play (phones on data),
+ * streamed with range requests; the box keeps the video's shape so nothing jumps when it loads.
  */
-function VideoPlaceholder({ ready }: { ready: boolean }) {
-  return ready ? (
-    <section className="event-video event-placeholder" aria-label="Your video">
-      <p className="event-video__icon" aria-hidden="true">
-        ▶
+function VideoPlayer({ video, headline }: { video: NonNullable<Page["video"]>; headline: string }) {
+  const width = video.width ?? 1920;
+  const height = video.height ?? 1080;
+  return (
+    <section className="event-video event-video--player" aria-label="Your video">
+      <div className="event-video__frame" style={{ aspectRatio: `${width} / ${height}` }}>
+        <video controls playsInline preload="metadata" poster={video.posterUrl ?? undefined} width={width} height={height} aria-label={headline}>
+          <source src={video.videoUrl} type="video/mp4" />
+          <a href={video.downloadUrl}>Download the video</a>
+        </video>
+      </div>
+      <p className="event-video__actions">
+        <a className="button button--secondary" href={video.downloadUrl} download>
+          Download the video
+        </a>
       </p>
-      <p>Your video is ready. The player opens here soon.</p>
     </section>
-  ) : (
+  );
+}
+
+function VideoWaiting() {
+  return (
     <section className="event-video event-video--waiting" aria-label="Your video">
       <p className="event-video__icon" aria-hidden="true">
         🎁
@@ -100,7 +113,7 @@ export function EventAudienceView({ page }: { page: Page }) {
       <EventHero emoji={page.occasion.emoji} headline={page.headline}>
         {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
       </EventHero>
-      <VideoPlaceholder ready={page.videoReady} />
+      {page.video ? <VideoPlayer video={page.video} headline={page.headline} /> : <VideoWaiting />}
       <Contributors names={page.contributors} />
       <EventGuestbook messages={page.messages} timeZone={page.timeZone} />
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}

@@ -80,7 +80,14 @@ export function EventCreatorView({ page }: { page: Page }) {
           ))}
         </ul>
       </nav>
-      <EventContributions media={page.media} eventUuid={page.uuid} />
+      <section className="card event-section event-make-video" aria-labelledby="make-video-heading">
+        <h2 id="make-video-heading">The video</h2>
+        <p>Choose a theme and music, watch a preview, then render and publish. You can change it and publish again at any time.</p>
+        <a className="button" href={`/e/${page.uuid}/arrange`}>
+          Make the video
+        </a>
+      </section>
+      <EventContributions media={page.media} eventUuid={page.uuid} stock={page.stock} />
       <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} />
       <EventThankYouVideo video={page.thankYou} from="the recipient" />
       <EventShareLinks links={page.shareLinks} />

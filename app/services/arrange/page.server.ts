@@ -7,7 +7,7 @@ import { listRecipients } from "~/models/event.server";
 import type { EventFormReply } from "../event-page.server";
 import { formText } from "../event-page-form.server";
 import { openArrangement, type ArrangeIntent } from "./context.server";
-import { loadMusicPanel, musicIntents } from "./music-panel.server";
+import { loadMusicPanel, musicIntents, uploadTrackFromPage } from "./music-panel.server";
 import { loadPreviewPanel, previewIntents } from "./preview-panel.server";
 import { loadRenderPanel, renderIntents } from "./render-panel.server";
 import { loadThemePanel, themeIntents } from "./theme-panel.server";
@@ -41,13 +41,15 @@ const INTENTS: Record<string, ArrangeIntent> = { ...themeIntents, ...musicIntent
 
 /** Runs one of the page's plain-form actions; a refused or invalid one answers the page with the reason. */
 export async function runArrangeIntent(request: Request, rawUuid: string | undefined) {
-  const form = await request.formData();
-  const intent = formText(form, "intent");
+  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
+  const form = multipart ? null : await request.formData();
+  const intent = multipart ? "music-upload" : formText(form!, "intent");
   try {
     const context = await openArrangement(request, rawUuid);
+    if (multipart) return await uploadTrackFromPage(context, request);
     const handler = INTENTS[intent];
     if (!handler) throw badRequest("This form is out of date. Reload the page and try again.");
-    return await handler(context, form);
+    return await handler(context, form!);
   } catch (error) {
     if (isApiError(error)) {
       return json<EventFormReply>({ intent, formError: error.message, errors: error.fields }, { status: error.status, headers: error.headers });

@@ -1,9 +1,69 @@
+import type { Media } from "../../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { signedMediaUrl } from "~/lib/media-url.server";
+import { findArrangement } from "~/models/arrangement.server";
+import { listMediaOfEvent } from "~/models/media.server";
+import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
+import { renderPlanFor } from "../render-plan.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
-/** The preview part of the arrange page: what it shows. */
-export async function loadPreviewPanel(_context: ArrangeContext) {
-  return {};
+/** One scene of the in-browser preview: what to show, for how long, with which words on top. */
+export type PreviewScene =
+  | { kind: "title"; key: string; seconds: number; heading: string; subheading: string; backgroundUrl: string }
+  | { kind: "clip"; key: string; seconds: number; videoUrl: string; posterUrl: string | null; inSeconds: number; textBox: TextBox | null }
+  | { kind: "photo"; key: string; seconds: number; imageUrl: string; motion: string; textBox: TextBox | null }
+  | { kind: "collage"; key: string; seconds: number; imageUrls: string[]; textBox: TextBox | null };
+
+function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): PreviewScene | null {
+  const seconds = segment.frames / fps;
+  if (segment.kind === "title") {
+    return { kind: "title", key: segment.key, seconds, heading: segment.heading, subheading: segment.subheading, backgroundUrl: segment.backgroundUrl };
+  }
+  if (segment.kind === "collage") {
+    const imageUrls = segment.mediaIds.flatMap((id) => {
+      const item = byId.get(id);
+      return item ? [signedMediaUrl(item.mediaUuid, "rendition")] : [];
+    });
+    return { kind: "collage", key: segment.key, seconds, imageUrls, textBox: segment.textBox };
+  }
+  const item = byId.get(segment.mediaId);
+  if (!item) return null;
+  if (segment.kind === "clip") {
+    return {
+      kind: "clip",
+      key: segment.key,
+      seconds,
+      videoUrl: signedMediaUrl(item.mediaUuid, "rendition"),
+      posterUrl: item.posterKey ? signedMediaUrl(item.mediaUuid, "poster") : null,
+      inSeconds: segment.inSeconds,
+      textBox: segment.textBox,
+    };
+  }
+  return { kind: "photo", key: segment.key, seconds, imageUrl: signedMediaUrl(item.mediaUuid, "rendition"), motion: segment.motion, textBox: segment.textBox };
 }
 
-/** The preview part's plain-form actions, by intent. */
+/**
+ * The preview: the arrangement as it would render now, played in the browser from the
+ * renditions with the theme drawn in HTML and CSS — no render, no wait, nothing to pay.
+ */
+export async function loadPreviewPanel({ event }: ArrangeContext) {
+  const [plan, media, arrangement] = await Promise.all([
+    renderPlanFor(event),
+    listMediaOfEvent(db(), event.id, { purpose: "contribution" }),
+    findArrangement(db(), event.id),
+  ]);
+  const byId = new Map(media.map((m) => [m.id, m]));
+  const scenes = plan.segments.flatMap((s) => sceneOf(s, plan.profile.fps, byId) ?? []);
+  const style: ThemeStyle = plan.segments[0]!.style;
+  return {
+    scenes,
+    style,
+    transitionSeconds: plan.transitions[0] ? plan.transitions[0].frames / plan.profile.fps : 0,
+    durationSeconds: plan.durationSeconds,
+    music: plan.music
+      ? { url: `/tracks/${plan.music.trackId}/audio`, startSeconds: plan.music.startSeconds, volume: arrangement.musicVolume, fadeOutSeconds: plan.music.fadeOutSeconds }
+      : null,
+  };
+}
+
 export const previewIntents: Record<string, ArrangeIntent> = {};

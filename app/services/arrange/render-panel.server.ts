@@ -1,9 +1,104 @@
+import { z } from "zod";
+import { db } from "~/lib/db.server";
+import { badRequest, notFound } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader, type toastSchema } from "~/lib/toast.server";
+import { findArrangement, updateArrangement } from "~/models/arrangement.server";
+import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
+import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
+import { findRenderPiece } from "~/models/render-piece.server";
+import { formText } from "../event-page-form.server";
+import { renderVideoLinks, videoVersionsOf } from "../published-video.server";
+import { cancelRender, publishRenderJob, startRender } from "../render-jobs.server";
+import { renderPlanFor } from "../render-plan.server";
+import { renderJobView } from "../render-realtime.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
-/** The render part of the arrange page: what it shows. */
-export async function loadRenderPanel(_context: ArrangeContext) {
-  return {};
+const RECENT_JOBS = 5;
+
+/** The render part: what the video would be now, renders under way or done, published versions. */
+export async function loadRenderPanel({ event }: ArrangeContext) {
+  const [plan, jobs, versions, arrangement] = await Promise.all([
+    renderPlanFor(event),
+    listRenderJobsOfEvent(db(), event.id, RECENT_JOBS),
+    videoVersionsOf(event),
+    findArrangement(db(), event.id),
+  ]);
+  const items = plan.segments.filter((s) => s.kind !== "title");
+  // Pieces rendered ahead make publishing fast; the organiser sees how far along that is.
+  const prepared = (await Promise.all(items.map((s) => findRenderPiece(db(), s.key)))).filter(Boolean).length;
+  const publishedJobIds = new Set<string>();
+  for (const version of versions) {
+    const row = await findPublishedMedia(db(), version.id);
+    if (row?.renderJobId) publishedJobIds.add(row.renderJobId);
+  }
+  return {
+    eventId: event.id,
+    resolution: arrangement.resolution,
+    plan: {
+      scenes: items.length,
+      photos: items.filter((s) => s.kind === "photo").length + items.filter((s) => s.kind === "collage").reduce((n, s) => n + (s.kind === "collage" ? s.mediaIds.length : 0), 0),
+      clips: items.filter((s) => s.kind === "clip").length,
+      durationSeconds: plan.durationSeconds,
+      waiting: plan.skipped.filter((s) => s.reason === "not-ready").length,
+      failed: plan.skipped.filter((s) => s.reason === "failed").length,
+      prepared,
+    },
+    jobs: jobs.map((job) => ({
+      ...renderJobView(job, event.uuid),
+      published: publishedJobIds.has(job.id),
+      ...(job.status === "succeeded" && job.outputKey ? renderVideoLinks(job) : { videoUrl: null, posterUrl: null, downloadUrl: null }),
+    })),
+    versions,
+    packageUrl: `/api/admin/choruspackage/${event.id}`,
+  };
 }
 
-/** The render part's plain-form actions, by intent. */
-export const renderIntents: Record<string, ArrangeIntent> = {};
+async function backToRender(uuid: string, toast: z.input<typeof toastSchema>) {
+  return redirectWithCookies(`/e/${uuid}/arrange#render`, [await toastHeader(toast)]);
+}
+
+const startInput = z.object({
+  resolution: z.enum(["1080p", "720p"], { message: "Choose 1080p or 720p." }),
+  publish: z.enum(["on"]).optional(),
+});
+
+async function jobOf(context: ArrangeContext, form: FormData) {
+  const parsed = z.string().uuid().safeParse(formText(form, "jobId"));
+  const job = parsed.success ? await findRenderJob(db(), parsed.data) : null;
+  if (!job || job.eventId !== context.event.id) throw notFound("There is no such render of this video.");
+  return job;
+}
+
+export const renderIntents: Record<string, ArrangeIntent> = {
+  async "render-start"(context, form) {
+    const parsed = startInput.safeParse({ resolution: formText(form, "resolution") || "1080p", publish: formText(form, "publish") || undefined });
+    if (!parsed.success) throw badRequest("Choose 1080p or 720p.", { resolution: "Choose 1080p or 720p." });
+    await updateArrangement(db(), context.event.id, { resolution: parsed.data.resolution });
+    const { created } = await startRender(context.event, { requestedBy: context.user, publishWhenDone: !!parsed.data.publish, resolution: parsed.data.resolution });
+    return backToRender(context.event.uuid, {
+      type: created ? "success" : "info",
+      title: created ? "Rendering your video" : "A render is already under way",
+      description: created ? "You can leave this page: we'll let you know when it's done." : "It carries on; this page shows its progress.",
+    });
+  },
+  async "render-cancel"(context, form) {
+    await cancelRender(await jobOf(context, form));
+    return backToRender(context.event.uuid, { type: "info", title: "Render stopped", description: "Nothing was published. Start again whenever you like." });
+  },
+  async "render-publish"(context, form) {
+    const version = await publishRenderJob(await jobOf(context, form), context.user);
+    return backToRender(context.event.uuid, {
+      type: "success",
+      title: `Version ${version.version} is published`,
+      description: "The recipient's link now plays it. Send it from the Deliver section when you're ready.",
+    });
+  },
+  async "version-restore"(context, form) {
+    const parsed = z.string().uuid().safeParse(formText(form, "versionId"));
+    const version = parsed.success ? await findPublishedMedia(db(), parsed.data) : null;
+    if (!version || version.eventId !== context.event.id) throw notFound("There is no such version of this video.");
+    await makeCurrentVersion(db(), version);
+    return backToRender(context.event.uuid, { type: "success", title: `Version ${version.version} is current again`, description: "The recipient's link plays it from now on." });
+  },
+};

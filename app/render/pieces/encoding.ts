@@ -1,0 +1,51 @@
+// The one set of encoder settings every video piece is written with (RENDERING.md): bodies and
+// transitions made at different times are joined with `-f concat -c copy`, which only works when
+// every piece has the same size, codec, profile, level, pixel format, frame rate and time base.
+// Any change here must bump `encoderVersion` in plan.ts PROFILES, so old pieces are re-rendered.
+
+import type { OutputProfile } from "../plan";
+
+/** Audio of every piece and of the soundtrack: 48 kHz stereo, as the renditions are. */
+export const AUDIO_RATE = 48_000;
+export const AUDIO_CHANNELS = 2;
+
+/** Samples of audio that fall within the first `frames` frames of the timeline. */
+export const samplesForFrames = (frames: number, fps: number) => Math.round((frames * AUDIO_RATE) / fps);
+
+/** A key frame every two seconds: a fixed GOP, so pieces start and cut alike. */
+const gopFrames = (profile: OutputProfile) => profile.fps * 2;
+
+/** Output options of every body and transition (without the file name). */
+export function videoEncodingArgs(profile: OutputProfile): string[] {
+  return [
+    "-an",
+    "-c:v", "libx264", "-preset", "veryfast", "-crf", "21",
+    "-profile:v", "high", "-level:v", "4.0", "-pix_fmt", "yuv420p",
+    "-r", String(profile.fps),
+    "-g", String(gopFrames(profile)), "-keyint_min", String(gopFrames(profile)), "-sc_threshold", "0",
+    // Two encoder threads gained ~9% on two cores (RENDERING.md); two pieces run at a time.
+    "-threads", "2",
+    // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.
+    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+    // The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one.
+    "-video_track_timescale", String(profile.fps * 512),
+    "-map_metadata", "-1",
+    "-f", "mp4",
+  ];
+}
+
+/**
+ * Output options of the short head and tail snippets a transition is made from: lossless, so a
+ * crossfade re-encodes its frames only once, like every other frame of the video.
+ */
+export function losslessVideoArgs(profile: OutputProfile): string[] {
+  return ["-an", "-c:v", "ffv1", "-pix_fmt", "yuv420p", "-r", String(profile.fps), "-map_metadata", "-1", "-f", "matroska"];
+}
+
+/** Output options of a segment's audio: raw PCM the soundtrack job mixes in Node. */
+export const pcmAudioArgs = (): string[] => [
+  "-vn", "-c:a", "pcm_s16le", "-ar", String(AUDIO_RATE), "-ac", String(AUDIO_CHANNELS), "-map_metadata", "-1", "-f", "wav",
+];
+
+/** The audio format every graph's audio is brought to before it is trimmed to exact samples. */
+export const AUDIO_FORMAT_FILTER = `aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:sample_rates=${AUDIO_RATE}:channel_layouts=stereo`;

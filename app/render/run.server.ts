@@ -1,0 +1,219 @@
+// Running a render plan (RENDERING.md "What follows"): each segment's pieces and each crossfade
+// are separate ffmpeg jobs, at most two at a time, reused from the piece store when their key
+// was rendered before; then one soundtrack job and a join without re-encoding. Nothing here
+// grows with the number of clips except lists of file names.
+
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import {
+  joinPieces,
+  makePoster,
+  renderSegmentPieces,
+  renderSoundtrack,
+  renderTransition,
+  type PieceContext,
+} from "./pieces";
+import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
+import { renderSlots } from "./slots.server";
+
+/** A rendered piece's files, as local paths ready for ffmpeg. */
+export interface StoredPiece {
+  files: Record<string, string>;
+  frames: number;
+}
+
+/** Where rendered pieces are kept between renders, by key. */
+export interface PieceStore {
+  get(key: string): Promise<StoredPiece | null>;
+  /** Keeps the files (they may be moved) and answers where they now are. */
+  put(key: string, kind: string, files: Record<string, string>, frames: number): Promise<StoredPiece>;
+}
+
+export interface RenderProgress {
+  /** 0–1 of the whole render's work. */
+  fraction: number;
+  framesDone: number;
+  framesTotal: number;
+  etaSeconds: number | null;
+  piecesRendered: number;
+  piecesReused: number;
+}
+
+export interface RunRenderOptions {
+  store: PieceStore;
+  /** A local path for a rendition's storage key. */
+  sourcePath: (key: string) => Promise<string>;
+  /** A local path for a track's storage key. */
+  musicPath?: (key: string) => Promise<string>;
+  workDir: string;
+  output: string;
+  poster?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: RenderProgress) => void;
+  /** Called for each piece that had to be rendered (not reused), with its key. */
+  onPieceRendered?: (key: string, kind: string) => void;
+}
+
+export interface RenderResult {
+  output: string;
+  poster: string | null;
+  piecesRendered: number;
+  piecesReused: number;
+  renderedKeys: string[];
+}
+
+// Work is counted in output frames: a piece is worth its frames, the soundtrack and the join a
+// share of the timeline each (they are fast: audio, and copying).
+const SOUNDTRACK_SHARE = 0.06;
+const JOIN_SHARE = 0.04;
+
+// Two renders of the same key at once in this process share one ffmpeg run.
+const inFlight = new Map<string, Promise<StoredPiece>>();
+
+function once(key: string, make: () => Promise<StoredPiece>) {
+  const running = inFlight.get(key);
+  if (running) return running;
+  const started = make().finally(() => inFlight.delete(key));
+  inFlight.set(key, started);
+  return started;
+}
+
+/**
+ * Renders the plan into `output` (MP4, faststart). Pieces already in the store are reused;
+ * missing ones are rendered and stored. Abort with `signal`: running ffmpeg jobs are killed.
+ */
+export async function runRender(plan: RenderPlan, options: RunRenderOptions): Promise<RenderResult> {
+  // One failed piece stops the others: no point encoding what will not be joined.
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    return await render(plan, { ...options, signal: controller.signal });
+  } catch (error) {
+    controller.abort();
+    throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+  }
+}
+
+async function render(plan: RenderPlan, options: RunRenderOptions): Promise<RenderResult> {
+  const { store, signal } = options;
+  await mkdir(options.workDir, { recursive: true });
+  const context = (name: string): PieceContext => ({
+    profile: plan.profile,
+    workDir: path.join(options.workDir, name),
+    sourcePath: options.sourcePath,
+    signal,
+  });
+
+  // What is there already, and so how much work is left.
+  const segmentPieces = await Promise.all(plan.segments.map((s) => store.get(s.key)));
+  const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
+  const timeline = plan.totalFrames;
+  const work =
+    plan.segments.reduce((sum, s, i) => sum + (segmentPieces[i] ? 0 : s.frames), 0) +
+    plan.transitions.reduce((sum, t, i) => sum + (transitionPieces[i] ? 0 : t.frames), 0) +
+    Math.ceil(timeline * (SOUNDTRACK_SHARE + JOIN_SHARE));
+  const counts = { rendered: 0, reused: 0 };
+  counts.reused = segmentPieces.filter(Boolean).length + transitionPieces.filter(Boolean).length;
+  const renderedKeys: string[] = [];
+  const started = Date.now();
+  const running = new Map<string, number>();
+  let finished = 0;
+  const report = () => {
+    const done = Math.min(work, finished + [...running.values()].reduce((a, b) => a + b, 0));
+    const fraction = work === 0 ? 1 : done / work;
+    const elapsed = (Date.now() - started) / 1000;
+    options.onProgress?.({
+      fraction,
+      framesDone: Math.round(fraction * timeline),
+      framesTotal: timeline,
+      etaSeconds: fraction > 0.02 && fraction < 1 ? Math.round((elapsed / fraction) * (1 - fraction)) : fraction >= 1 ? 0 : null,
+      piecesRendered: counts.rendered,
+      piecesReused: counts.reused,
+    });
+  };
+  const track = async <T,>(id: string, weight: number, job: (onFrames: (frames: number) => void) => Promise<T>) => {
+    running.set(id, 0);
+    try {
+      const result = await job((frames) => {
+        running.set(id, Math.min(weight, frames));
+        report();
+      });
+      finished += weight;
+      return result;
+    } finally {
+      running.delete(id);
+      report();
+    }
+  };
+  report();
+
+  const renderSegment = (segment: Segment) =>
+    once(segment.key, async () => {
+      const piece = await renderSlots().run(() =>
+        track(segment.key, segment.frames, (onFrames) => renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames })),
+        signal,
+      );
+      const files: Record<string, string> = { body: piece.body, audio: piece.audio };
+      if (piece.head) files.head = piece.head;
+      if (piece.tail) files.tail = piece.tail;
+      counts.rendered += 1;
+      renderedKeys.push(segment.key);
+      options.onPieceRendered?.(segment.key, segment.kind);
+      return store.put(segment.key, segment.kind, files, bodyFrames(segment));
+    });
+
+  // Segments first (transitions need their heads and tails), all queued at once: the slots keep
+  // two ffmpeg jobs running and the next one starts the moment one ends.
+  const segments = await Promise.all(plan.segments.map((segment, i) => segmentPieces[i] ?? renderSegment(segment)));
+
+  const renderCrossfade = (transition: Transition) =>
+    once(transition.key, async () => {
+      const from = segments[transition.from]!;
+      const to = segments[transition.from + 1]!;
+      if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
+      const file = await renderSlots().run(
+        () =>
+          track(transition.key, transition.frames, (onFrames) =>
+            renderTransition(from.files.tail!, to.files.head!, transition.frames, { ...context(`t-${transition.index}`), onFrames }),
+          ),
+        signal,
+      );
+      counts.rendered += 1;
+      renderedKeys.push(transition.key);
+      options.onPieceRendered?.(transition.key, "transition");
+      return store.put(transition.key, "transition", { body: file }, transition.frames);
+    });
+
+  const transitions = await Promise.all(plan.transitions.map((transition, i) => transitionPieces[i] ?? renderCrossfade(transition)));
+
+  // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
+  const soundtrack = path.join(options.workDir, "soundtrack.m4a");
+  const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
+  await renderSlots().run(
+    () =>
+      track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
+        renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, soundtrack, context("soundtrack")),
+      ),
+    signal,
+  );
+
+  const crossfadeAfter = new Map(plan.transitions.map((t, i) => [t.from, transitions[i]!]));
+  const videoFiles: string[] = [];
+  plan.segments.forEach((segment, i) => {
+    if (bodyFrames(segment) > 0) videoFiles.push(segments[i]!.files.body!);
+    const crossfade = crossfadeAfter.get(i);
+    if (crossfade) videoFiles.push(crossfade.files.body!);
+  });
+  await track("join", Math.ceil(timeline * JOIN_SHARE), () => joinPieces(videoFiles, soundtrack, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }));
+  let poster: string | null = null;
+  if (options.poster) {
+    // The intro's heading is the most telling frame: two thirds into the intro card.
+    const intro = plan.segments[0];
+    const at = intro ? (intro.frames * 2) / 3 / plan.profile.fps : 0;
+    poster = (await makePoster(options.output, at, options.poster, { signal })).path;
+  }
+  return { output: options.output, poster, piecesRendered: counts.rendered, piecesReused: counts.reused, renderedKeys };
+}

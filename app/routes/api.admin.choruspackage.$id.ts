@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiResource } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { chorusPackageResponse } from "~/services/chorus-package.server";
+import { requireManager } from "~/services/events.server";
+
+/**
+ * GET /api/admin/choruspackage/{eventId}: the originals, the video and the messages as one zip,
+ * streamed. For staff (admins manage every event) and, as a download, for the event's organiser.
+ */
+export const { loader, action } = apiResource<LoaderFunctionArgs>({
+  async GET({ request, params }) {
+    const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
+    return chorusPackageResponse(event);
+  },
+});

@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiResource, ok } from "~/lib/http.server";
+import { requireRenderJob } from "~/services/render-access.server";
+import { renderJobView } from "~/services/render-realtime.server";
+
+/** GET /api/v2/render-jobs/{id}: the organiser follows a render without a live connection. */
+export const { loader, action } = apiResource<LoaderFunctionArgs>({
+  async GET({ request, params }) {
+    const { job, event } = await requireRenderJob(request, params.id);
+    return ok(renderJobView(job, event.uuid), { headers: { "Cache-Control": "private, no-store" } });
+  },
+});

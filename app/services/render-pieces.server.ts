@@ -1,0 +1,53 @@
+import path from "node:path";
+import { db } from "~/lib/db.server";
+import { deleteRenderPiece, findRenderPiece, saveRenderPiece, touchRenderPiece } from "~/models/render-piece.server";
+import type { PieceStore, StoredPiece } from "~/render/run.server";
+import { storage } from "./storage.server";
+
+const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mkv": "video/x-matroska", ".wav": "audio/wav", ".m4a": "audio/mp4" };
+
+/**
+ * Rendered pieces kept in storage under their key, listed in PostgreSQL, so any worker can reuse
+ * what another rendered. Files are fetched to local paths for ffmpeg; `release` drops the copies
+ * (a no-op on local disk, where the stored file is used in place).
+ */
+export function storedPieces(): PieceStore & { release(): Promise<void> } {
+  const releases: (() => Promise<void>)[] = [];
+  const local = async (key: string) => {
+    const copy = await storage().localCopy(key);
+    releases.push(copy.release);
+    return copy.path;
+  };
+  return {
+    async get(key) {
+      const row = await findRenderPiece(db(), key);
+      if (!row) return null;
+      const files: Record<string, string> = {};
+      for (const [name, storageKey] of Object.entries(row.files)) {
+        // A piece whose files went missing is rendered again, never joined half.
+        if (!(await storage().stat(storageKey))) {
+          await deleteRenderPiece(db(), key);
+          return null;
+        }
+        files[name] = await local(storageKey);
+      }
+      await touchRenderPiece(db(), key);
+      return { files, frames: row.frames } satisfies StoredPiece;
+    },
+    async put(key, kind, files, frames) {
+      const stored: Record<string, string> = {};
+      for (const [name, file] of Object.entries(files)) {
+        const extension = path.extname(file);
+        stored[name] = `render-pieces/${key.slice(0, 2)}/${key}/${name}${extension}`;
+        await storage().putFile(stored[name]!, file, CONTENT_TYPES[extension] ?? "application/octet-stream");
+      }
+      await saveRenderPiece(db(), { key, kind, files: stored, frames });
+      const paths: Record<string, string> = {};
+      for (const [name, storageKey] of Object.entries(stored)) paths[name] = await local(storageKey);
+      return { files: paths, frames };
+    },
+    async release() {
+      await Promise.all(releases.splice(0).map((release) => release().catch(() => {})));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { RenderJob } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { findEventById } from "~/models/event.server";
+import { roomOfUser, type RenderJobUpdate } from "~/realtime/events";
+import { realtime } from "~/realtime/server.server";
+
+/** The part of a render job the organiser's page and staff tools show. */
+export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdate {
+  const fraction = job.status === "succeeded" ? 1 : job.framesTotal ? Math.min(1, job.framesDone / job.framesTotal) : 0;
+  return {
+    id: job.id,
+    eventId: job.eventId,
+    eventUuid,
+    status: job.status,
+    resolution: job.resolution,
+    publishWhenDone: job.publishWhenDone,
+    percent: Math.floor(fraction * 100),
+    etaSeconds: job.status === "running" ? job.etaSeconds : null,
+    durationSeconds: job.durationSeconds,
+    piecesRendered: job.piecesRendered,
+    piecesReused: job.piecesReused,
+    error: job.error,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** Pushes a render's progress to the organiser (their `/users` room) and to staff. */
+export async function publishRenderUpdate(job: RenderJob) {
+  const io = realtime();
+  if (!io) return;
+  const event = await findEventById(db(), job.eventId, { withDeleted: true });
+  if (!event) return;
+  const view = renderJobView(job, event.uuid);
+  io.of("/users").to(roomOfUser(event.creatorId)).emit("render:progress", view);
+  io.of("/staff").emit("render:progress", view);
+}

@@ -1,0 +1,293 @@
+// Render benchmark: node --import tsx --tsconfig tsconfig.json bench/render.bench.ts [--long-plan] [--only=720p|1080p]
+//
+// The reference job (issue): 20 clips of 8 s — landscape, portrait, rotated, some without sound —
+// and 10 photos, intro, outro, a text box on every item, 0.5 s crossfades and music: about 190 s.
+// Everything goes through the app's own code (normalised renditions, app/render/plan.ts,
+// app/render/run.server.ts with a piece store on disk), without the database or the web server.
+//
+// Printed for 720p and 1080p, each next to its baseline (one plain libx264 veryfast encode of the
+// same length and frame size, run in the same process, same machine, same minute):
+//   publish      — contributions' scenes rendered ahead (as the app does when they arrive):
+//                  crossfades + soundtrack + join only                   target ≤ 0.8 × baseline
+//   full render  — nothing stored (e.g. after a theme change)            target ≤ 3.2 × (720p), ≤ 2.2 × (1080p)
+//   one caption  — re-render after one caption changed                   target ≤ 0.3 × baseline
+//   peak memory  — the whole process tree (node + ffmpeg children)       target ≤ 1 GB
+// --long-plan adds a 600-clip plan of synthetic 1.2 s clips at 720p: it must render, with peak
+// memory flat in the number of clips (compared with a 60-clip plan of the same clips).
+import { execFile } from "node:child_process";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { BUILT_IN_THEMES } from "../app/domain/built-in-themes";
+import { ffmpegPath } from "../app/media/ffmpeg-paths.server";
+import { photoRendition } from "../app/media/images.server";
+import { normaliseVideo } from "../app/media/normalise-video.server";
+import { planRender, type PlanMedia, type PlanTheme, type RenderPlan, type Resolution } from "../app/render/plan";
+import { prepareRender } from "../app/render/prepare.server";
+import { runRender, type PieceStore } from "../app/render/run.server";
+
+const run = promisify(execFile);
+const args = new Set(process.argv.slice(2));
+const only = [...args].find((a) => a.startsWith("--only="))?.slice(7) as Resolution | undefined;
+const CACHE = path.join(os.tmpdir(), "chorus-render-bench");
+const SOURCES = path.join(CACHE, "sources");
+const MUSIC_SECONDS = 240;
+
+const ffmpeg = (argv: string[]) => run(ffmpegPath(), ["-hide_banner", "-v", "error", "-y", ...argv], { maxBuffer: 1 << 24 });
+
+// ——— Sources: phone-like clips and photos, made once and kept in the temp folder ———
+
+type ClipShape = { name: string; width: number; height: number; rotate?: number; audio: boolean; fps: number };
+
+function clipShapes(): ClipShape[] {
+  const shapes: ClipShape[] = [];
+  for (let i = 0; i < 20; i++) {
+    const kind = i % 4;
+    if (kind === 0) shapes.push({ name: `clip-${i}`, width: 1920, height: 1080, audio: true, fps: 30 });
+    else if (kind === 1) shapes.push({ name: `clip-${i}`, width: 1080, height: 1920, audio: true, fps: 30 });
+    else if (kind === 2) shapes.push({ name: `clip-${i}`, width: 1920, height: 1080, rotate: 90, audio: i % 3 !== 0, fps: 60 });
+    else shapes.push({ name: `clip-${i}`, width: 1280, height: 720, audio: false, fps: 30 });
+  }
+  return shapes;
+}
+
+async function exists(file: string) {
+  return stat(file).then(() => true, () => false);
+}
+
+async function makeSourceClip(shape: ClipShape, seconds: number, file: string) {
+  // Moving, textured picture (so x264 has real work) and a voice-like tone that comes and goes.
+  await ffmpeg([
+    "-f", "lavfi", "-i", `testsrc2=size=${shape.width}x${shape.height}:rate=${shape.fps}:duration=${seconds}`,
+    ...(shape.audio ? ["-f", "lavfi", "-i", `sine=frequency=220:sample_rate=48000:duration=${seconds}`] : []),
+    "-vf", "noise=alls=12:allf=t",
+    ...(shape.audio ? ["-af", "volume='0.6+0.4*sin(2*PI*t*3)':eval=frame", "-c:a", "aac"] : []),
+    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p",
+    ...(shape.rotate ? ["-metadata:s:v:0", `rotate=${shape.rotate}`] : []),
+    file,
+  ]);
+}
+
+async function renditionsFor(count: number, seconds: number, label: string, shapes = clipShapes()) {
+  const dir = path.join(SOURCES, label);
+  await mkdir(dir, { recursive: true });
+  const items: { id: string; file: string; kind: "video" | "photo"; duration: number | null; hasAudio: boolean }[] = [];
+  for (let i = 0; i < count; i++) {
+    const shape = shapes[i % shapes.length]!;
+    const rendition = path.join(dir, `${shape.name}-${i}.rendition.mp4`);
+    if (!(await exists(rendition))) {
+      const source = path.join(dir, `${shape.name}-${i}.source.mp4`);
+      await makeSourceClip(shape, seconds, source);
+      await normaliseVideo(source, rendition);
+      await rm(source, { force: true });
+    }
+    items.push({ id: `${label}-clip-${i}`, file: rendition, kind: "video", duration: seconds, hasAudio: shape.audio });
+  }
+  return items;
+}
+
+async function photoRenditions(count: number) {
+  const dir = path.join(SOURCES, "photos");
+  await mkdir(dir, { recursive: true });
+  const items: { id: string; file: string; kind: "photo"; duration: null; hasAudio: false }[] = [];
+  for (let i = 0; i < count; i++) {
+    const rendition = path.join(dir, `photo-${i}.rendition.jpg`);
+    if (!(await exists(rendition))) {
+      const source = path.join(dir, `photo-${i}.source.png`);
+      const [w, h] = i % 2 ? [3024, 4032] : [4032, 3024];
+      await ffmpeg(["-f", "lavfi", "-i", `mandelbrot=size=${w / 4}x${h / 4}:start_scale=${0.5 + i * 0.3}`, "-frames:v", "1", "-vf", `scale=${w}:${h}`, source]);
+      await photoRendition(source, rendition);
+      await rm(source, { force: true });
+    }
+    items.push({ id: `photo-${i}`, file: rendition, kind: "photo", duration: null, hasAudio: false });
+  }
+  return items;
+}
+
+async function music() {
+  const file = path.join(SOURCES, "music.m4a");
+  if (!(await exists(file))) {
+    await mkdir(SOURCES, { recursive: true });
+    await ffmpeg([
+      "-f", "lavfi", "-i", `aevalsrc='0.2*sin(2*PI*(220+20*floor(t/2))*t)+0.1*sin(2*PI*330*t)':s=48000:d=${MUSIC_SECONDS}`,
+      "-ac", "2", "-c:a", "aac", "-b:a", "128k", file,
+    ]);
+  }
+  return file;
+}
+
+// ——— The app's plan, and a piece store on disk ———
+
+function themeOf(): PlanTheme {
+  const theme = BUILT_IN_THEMES.find((t) => !t.isCollage) ?? BUILT_IN_THEMES[0]!;
+  return { id: theme.slug, ...theme, scenes: theme.scenes ?? [] } as PlanTheme;
+}
+
+const NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"];
+const MESSAGES = ["Happy birthday! So glad we got to share this year.", "Remember the lake? Best day ever.", "Love you lots", "Cheers to many more adventures together!"];
+
+function mediaOf(items: { id: string; kind: "video" | "photo"; duration: number | null; hasAudio: boolean }[], captionChange?: string) {
+  return items.map<PlanMedia>((item, i) => ({
+    id: item.id,
+    kind: item.kind,
+    status: "ready",
+    renditionKey: item.id,
+    durationSeconds: item.duration,
+    trimStart: 0,
+    trimEnd: null,
+    caption: i === 3 && captionChange ? captionChange : MESSAGES[i % MESSAGES.length]!,
+    contributorName: NAMES[i % NAMES.length]!,
+    hidden: false,
+    archived: false,
+    position: i,
+    hasAudio: item.hasAudio,
+  }));
+}
+
+function diskStore(dir: string): PieceStore {
+  return {
+    async get(key) {
+      const folder = path.join(dir, key);
+      const names = await readdir(folder).catch(() => null);
+      if (!names?.length) return null;
+      const files: Record<string, string> = {};
+      for (const name of names) if (name !== "frames") files[path.parse(name).name] = path.join(folder, name);
+      return { files, frames: Number(await readFile(path.join(folder, "frames"), "utf8").catch(() => "0")) };
+    },
+    async put(key, _kind, files, frames) {
+      const folder = path.join(dir, key);
+      await mkdir(folder, { recursive: true });
+      const stored: Record<string, string> = {};
+      for (const [name, file] of Object.entries(files)) {
+        stored[name] = path.join(folder, `${name}${path.extname(file)}`);
+        await rename(file, stored[name]!);
+      }
+      await (await import("node:fs/promises")).writeFile(path.join(folder, "frames"), String(frames));
+      return { files: stored, frames };
+    },
+  };
+}
+
+// ——— Measuring: wall time and the peak RSS of this process and every child ———
+
+async function treeRss(pid: number): Promise<number> {
+  const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss="]);
+  const rows = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
+  const children = new Map<number, number[]>();
+  for (const [p, parent] of rows) children.set(parent, [...(children.get(parent) ?? []), p]);
+  const rss = new Map(rows.map(([p, , r]) => [p, r]));
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    total += rss.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total * 1024;
+}
+
+async function measure<T>(label: string, work: () => Promise<T>) {
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await treeRss(process.pid).catch(() => 0));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const started = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - started) / 1000;
+  sampling = false;
+  await sampler;
+  console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB`);
+  return { seconds, peak, result };
+}
+
+async function baseline(plan: RenderPlan, dir: string) {
+  const { width, height, fps } = plan.profile;
+  return measure(`baseline (x264 veryfast, ${plan.durationSeconds.toFixed(1)} s)`, () =>
+    ffmpeg([
+      "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${plan.durationSeconds}`,
+      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", path.join(dir, "baseline.mp4"),
+    ]),
+  );
+}
+
+async function benchResolution(resolution: Resolution, items: Awaited<ReturnType<typeof renditionsFor>>, musicFile: string) {
+  const dir = path.join(CACHE, `run-${resolution}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const files = new Map(items.map((i) => [i.id, i.file]));
+  const sourcePath = async (key: string) => (key === "music" ? musicFile : files.get(key)!);
+  const track = { id: "music", renditionKey: "music", durationSeconds: MUSIC_SECONDS, startSeconds: 4, fadeOutSeconds: 4, volume: 0.8 };
+  const planOf = (captionChange?: string) =>
+    planRender({
+      intro: { heading: "Ana's birthday", subheading: "From all of us, with love" },
+      outro: { heading: "With love from", subheading: "Bo, Cy, Dee and 17 others" },
+      theme: themeOf(),
+      media: mediaOf(items, captionChange),
+      track,
+      resolution,
+    });
+  const plan = planOf();
+  console.log(`\n${resolution}: ${plan.segments.length} scenes, ${plan.transitions.length} crossfades, ${plan.durationSeconds.toFixed(1)} s`);
+  const base = await baseline(plan, dir);
+
+  const full = await measure("full render, nothing stored", () =>
+    runRender(plan, { store: diskStore(path.join(dir, "store-full")), sourcePath, workDir: path.join(dir, "work-full"), output: path.join(dir, "full.mp4") }),
+  );
+  const changed = planOf("A new caption, written after the first render.");
+  const caption = await measure("re-render after one caption", () =>
+    runRender(changed, { store: diskStore(path.join(dir, "store-full")), sourcePath, workDir: path.join(dir, "work-caption"), output: path.join(dir, "caption.mp4") }),
+  );
+
+  // Scenes rendered as contributions arrived (not timed: that happens before anyone publishes).
+  const aheadStore = diskStore(path.join(dir, "store-ahead"));
+  await prepareRender(plan, { store: aheadStore, sourcePath });
+  const publish = await measure("publish (scenes rendered ahead)", () =>
+    runRender(plan, { store: aheadStore, sourcePath, workDir: path.join(dir, "work-publish"), output: path.join(dir, "publish.mp4") }),
+  );
+  const ratio = (m: { seconds: number }) => (m.seconds / base.seconds).toFixed(2);
+  console.log(`  → publish ${ratio(publish)} × baseline (target ≤ 0.8)`);
+  console.log(`  → full render ${ratio(full)} × baseline (target ≤ ${resolution === "720p" ? "3.2" : "2.2"})`);
+  console.log(`  → one caption ${ratio(caption)} × baseline (target ≤ 0.3); pieces re-rendered: ${caption.result.piecesRendered}`);
+  console.log(`  → peak memory ${(Math.max(full.peak, publish.peak, caption.peak) / 1024 ** 3).toFixed(2)} GB (target ≤ 1 GB)`);
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function benchLongPlan(musicFile: string) {
+  console.log("\nLong plans (720p, synthetic 1.2 s clips, no photos): memory must stay flat");
+  const shapes: ClipShape[] = [{ name: "short", width: 640, height: 360, audio: true, fps: 30 }];
+  const clips = await renditionsFor(1, 1.2, "short", shapes);
+  for (const count of [60, 600]) {
+    const dir = path.join(CACHE, `long-${count}`);
+    await rm(dir, { recursive: true, force: true });
+    const items = Array.from({ length: count }, (_, i) => ({ ...clips[0]!, id: `short-${i}` }));
+    const plan = planRender({
+      intro: { heading: "Long", subheading: "plan" },
+      outro: { heading: "The", subheading: "end" },
+      theme: themeOf(),
+      media: mediaOf(items),
+      track: { id: "music", renditionKey: "music", durationSeconds: MUSIC_SECONDS, startSeconds: 0, fadeOutSeconds: 3, volume: 0.8 },
+      resolution: "720p",
+    });
+    const sourcePath = async (key: string) => (key === "music" ? musicFile : clips[0]!.file);
+    const result = await measure(`${count} clips (${plan.durationSeconds.toFixed(0)} s of video)`, () =>
+      runRender(plan, { store: diskStore(path.join(dir, "store")), sourcePath, workDir: path.join(dir, "work"), output: path.join(dir, "out.mp4") }),
+    );
+    const size = (await stat(result.result.output)).size;
+    console.log(`    output ${(size / 1024 ** 2).toFixed(0)} MB`);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`Render benchmark — ffmpeg ${ffmpegPath()}, ${os.cpus().length} cores, sources cached in ${SOURCES}`);
+const musicFile = await music();
+const clips = await renditionsFor(20, 8, "reference");
+const photos = await photoRenditions(10);
+// Photos spread among the clips, as people's contributions come.
+const items = clips.flatMap((clip, i) => (i % 2 === 1 && photos[Math.floor(i / 2)] ? [clip, photos[Math.floor(i / 2)]!] : [clip]));
+for (const resolution of ["720p", "1080p"] as const) if (!only || only === resolution) await benchResolution(resolution, items, musicFile);
+if (args.has("--long-plan")) await benchLongPlan(musicFile);

@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import type { Event } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { resetEnvCache } from "../../app/lib/env.server";
+import { dropSingleton } from "../../app/lib/singleton.server";
+import { insertMedia } from "../../app/models/media.server";
+import { listPublishedVersions } from "../../app/models/published-media.server";
+import { findRenderJob } from "../../app/models/render-job.server";
+import { findRenderPiece } from "../../app/models/render-piece.server";
+import type { RenderPlan } from "../../app/render/plan";
+import { processMedia } from "../../app/services/media-processing.server";
+import { recoverStalledRenders } from "../../app/services/render-jobs.server";
+import { storage } from "../../app/services/storage.server";
+import type { RunningServer } from "../../server";
+import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
+import { loggedInUser } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { startTestServer } from "../support/test-server";
+
+// A worker process killed in the middle of a render (the machine lost, an out-of-memory kill):
+// the render is taken up again by another worker, reuses what was already rendered, and
+// publishes exactly one version.
+
+let server: RunningServer;
+let files: Awaited<ReturnType<typeof makeTempDir>>;
+const workers: ChildProcess[] = [];
+const SETTINGS = { JOB_POLL_SECONDS: "0.5", RENDER_PHOTO_SECONDS: "2", RENDER_TITLE_SECONDS: "1.5" };
+
+beforeAll(async () => {
+  files = await makeTempDir("render-crash");
+  dropSingleton("storage");
+  // This process only queues; the renders happen in worker processes the test starts and kills.
+  server = await startTestServer({ ...SETTINGS, RUN_WORKER: "false", DATA_DIR: files.path("data") });
+});
+afterAll(async () => {
+  for (const worker of workers) worker.kill("SIGKILL");
+  await server?.close();
+  process.env.RENDER_STALL_SECONDS = "";
+  resetEnvCache();
+  dropSingleton("storage");
+  await files?.remove();
+});
+
+function startWorker() {
+  // node itself with tsx as a loader: the tsx command would run the worker in a child process of
+  // its own, which a kill of the command leaves running.
+  const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
+    env: { ...process.env, ...SETTINGS, DATABASE_URL: inject("databaseUrl"), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  worker.stderr!.on("data", () => {});
+  workers.push(worker);
+  return worker;
+}
+
+async function addMedia(event: Event, kind: "photo" | "video") {
+  const local = files.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
+  if (kind === "photo") await makeQuartersImage(local, 800, 600);
+  else await makeClip(local, { seconds: 2 });
+  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
+  const sizeBytes = (await fs.stat(local)).size;
+  await storage().putFile(key, local, kind === "photo" ? "image/jpeg" : "video/mp4");
+  const record = await insertMedia(db(), {
+    eventId: event.id,
+    purpose: "contribution",
+    originalKey: key,
+    originalName: `x.${kind === "photo" ? "jpg" : "mp4"}`,
+    mimeType: kind === "photo" ? "image/jpeg" : "video/mp4",
+    sizeBytes,
+    contributorName: "Ana",
+    uploadId: `test-${crypto.randomUUID()}`,
+  });
+  await processMedia(record.id);
+}
+
+async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("a worker killed mid-render is taken up again and publishes exactly one version", async () => {
+  const { client, user } = await loggedInUser(server.url);
+  const event = await createTestEvent(user);
+  for (const kind of ["video", "photo", "video", "photo", "video"] as const) await addMedia(event, kind);
+
+  const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
+  expect(started.status).toBe(202);
+  const jobId: string = started.body.data.id;
+  const plan = (await findRenderJob(db(), jobId))!.plan as RenderPlan;
+
+  const first = startWorker();
+  // Killed once its first scene is stored, before the render can finish.
+  await until(async () => {
+    for (const segment of plan.segments) if (await findRenderPiece(db(), segment.key)) return true;
+    return false;
+  }, 120_000, "the first rendered scene");
+  first.kill("SIGKILL");
+  await new Promise((resolve) => first.once("exit", resolve));
+  const dead = (await findRenderJob(db(), jobId))!;
+  expect(dead.status).toBe("running");
+  expect(await listPublishedVersions(db(), event.id)).toHaveLength(0);
+
+  // Its heartbeat stops; the sweep takes the render up again.
+  process.env.RENDER_STALL_SECONDS = "1";
+  resetEnvCache();
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(await recoverStalledRenders()).toBe(1);
+
+  startWorker();
+  const done = await until(async () => {
+    const job = await findRenderJob(db(), jobId);
+    return job && job.status !== "queued" && job.status !== "running" ? job : null;
+  }, 180_000, "the render to finish");
+  expect(done.status).toBe("succeeded");
+  expect(done.attempts).toBe(2);
+  // What the dead worker had stored was reused, not rendered again.
+  expect(done.piecesReused).toBeGreaterThan(0);
+  const versions = await listPublishedVersions(db(), event.id);
+  expect(versions).toHaveLength(1);
+  expect(versions[0]!.renderJobId).toBe(jobId);
+}, 360_000);

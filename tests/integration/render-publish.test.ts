@@ -1,0 +1,257 @@
+import crypto from "node:crypto";
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Event, Media, User } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { dropSingleton } from "../../app/lib/singleton.server";
+import { probeMedia } from "../../app/media/probe.server";
+import { findEventById } from "../../app/models/event.server";
+import { findMediaById, insertMedia, updateMedia } from "../../app/models/media.server";
+import { listPublishedVersions } from "../../app/models/published-media.server";
+import { findRenderJob } from "../../app/models/render-job.server";
+import type { RenderPlan } from "../../app/render/plan";
+import { processMedia } from "../../app/services/media-processing.server";
+import { renderPlanFor } from "../../app/services/render-plan.server";
+import { storage } from "../../app/services/storage.server";
+import type { RunningServer } from "../../server";
+import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
+import { createUser, loggedInUser } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { TestClient } from "../support/http-client";
+import { startTestServer } from "../support/test-server";
+
+const run = promisify(execFile);
+
+let server: RunningServer;
+let files: Awaited<ReturnType<typeof makeTempDir>>;
+let clipFile: string;
+let speakingClip: string;
+
+// Short stills and title cards keep each render to a few seconds of video on two cores.
+const SETTINGS = { JOB_POLL_SECONDS: "0.5", RENDER_PHOTO_SECONDS: "2", RENDER_TITLE_SECONDS: "1.5", JOB_RETRY_DELAY_SECONDS: "1" };
+
+beforeAll(async () => {
+  files = await makeTempDir("render-publish");
+  dropSingleton("storage");
+  server = await startTestServer({ ...SETTINGS, DATA_DIR: files.path("data") });
+  clipFile = await makeClip(files.path("clip.mp4"), { seconds: 2, audio: false });
+  speakingClip = await makeClip(files.path("speaking.mp4"), { seconds: 2, width: 360, height: 640 });
+});
+afterAll(async () => {
+  await server?.close();
+  dropSingleton("storage");
+  await files?.remove();
+});
+
+async function addMedia(event: Event, kind: "photo" | "video", options: { caption?: string; name?: string; source?: string } = {}) {
+  const local = files.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
+  if (kind === "photo") await makeQuartersImage(local, 800, 600);
+  else await fs.copyFile(options.source ?? clipFile, local);
+  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
+  const sizeBytes = (await fs.stat(local)).size;
+  await storage().putFile(key, local, kind === "photo" ? "image/jpeg" : "video/mp4");
+  const record = await insertMedia(db(), {
+    eventId: event.id,
+    purpose: "contribution",
+    originalKey: key,
+    originalName: kind === "photo" ? "photo.jpg" : "clip.mp4",
+    mimeType: kind === "photo" ? "image/jpeg" : "video/mp4",
+    sizeBytes,
+    contributorName: options.name ?? "Cy",
+    caption: options.caption ?? "",
+    uploadId: `test-${crypto.randomUUID()}`,
+  });
+  await processMedia(record.id);
+  return (await findMediaById(db(), record.id))!;
+}
+
+/** An organiser with an event holding a silent clip, a photo and a clip with sound. */
+async function arrangedEvent() {
+  const { user, client } = await loggedInUser(server.url);
+  const event = await createTestEvent(user, { occasion: "birthday" });
+  const media = [
+    await addMedia(event, "video", { name: "Ana", caption: "Happy birthday!" }),
+    await addMedia(event, "photo", { name: "Bo", caption: "Remember this?" }),
+    await addMedia(event, "video", { name: "Cy", source: speakingClip }),
+  ];
+  return { user, client, event, media };
+}
+
+async function waitForJob(id: string, until: (status: string) => boolean, timeoutMs = 120_000) {
+  const started = Date.now();
+  for (;;) {
+    const job = await findRenderJob(db(), id);
+    if (job && until(job.status)) return job;
+    if (Date.now() - started > timeoutMs) throw new Error(`render ${id} still ${job?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function renderAndWait(client: TestClient, event: Event, options: { resolution?: "720p" | "1080p" } = {}) {
+  const started = await client.post("/api/publish/media", { eventId: event.id, resolution: options.resolution ?? "720p" });
+  expect(started.status).toBe(202);
+  const job = await waitForJob(started.body.data.id, (s) => s === "succeeded" || s === "failed" || s === "cancelled");
+  expect(job.status, job.error ?? "").toBe("succeeded");
+  return job;
+}
+
+async function download(url: string, into: string) {
+  const response = await fetch(`${server.url}${url}`);
+  expect(response.status).toBe(200);
+  await fs.writeFile(into, Buffer.from(await response.arrayBuffer()));
+  return into;
+}
+
+describe("rendering and publishing", { timeout: 240_000 }, () => {
+  test("a render produces an MP4 whose length, frame size, rate and audio match the plan", async () => {
+    const { client, event } = await arrangedEvent();
+    const job = await renderAndWait(client, event);
+    const plan = job.plan as RenderPlan;
+    expect(plan.segments.map((s) => s.kind)).toEqual(["title", "clip", "photo", "clip", "title"]);
+
+    const current = (await findEventById(db(), event.id))!;
+    const [version] = await listPublishedVersions(db(), event.id);
+    expect(current.publishedMedia).toBe(version!.id);
+    const local = await storage().localCopy(version!.videoKey);
+    const probe = await probeMedia(local.path);
+    expect(probe.video).toMatchObject({ width: 1280, height: 720 });
+    expect(probe.video!.frameRate).toBeCloseTo(30, 1);
+    expect(probe.audio).toBeTruthy();
+    expect(probe.duration).toBeCloseTo(plan.durationSeconds, 1);
+    // Every frame is there: counted by decoding, not read from the header.
+    const { stdout } = await run((await import("../../app/media/ffmpeg-paths.server")).ffprobePath(), [
+      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", local.path,
+    ]);
+    expect(Number(stdout.trim())).toBe(plan.totalFrames);
+    // faststart: the index comes before the media data, so phones start playing at once.
+    const head = await fs.readFile(local.path).then((b) => b.subarray(0, 64 * 1024).toString("latin1"));
+    expect(head.indexOf("moov")).toBeGreaterThan(-1);
+    expect(head.indexOf("moov")).toBeLessThan(Math.max(head.indexOf("mdat"), 0) || Infinity);
+  });
+
+  test("changing one caption re-renders only that scene and its two crossfades", async () => {
+    const { client, event, media } = await arrangedEvent();
+    const first = await renderAndWait(client, event);
+    expect(first.piecesRendered).toBeGreaterThan(0);
+    const before = first.plan as RenderPlan;
+
+    await updateMedia(db(), media[1]!.id, { caption: "Remember this summer?" });
+    const second = await renderAndWait(client, event);
+    const after = second.plan as RenderPlan;
+    const changedScene = after.segments.find((s) => s.kind === "photo")!;
+    expect(before.segments.find((s) => s.kind === "photo")!.key).not.toBe(changedScene.key);
+    // One body and the crossfades on each side of it: three pieces; everything else is reused.
+    expect(second.piecesRendered).toBe(3);
+    expect(second.piecesReused).toBe(after.segments.length + after.transitions.length - 3);
+    expect((await listPublishedVersions(db(), event.id)).map((v) => v.version)).toEqual([2, 1]);
+  });
+
+  test("restoring an earlier version puts it back on the recipient's link", async () => {
+    const { client, event, media } = await arrangedEvent();
+    await renderAndWait(client, event);
+    await updateMedia(db(), media[0]!.id, { hidden: true });
+    await renderAndWait(client, event);
+    const [latest, earlier] = await listPublishedVersions(db(), event.id);
+    expect((await findEventById(db(), event.id))!.publishedMedia).toBe(latest!.id);
+
+    const restored = await client.put(`/api/v2/published-media/${earlier!.id}/restore`, {});
+    expect(restored.status).toBe(200);
+    expect(restored.body.data).toMatchObject({ id: earlier!.id, version: 1, current: true });
+    expect((await findEventById(db(), event.id))!.publishedMedia).toBe(earlier!.id);
+    // Nothing was thrown away: both versions are still there to go back to.
+    expect(await listPublishedVersions(db(), event.id)).toHaveLength(2);
+
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.put(`/api/v2/published-media/${latest!.id}/restore`, {})).status).toBe(404);
+  });
+
+  test("the recipient's page plays the published video, answering range requests with 206", async () => {
+    const { client, event } = await arrangedEvent();
+    await renderAndWait(client, event);
+    const recipient = new TestClient(server.url);
+    const page = await recipient.get(`/e/${event.uuid}?privateKey=${event.privateKey}`);
+    expect(page.status).toBe(200);
+    const html = String(page.body);
+    const src = /<source src="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+    expect(src).toMatch(/^\/videos\/[0-9a-f-]+\/video\?exp=/);
+    expect(html).toMatch(/preload="metadata"/);
+    expect(html).toMatch(/poster="\/videos\//);
+    const ranged = await fetch(`${server.url}${src}`, { headers: { Range: "bytes=0-1023" } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get("content-range")).toMatch(/^bytes 0-1023\/\d+$/);
+    expect((await ranged.arrayBuffer()).byteLength).toBe(1024);
+    // A tampered link is refused.
+    expect((await fetch(`${server.url}${src!.replace(/sig=[^&]+/, "sig=forged")}`)).status).toBe(404);
+  });
+
+  test("render jobs are for admins; publishing needs a finished render; strangers see nothing", async () => {
+    const { client, event, user } = await arrangedEvent();
+    expect((await client.post("/api/admin/renderjobs", { eventId: event.id })).status).toBe(403);
+    const admin = await loggedInUser(server.url, "admin");
+    const bad = await admin.client.post("/api/admin/renderjobs", { eventId: "not-a-uuid" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, error: { code: "VALIDATION_FAILED" } });
+    const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "720p" });
+    expect(created.status).toBe(201);
+    // A second request while it runs answers the same render instead of starting another.
+    const again = await admin.client.post("/api/admin/renderjobs", { eventId: event.id });
+    expect(again.body.data.id).toBe(created.body.data.id);
+    const early = await client.post(`/api/v2/render-jobs/${created.body.data.id}/publish`, {});
+    expect([409, 200]).toContain(early.status);
+    const job = await waitForJob(created.body.data.id, (s) => s === "succeeded");
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.post(`/api/v2/render-jobs/${job.id}/publish`, {})).status).toBe(404);
+    const published = await client.post(`/api/v2/render-jobs/${job.id}/publish`, {});
+    expect(published.status).toBe(200);
+    expect(published.body.data).toMatchObject({ renderJobId: job.id, current: true });
+    // Publishing the same render twice keeps one version.
+    await client.post(`/api/v2/render-jobs/${job.id}/publish`, {});
+    expect(await listPublishedVersions(db(), event.id)).toHaveLength(1);
+    void user;
+  });
+
+  test("a render can be cancelled by staff and publishes nothing", async () => {
+    const { event } = await arrangedEvent();
+    const admin = await loggedInUser(server.url, "admin");
+    const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "1080p", publish: true });
+    const cancelled = await admin.client.delete(`/api/admin/renderjobs/${created.body.data.id}`);
+    expect(cancelled.status).toBe(200);
+    const job = await waitForJob(created.body.data.id, (s) => s === "cancelled" || s === "succeeded", 60_000);
+    expect(job.status).toBe("cancelled");
+    expect(await listPublishedVersions(db(), event.id)).toHaveLength(0);
+    expect((await admin.client.delete(`/api/admin/renderjobs/${job.id}`)).status).toBe(409);
+  });
+
+  test("an event with nothing ready cannot be rendered, with a clear reason", async () => {
+    const { user, client } = await loggedInUser(server.url);
+    const event = await createTestEvent(user);
+    const reply = await client.post("/api/publish/media", { eventId: event.id });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.message).toMatch(/no contribution is ready/);
+  });
+
+  test("the package zip streams the originals, the video and the messages", async () => {
+    const { client, event, media } = await arrangedEvent();
+    await renderAndWait(client, event);
+    const zipFile = files.path(`${event.id}.zip`);
+    const response = await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: client.cookieHeader() } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    await fs.writeFile(zipFile, Buffer.from(await response.arrayBuffer()));
+    const { stdout } = await run("unzip", ["-Z1", zipFile]);
+    const names = stdout.trim().split("\n");
+    expect(names).toContain("chorus-video.mp4");
+    expect(names).toContain("messages.txt");
+    expect(names.filter((n) => n.startsWith("originals/"))).toHaveLength(media.length);
+    // Originals come out byte for byte as they were uploaded.
+    const { stdout: listing } = await run("unzip", ["-p", zipFile, names.find((n) => n.startsWith("originals/001"))!], { encoding: "buffer", maxBuffer: 1 << 26 });
+    const original = await storage().localCopy(media[0]!.originalKey);
+    expect(crypto.createHash("sha256").update(listing).digest("hex")).toBe(crypto.createHash("sha256").update(await fs.readFile(original.path)).digest("hex"));
+    const stranger = await loggedInUser(server.url);
+    expect((await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: stranger.client.cookieHeader() } })).status).toBe(403);
+  });
+});
+
+export type { Media, User };

@@ -1,0 +1,198 @@
+// A plan from planRender() rendered end to end with the piece functions, at a small frame size.
+import path from "node:path";
+import { open } from "node:fs/promises";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { probeMedia } from "~/media/probe.server";
+import { runFfmpeg } from "~/media/run.server";
+import { type PieceContext, type SegmentFiles, countVideoFrames, joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition } from "~/render/pieces";
+import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
+import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
+
+const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
+const files: Record<string, string> = {};
+
+beforeAll(async () => {
+  dir = await makeTempDir("render-montage");
+  files["clip.mp4"] = await makeClip(dir.path("clip.mp4"), { width: 320, height: 180, seconds: 2 });
+  // Speech-like: a low voice whose loudness rises and falls four times a second.
+  files["speech.mp4"] = dir.path("speech.mp4");
+  await runFfmpeg([
+    "-hide_banner", "-v", "error", "-y",
+    "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30:duration=3",
+    "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=3",
+    "-af", "volume=8dB,tremolo=f=4:d=0.7", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", files["speech.mp4"],
+  ]);
+  for (const name of ["a.jpg", "b.jpg", "c.jpg"]) files[name] = await makeQuartersImage(dir.path(name), 320, 180);
+  files.background = dir.path("background.jpg");
+  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#305080" } }).jpeg().toFile(files.background);
+  // Music: a high tone shorter than the video, so it loops; the voice stays far below it.
+  files["music.m4a"] = dir.path("music.m4a");
+  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=3000:sample_rate=48000:duration=4", "-ac", "2", "-c:a", "aac", files["music.m4a"]]);
+});
+afterAll(() => dir.remove());
+
+let nextId = 0;
+const item = (kind: "photo" | "video", renditionKey: string, changes: Partial<PlanMedia> = {}): PlanMedia => ({
+  id: `m${++nextId}`,
+  kind,
+  status: "ready",
+  renditionKey,
+  durationSeconds: kind === "video" ? 2 : null,
+  trimStart: 0,
+  trimEnd: null,
+  caption: "Happy birthday! We hope this year brings you everything you wished for and a little more.",
+  contributorName: "Bo",
+  hidden: false,
+  archived: false,
+  position: nextId,
+  hasAudio: kind === "video",
+  ...changes,
+});
+
+const planInput = (media: PlanMedia[], changes: Partial<PlanInput> = {}): PlanInput => ({
+  intro: { heading: "Ana turns 30", subheading: "from all of us" },
+  outro: { heading: "With love", subheading: "your friends" },
+  theme: {
+    id: "theme",
+    introUrl: "/themes/test/intro.jpg",
+    outroUrl: "/themes/test/outro.jpg",
+    fontUrl: "/fonts/themes/JosefinSans-Bold.ttf",
+    fontColor: "#ffffff",
+    fontSize: 46,
+    fontLineSpacing: 1.3,
+    textBoxColor: "#2d5a36e6",
+    textBoxScale: 0.9,
+    isCollage: true,
+    scenes: [{ kind: "single" }, { kind: "collage", photos: 2 }],
+  },
+  media,
+  track: { id: "track", renditionKey: "music.m4a", durationSeconds: 4, startSeconds: 0.5, fadeOutSeconds: 1, volume: 0.8 },
+  resolution: "720p",
+  timing: { titleSeconds: 1.5, photoSeconds: 2, collageSeconds: 2 },
+  ...changes,
+});
+
+function context(name: string, changes: Partial<PieceContext> = {}): PieceContext {
+  return {
+    profile,
+    workDir: dir.path(name),
+    sourcePath: async (key) => files[key] ?? Promise.reject(new Error(`no file for ${key}`)),
+    assetPath: (url) => (url.startsWith("/fonts/") ? path.resolve("public", `.${url}`) : files.background!),
+    ...changes,
+  };
+}
+
+/** Every piece of the plan, rendered two at a time as the render job does. */
+async function renderAll(plan: RenderPlan, label: string) {
+  const segments: SegmentFiles[] = new Array(plan.segments.length);
+  const queue = [...plan.segments];
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let segment = queue.shift(); segment; segment = queue.shift()) {
+        segments[segment.index] = await renderSegmentPieces(segment, context(`${label}-segment-${segment.index}`));
+      }
+    }),
+  );
+  const transitions = await Promise.all(
+    plan.transitions.map((t) => renderTransition(segments[t.from]!.tail!, segments[t.from + 1]!.head!, t.frames, context(`${label}-transition-${t.index}`))),
+  );
+  const soundtrack = await renderSoundtrack(
+    plan,
+    segments.map((s) => s.audio),
+    plan.music ? files[plan.music.source]! : null,
+    dir.path(`${label}-soundtrack.m4a`),
+    context(`${label}-soundtrack`),
+  );
+  const timeline = segments.flatMap((s, i) => [s.body, ...plan.transitions.filter((t) => t.from === i).map((t) => transitions[t.index]!)]);
+  return { segments, transitions, soundtrack, timeline };
+}
+
+async function meanVolume(file: string, start: number, seconds: number, band: string) {
+  const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-ss", String(start), "-t", String(seconds), "-i", file, "-af", `${band},volumedetect`, "-f", "null", "-"]);
+  return Number(/mean_volume:\s*(-?[\d.]+) dB/.exec(stderrTail.join("\n"))?.[1] ?? Number.NaN);
+}
+
+async function topLevelBoxes(file: string) {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    const names: string[] = [];
+    const header = Buffer.alloc(16);
+    for (let offset = 0; offset + 8 <= size; ) {
+      await handle.read(header, 0, 16, offset);
+      const length = header.readUInt32BE(0);
+      names.push(header.toString("latin1", 4, 8));
+      if (length === 0) break;
+      offset += length === 1 ? Number(header.readBigUInt64BE(8)) : length;
+    }
+    return names;
+  } finally {
+    await handle.close();
+  }
+}
+
+describe("rendering a plan end to end", () => {
+  test("intro, clips, photo, collage and outro join into one video of exactly the plan's frames", async () => {
+    const media = [item("video", "clip.mp4"), item("video", "clip.mp4", { trimStart: 0.5 }), item("photo", "a.jpg"), item("photo", "b.jpg"), item("photo", "c.jpg")];
+    const plan = planRender(planInput(media));
+    expect(plan.segments.map((s) => s.kind)).toEqual(["title", "clip", "clip", "photo", "collage", "title"]);
+    const { timeline, soundtrack } = await renderAll(plan, "montage");
+    const output = await joinPieces(timeline, soundtrack, dir.path("montage.mp4"), { ...context("join"), durationSeconds: plan.durationSeconds });
+
+    expect(await countVideoFrames(output)).toBe(plan.totalFrames);
+    const probe = await probeMedia(output);
+    expect(probe.video).toMatchObject({ codec: "h264", width: 320, height: 180, frameRate: 30, pixelFormat: "yuv420p" });
+    expect(probe.audio).toMatchObject({ codec: "aac", sampleRate: 48_000, channels: 2 });
+    expect(Math.abs(probe.duration! - plan.durationSeconds)).toBeLessThan(0.05);
+    // Plays through: every frame decodes without a single error or warning.
+    const { stderrTail } = await runFfmpeg(["-hide_banner", "-v", "warning", "-i", output, "-f", "null", "-"]);
+    expect(stderrTail).toEqual([]);
+    const boxes = await topLevelBoxes(output);
+    expect(boxes.indexOf("moov")).toBeGreaterThanOrEqual(0);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+
+    const poster = await makePoster(output, 2, dir.path("poster.jpg"));
+    expect(poster).toMatchObject({ width: 320, height: 180 });
+    expect((await sharp(poster.path).metadata()).format).toBe("jpeg");
+  });
+
+  test("the soundtrack lasts exactly the video, and the music dips while someone speaks", async () => {
+    const plan = planRender(planInput([item("photo", "a.jpg"), item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "b.jpg")], {
+      theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
+    }));
+    expect(plan.segments.map((s) => s.kind)).toEqual(["title", "photo", "clip", "photo", "title"]);
+    const [, photo, clip] = plan.segments as [unknown, { startFrame: number; frames: number }, { startFrame: number; frames: number }];
+    const { soundtrack } = await renderAll(plan, "ducking");
+
+    const probe = await probeMedia(soundtrack);
+    expect(probe.audio).toMatchObject({ codec: "aac", sampleRate: 48_000, channels: 2 });
+    expect(Math.abs(probe.duration! - plan.durationSeconds)).toBeLessThan(0.025);
+
+    // Windows clear of the crossfades and of the compressor's release.
+    const seconds = (frame: number) => frame / 30;
+    const photoWindow = [seconds(photo.startFrame + 15) + 0.1, 0.8] as const;
+    const clipWindow = [seconds(clip.startFrame + 15) + 0.3, seconds(clip.frames - 30) - 0.6] as const;
+    const music = "bandpass=f=3000:width_type=q:w=4,bandpass=f=3000:width_type=q:w=4";
+    const voice = "lowpass=f=500,lowpass=f=500";
+    const musicInPhoto = await meanVolume(soundtrack, ...photoWindow, music);
+    const musicInClip = await meanVolume(soundtrack, ...clipWindow, music);
+    expect(musicInPhoto).toBeGreaterThan(-40); // the music plays
+    expect(musicInPhoto - musicInClip).toBeGreaterThan(6);
+    // The 3.5 s of music from its start point loop: it still plays under the last photo.
+    const [, , , lastPhoto] = plan.segments as { startFrame: number }[];
+    expect(await meanVolume(soundtrack, seconds(lastPhoto!.startFrame) + 0.9, 0.5, music)).toBeGreaterThan(musicInPhoto - 4);
+    expect(await meanVolume(soundtrack, ...clipWindow, voice)).toBeGreaterThan((await meanVolume(soundtrack, ...photoWindow, voice)) + 20);
+  });
+
+  test("without music the soundtrack is the clips' sound at the target loudness", async () => {
+    const plan = planRender(planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("video", "speech.mp4", { durationSeconds: 3 })], { track: null }));
+    expect(plan.music).toBeNull();
+    const { soundtrack } = await renderAll(plan, "no-music");
+    const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-i", soundtrack, "-af", "ebur128", "-f", "null", "-"]);
+    const integrated = Number(/I:\s+(-?[\d.]+) LUFS/.exec(stderrTail.join("\n"))?.[1]);
+    expect(integrated).toBeGreaterThan(-17.5);
+    expect(integrated).toBeLessThan(-14.5);
+  });
+});

@@ -1,0 +1,250 @@
+import { access, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { probeMedia } from "~/media/probe.server";
+import { runFfmpeg, runFfprobe } from "~/media/run.server";
+import { type PieceContext, countVideoFrames, renderSegmentPieces, renderTransition } from "~/render/pieces";
+import { mixTimelineAudio } from "~/render/pieces/timeline-audio.server";
+import { type OutputProfile, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
+import { dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
+
+// A small frame keeps every ffmpeg run short; the plan's own profile would be 1280x720.
+const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
+const publicDir = path.resolve("public");
+
+const style: ThemeStyle = {
+  introUrl: "/themes/test/intro.jpg",
+  outroUrl: "/themes/test/outro.jpg",
+  fontUrl: "/fonts/themes/Fraunces-SemiBold.ttf",
+  fontColor: "#ffffff",
+  fontSize: 52,
+  fontLineSpacing: 1.2,
+  textBoxColor: "#1d1b26cc",
+  textBoxScale: 1,
+};
+
+let dir: Awaited<ReturnType<typeof makeTempDir>>;
+const files: Record<string, string> = {};
+let ctxCount = 0;
+
+/** A fresh work folder per piece, renditions looked up by their storage key in `files`. */
+function context(changes: Partial<PieceContext> = {}): PieceContext {
+  ctxCount += 1;
+  return {
+    profile,
+    workDir: dir.path(`piece-${ctxCount}`),
+    sourcePath: async (key) => files[key] ?? Promise.reject(new Error(`no file for ${key}`)),
+    assetPath: (url) => (url.startsWith("/fonts/") ? path.join(publicDir, url) : files.background!),
+    ...changes,
+  };
+}
+
+const base = { key: "k", index: 1, startFrame: 0, style };
+const clipSegment = (changes: Partial<Extract<Segment, { kind: "clip" }>> = {}): Segment => ({
+  ...base,
+  kind: "clip",
+  mediaId: "m1",
+  source: "clip",
+  inSeconds: 0,
+  sourceFrames: 60,
+  hasAudio: true,
+  textBox: { name: "Bo", message: "Happy birthday!" },
+  frames: 60,
+  headFrames: 15,
+  tailFrames: 15,
+  ...changes,
+});
+
+/** Mean level in dB of a stretch of a file's sound, after an optional filter picks out a band. */
+async function meanVolume(file: string, start: number, seconds: number, band = "anull") {
+  const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-ss", String(start), "-t", String(seconds), "-i", file, "-af", `${band},volumedetect`, "-f", "null", "-"]);
+  return Number(/mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderrTail.join("\n"))?.[1] ?? Number.NaN);
+}
+
+async function wavSamples(file: string) {
+  const { stdout } = await runFfprobe(["-v", "error", "-show_entries", "stream=duration_ts,sample_rate,channels,codec_name", "-of", "json", file]);
+  return (JSON.parse(stdout) as { streams: { duration_ts: number; sample_rate: string; channels: number; codec_name: string }[] }).streams[0]!;
+}
+
+async function frameAt(video: string, n: number, output: string) {
+  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-i", video, "-vf", `select=eq(n\\,${n})`, "-frames:v", "1", "-update", "1", output]);
+  return output;
+}
+
+async function frameHashes(video: string) {
+  const { stdout } = await runFfmpeg(["-hide_banner", "-v", "error", "-i", video, "-map", "0:v", "-f", "framemd5", "-"]);
+  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").at(-1)!.trim());
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir("render-pieces");
+  files.clip = await makeClip(dir.path("clip.mp4"), { width: 640, height: 360, seconds: 2 });
+  files.shortClip = await makeClip(dir.path("short.mp4"), { width: 320, height: 180, seconds: 1 });
+  files.photo = await makeQuartersImage(dir.path("photo.jpg"), 320, 180);
+  files.texture = dir.path("texture.jpg");
+  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=1", "-frames:v", "1", files.texture]);
+  files.background = dir.path("background.jpg");
+  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c08040" } }).jpeg().toFile(files.background);
+});
+afterAll(() => dir.remove());
+
+describe("a clip segment", () => {
+  test("is decoded once into an exact body, lossless head and tail, and its sound", async () => {
+    const written: number[] = [];
+    const segment = clipSegment();
+    const pieces = await renderSegmentPieces(segment, context({ onFrames: (n) => written.push(n) }));
+
+    const body = await probeMedia(pieces.body);
+    expect(body.video).toMatchObject({ codec: "h264", width: 320, height: 180, pixelFormat: "yuv420p", frameRate: 30 });
+    expect(body.audio).toBeNull();
+    expect(await countVideoFrames(pieces.body)).toBe(bodyFrames(segment));
+    for (const [file, frames] of [[pieces.head!, 15], [pieces.tail!, 15]] as const) {
+      expect((await probeMedia(file)).video).toMatchObject({ codec: "ffv1", width: 320, height: 180, pixelFormat: "yuv420p" });
+      expect(await countVideoFrames(file)).toBe(frames);
+    }
+    // The whole item's sound, head and tail included: 2 s at 48 kHz stereo, from a mono 44.1 kHz clip.
+    expect(await wavSamples(pieces.audio)).toMatchObject({ codec_name: "pcm_s16le", sample_rate: "48000", channels: 2, duration_ts: 96_000 });
+    expect(await meanVolume(pieces.audio, 0.2, 1.5)).toBeGreaterThan(-30);
+    expect(pieces.frames).toBe(60);
+    expect(written.at(-1)).toBe(60);
+    expect(written).toEqual([...written].sort((a, b) => a - b));
+  });
+
+  test("shorter than its segment, holds its last frame and falls silent", async () => {
+    // The held second is the lossless tail here, so equal frames hash alike.
+    const segment = clipSegment({ source: "shortClip", sourceFrames: 30, frames: 60, headFrames: 0, tailFrames: 30, textBox: null });
+    const pieces = await renderSegmentPieces(segment, context());
+    expect(pieces.head).toBeNull();
+    expect(new Set(await frameHashes(pieces.body)).size).toBeGreaterThan(20); // the test pattern moves
+    const held = await frameHashes(pieces.tail!);
+    expect(held).toHaveLength(30);
+    expect(new Set(held).size).toBe(1);
+    expect((await wavSamples(pieces.audio)).duration_ts).toBe(96_000);
+    expect(await meanVolume(pieces.audio, 0.1, 0.8)).toBeGreaterThan(-30);
+    expect(await meanVolume(pieces.audio, 1.1, 0.8)).toBeLessThan(-80);
+  });
+
+  test("starts at its trim point", async () => {
+    // Lossless snippets compare exactly: the whole clip's last second against the trimmed clip's start.
+    const whole = await renderSegmentPieces(clipSegment({ headFrames: 0, tailFrames: 30, textBox: null }), context());
+    const trimmed = await renderSegmentPieces(clipSegment({ inSeconds: 1, sourceFrames: 30, frames: 30, headFrames: 10, tailFrames: 0, textBox: null }), context());
+    const wholeHashes = await frameHashes(whole.tail!);
+    const trimmedHashes = await frameHashes(trimmed.head!);
+    expect(trimmedHashes).toHaveLength(10);
+    expect(trimmedHashes).toEqual(wholeHashes.slice(0, 10));
+  });
+});
+
+describe("still segments", () => {
+  const photoSegment = (source: string, motion: "zoom-in" | "pan-left"): Segment => ({
+    ...base, kind: "photo", mediaId: "p", source, motion, textBox: { name: "Ana", message: "Love you" }, frames: 45, headFrames: 15, tailFrames: 0,
+  });
+
+  test.each(["zoom-in", "pan-left"] as const)("a photo moves (%s) a little every frame and is silent", async (motion) => {
+    const pieces = await renderSegmentPieces(photoSegment("texture", motion), context());
+    expect(await countVideoFrames(pieces.body)).toBe(30);
+    expect(await countVideoFrames(pieces.head!)).toBe(15);
+    expect(pieces.tail).toBeNull();
+    const hashes = await frameHashes(pieces.head!);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(await meanVolume(pieces.audio, 0, 1.5)).toBeLessThan(-80);
+    expect((await wavSamples(pieces.audio)).duration_ts).toBe(72_000);
+  });
+
+  test("a photo carries its caption box in the lower third", async () => {
+    const pieces = await renderSegmentPieces(photoSegment("photo", "zoom-in"), context());
+    // The box sits in the lower third, dark like the theme's; the top corners show the photo.
+    const frame = await frameAt(pieces.body, 0, dir.path("photo-frame.png"));
+    expect(dominant(await pixelAt(frame, 160, 150))).toBe("black");
+    expect(dominant(await pixelAt(frame, 20, 20))).toBe("red");
+    expect(dominant(await pixelAt(frame, 300, 20))).toBe("green");
+    const last = await frameAt(pieces.body, 29, dir.path("photo-frame-29.png"));
+    expect(dominant(await pixelAt(last, 160, 150))).toBe("black");
+  });
+
+  test("stops when cancelled and leaves no pieces behind", async () => {
+    const controller = new AbortController();
+    const ctx = context({ signal: controller.signal });
+    const rendering = renderSegmentPieces(clipSegment(), ctx);
+    controller.abort();
+    await expect(rendering).rejects.toThrow();
+    await expect(access(path.join(ctx.workDir, "body.mp4"))).rejects.toThrow();
+  });
+
+  test("the intro fades in from black and the outro ends on black", async () => {
+    const title = (role: "intro" | "outro"): Segment => ({ ...base, kind: "title", role, heading: "Ana turns 30", subheading: "from all of us", backgroundUrl: style.introUrl, frames: 45, headFrames: 0, tailFrames: 0 });
+    const intro = await renderSegmentPieces(title("intro"), context());
+    const outro = await renderSegmentPieces(title("outro"), context());
+    expect(await countVideoFrames(intro.body)).toBe(45);
+    expect(dominant(await pixelAt(await frameAt(intro.body, 0, dir.path("intro-0.png")), 10, 10))).toBe("black");
+    const lit = await pixelAt(await frameAt(intro.body, 40, dir.path("intro-40.png")), 10, 10);
+    expect(lit[0]).toBeGreaterThan(120); // the orange background
+    expect(dominant(await pixelAt(await frameAt(outro.body, 44, dir.path("outro-44.png")), 10, 10))).toBe("black");
+    expect(await meanVolume(intro.audio, 0, 1.4)).toBeLessThan(-80);
+  });
+});
+
+describe("a transition", () => {
+  test("crossfades the tail into the head over exactly its frames", async () => {
+    const colour = async (name: string, c: string) => {
+      const file = dir.path(`${name}.mkv`);
+      await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", `color=c=${c}:s=320x180:r=30:d=0.5`, "-c:v", "ffv1", "-pix_fmt", "yuv420p", file]);
+      return file;
+    };
+    const written: number[] = [];
+    const output = await renderTransition(await colour("red", "red"), await colour("blue", "blue"), 15, { ...context(), onFrames: (n) => written.push(n) });
+    expect(await countVideoFrames(output)).toBe(15);
+    expect((await probeMedia(output)).video).toMatchObject({ codec: "h264", width: 320, height: 180, frameRate: 30, pixelFormat: "yuv420p" });
+    const reds = [];
+    for (const n of [0, 7, 14]) reds.push((await pixelAt(await frameAt(output, n, dir.path(`x-${n}.png`)), 160, 90))[0]);
+    // 1/16 of the way in, half way, 15/16: never a whole frame of either side.
+    expect(reds[0]).toBeGreaterThan(215);
+    expect(reds[1]).toBeGreaterThan(100);
+    expect(reds[1]).toBeLessThan(155);
+    expect(reds[2]).toBeLessThan(40);
+    expect(written.at(-1)).toBe(15);
+  });
+});
+
+describe("the clips' timeline", () => {
+  /** A 48 kHz stereo WAV whose every sample is `value`. */
+  async function constantWav(name: string, frames: number, value: number) {
+    const data = Buffer.alloc(frames * 4);
+    for (let i = 0; i < frames * 2; i += 1) data.writeInt16LE(value, i * 2);
+    const header = Buffer.alloc(44);
+    header.write("RIFFxxxxWAVEfmt ", 0, "latin1");
+    header.writeUInt32LE(36 + data.length, 4);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(2, 22);
+    header.writeUInt32LE(48_000, 24);
+    header.writeUInt32LE(192_000, 28);
+    header.writeUInt16LE(4, 32);
+    header.writeUInt16LE(16, 34);
+    header.write("data", 36, "latin1");
+    header.writeUInt32LE(data.length, 40);
+    await writeFile(dir.path(name), Buffer.concat([header, data]));
+    return dir.path(name);
+  }
+
+  test("overlapping segments crossfade without a dip or a bump, and a short file ends in silence", async () => {
+    const a = await constantWav("a.wav", 48_000, 10_000);
+    const b = await constantWav("b.wav", 20_000, 10_000); // shorter than its place on the timeline
+    const output = dir.path("timeline.wav");
+    await mixTimelineAudio(
+      [
+        { file: a, start: 0, length: 48_000, fadeIn: 0, fadeOut: 16_000 },
+        { file: b, start: 32_000, length: 48_000, fadeIn: 16_000, fadeOut: 0 },
+      ],
+      80_000,
+      output,
+    );
+    expect(await wavSamples(output)).toMatchObject({ codec_name: "pcm_s16le", sample_rate: "48000", channels: 2, duration_ts: 80_000 });
+    const wav = await readFile(output);
+    const at = (frame: number) => wav.readInt16LE(44 + frame * 4); // left channel
+    for (const frame of [0, 31_999, 32_000, 40_000, 47_999, 51_999]) expect(Math.abs(at(frame) - 10_000)).toBeLessThanOrEqual(1);
+    expect(at(52_000)).toBe(0);
+    expect(at(79_999)).toBe(0);
+  });
+});

@@ -1,0 +1,165 @@
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { ThemeAssetError, resolveThemeAsset } from "~/render/pieces/assets.server";
+import { collageCells } from "~/render/pieces/collage.server";
+import { videoEncodingArgs } from "~/render/pieces/encoding";
+import { cameraMove } from "~/render/pieces/filters";
+import { concatList } from "~/render/pieces/join.server";
+import { integratedLoudness, soundtrackGainDb } from "~/render/pieces/soundtrack.server";
+import { wrapBalanced, wrapText } from "~/render/pieces/text.server";
+import { audioSpans, spanGain } from "~/render/pieces/timeline-audio.server";
+import { PROFILES, type Segment } from "~/render/plan";
+
+// Ten pixels a character: wrapping can be followed by hand.
+const measure = async (line: string) => [...line].length * 10;
+
+describe("wrapping caption text", () => {
+  test("breaks at spaces and keeps the writer's own line breaks", async () => {
+    const wrapped = await wrapText("Happy birthday dear Ana\nlove Bo", 150, 4, measure);
+    expect(wrapped).toEqual({ lines: ["Happy birthday", "dear Ana", "love Bo"], truncated: false });
+  });
+
+  test("ends with an ellipsis when the text needs more lines than allowed", async () => {
+    const wrapped = await wrapText("one two three four five six seven eight nine ten", 100, 2, measure);
+    expect(wrapped.truncated).toBe(true);
+    expect(wrapped.lines).toHaveLength(2);
+    expect(wrapped.lines[1]!.endsWith("…")).toBe(true);
+    for (const line of wrapped.lines) expect(await measure(line)).toBeLessThanOrEqual(100);
+  });
+
+  test("balanced wrapping evens out the lines instead of leaving one word alone", async () => {
+    const text = "aaa bbb ccc ddd eee fff ggg";
+    expect((await wrapText(text, 250, 3, measure)).lines).toEqual(["aaa bbb ccc ddd eee fff", "ggg"]);
+    expect((await wrapBalanced(text, 250, 3, measure)).lines).toEqual(["aaa bbb ccc ddd", "eee fff ggg"]);
+    expect((await wrapBalanced("Hello", 250, 3, measure)).lines).toEqual(["Hello"]);
+  });
+
+  test("breaks a word too long for a line inside the word", async () => {
+    const wrapped = await wrapText("see https://example.com/a-very-long-path ok", 100, 6, measure);
+    for (const line of wrapped.lines) expect(await measure(line)).toBeLessThanOrEqual(100);
+    expect(wrapped.lines).toEqual(["see", "https://ex", "ample.com/", "a-very-lon", "g-path ok"]);
+  });
+});
+
+describe("the clips' sound on the timeline", () => {
+  const segment = (startFrame: number, frames: number, headFrames: number, tailFrames: number) =>
+    ({ startFrame, frames, headFrames, tailFrames }) as Segment;
+  const plan = {
+    profile: PROFILES["1080p"],
+    segments: [segment(0, 90, 0, 15), segment(75, 150, 15, 15), segment(210, 90, 15, 0)],
+  };
+
+  test("each segment's sound starts where its picture starts", () => {
+    const spans = audioSpans(plan, ["a.wav", "b.wav", "c.wav"]);
+    expect(spans.map((s) => [s.start, s.length, s.fadeIn, s.fadeOut])).toEqual([
+      [0, 144_000, 0, 24_000],
+      [120_000, 240_000, 24_000, 24_000],
+      [336_000, 144_000, 24_000, 0],
+    ]);
+  });
+
+  test("the two sides of a crossfade always add up to full volume", () => {
+    const [first, second] = audioSpans(plan, ["a.wav", "b.wav", "c.wav"]);
+    for (let t = second!.start; t < first!.start + first!.length; t += 997) {
+      const sum = spanGain(first!, t - first!.start) + spanGain(second!, t - second!.start);
+      expect(sum).toBeCloseTo(1, 12);
+    }
+    expect(spanGain(second!, 50_000)).toBe(1);
+  });
+
+  test("needs one file per segment", () => {
+    expect(() => audioSpans(plan, ["a.wav"])).toThrow(RangeError);
+  });
+});
+
+describe("camera moves over stills", () => {
+  // The filter's corner expressions, evaluated as ffmpeg would for frame `n` of a 1920x1080 still.
+  const corners = (filter: string, n: number) => {
+    const values = Object.fromEntries(
+      [...filter.matchAll(/([xy][0-3])='([^']+)'/g)].map(([, name, expression]) => [
+        name,
+        new Function("W", "H", "n", `return ${expression!.replace(/\bin\b/g, "n")}`)(1920, 1080, n) as number,
+      ]),
+    );
+    return { left: values.x0!, right: values.x1!, top: values.y0!, bottom: values.y2! };
+  };
+
+  test("zoom-in starts on the whole picture and ends 12% closer, centred", () => {
+    const filter = cameraMove("zoom-in", 150);
+    const start = corners(filter, 0);
+    expect([start.left, start.right, start.top, start.bottom]).toEqual([0, 1920, 0, 1080]);
+    const end = corners(filter, 149);
+    expect(end.right - end.left).toBeCloseTo(1920 / 1.12, 3);
+    expect((end.left + end.right) / 2).toBeCloseTo(960, 3);
+    expect((end.top + end.bottom) / 2).toBeCloseTo(540, 3);
+  });
+
+  test("pan-right moves a fixed window from the left edge to the right edge", () => {
+    const filter = cameraMove("pan-right", 100);
+    expect(corners(filter, 0).left).toBeCloseTo(0, 3);
+    expect(corners(filter, 99).right).toBeCloseTo(1920, 3);
+    const widths = [0, 50, 99].map((n) => corners(filter, n)).map((c) => c.right - c.left);
+    for (const width of widths) expect(width).toBeCloseTo(1920 / 1.1, 3);
+  });
+
+  test("holds a one-frame still without dividing by zero", () => {
+    expect(corners(cameraMove("zoom-out", 1), 0).left).toBeCloseTo(((1 - 1 / 1.12) / 2) * 1920, 3);
+  });
+});
+
+describe("collage layouts", () => {
+  const frame = { width: 1920, height: 1080 };
+  test.each([2, 3, 4])("%i photos fill the frame in cells that never overlap", (count) => {
+    const cells = collageCells(count, frame);
+    expect(cells).toHaveLength(count);
+    for (const [i, a] of cells.entries()) {
+      expect(a.left).toBeGreaterThan(0);
+      expect(a.top).toBeGreaterThan(0);
+      expect(a.left + a.width).toBeLessThan(frame.width);
+      expect(a.top + a.height).toBeLessThan(frame.height);
+      for (const b of cells.slice(i + 1)) {
+        const apart = a.left + a.width < b.left || b.left + b.width < a.left || a.top + a.height < b.top || b.top + b.height < a.top;
+        expect(apart).toBe(true);
+      }
+    }
+    const covered = cells.reduce((sum, c) => sum + c.width * c.height, 0) / (frame.width * frame.height);
+    expect(covered).toBeGreaterThan(0.75);
+  });
+});
+
+describe("theme assets", () => {
+  const publicDir = path.resolve("/srv/chorus/public");
+
+  test("a site path names a file under public/", () => {
+    expect(resolveThemeAsset("/fonts/themes/Inter-SemiBold.ttf", publicDir)).toBe(path.join(publicDir, "fonts/themes/Inter-SemiBold.ttf"));
+    expect(resolveThemeAsset("/themes/golden-hour/intro.jpg?v=2", publicDir)).toBe(path.join(publicDir, "themes/golden-hour/intro.jpg"));
+  });
+
+  test.each(["/../.env", "/themes/%2e%2e/%2e%2e/.env", "https://example.com/x.jpg", "//example.com/x.jpg", "themes/x.jpg", "/", "/a\\..\\..\\b"])(
+    "%s is refused",
+    (url) => {
+      expect(() => resolveThemeAsset(url, publicDir)).toThrow(ThemeAssetError);
+    },
+  );
+});
+
+describe("joining and loudness", () => {
+  test("the concat list quotes every path so the demuxer reads it back exactly", () => {
+    expect(concatList(["/tmp/a b/body.mp4", "/tmp/it's/t.mp4"])).toBe("file '/tmp/a b/body.mp4'\nfile '/tmp/it'\\''s/t.mp4'\n");
+  });
+
+  test("every piece is encoded alike, whatever the profile", () => {
+    const args = videoEncodingArgs(PROFILES["720p"]);
+    for (const option of ["-crf", "-profile:v", "-level:v", "-pix_fmt", "-r", "-g", "-threads"]) expect(args).toContain(option);
+    expect(args.slice(args.indexOf("-r"), args.indexOf("-r") + 2)).toEqual(["-r", "30"]);
+  });
+
+  test("the mix is brought to -16 LUFS, and silence is left alone", () => {
+    const summary = ["[Parsed_ebur128_0 @ 0x1] Summary:", "", "  Integrated loudness:", "    I:         -21.9 LUFS", "    Threshold: -31.9 LUFS"];
+    expect(integratedLoudness(summary)).toBe(-21.9);
+    expect(soundtrackGainDb(-21.9)).toBe(5.9);
+    expect(soundtrackGainDb(-70)).toBe(0);
+    expect(soundtrackGainDb(-50)).toBe(20);
+    expect(integratedLoudness(["nothing here"])).toBeNull();
+  });
+});
