@@ -1,16 +1,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { FileStore } from "@tus/file-store";
 import { ERRORS, Server, type ServerOptions } from "@tus/server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "./media-intake.server";
 import { storage } from "./storage.server";
+import { uploadStagingDir, uploadStore } from "./upload-expiry.server";
 
 export const TUS_PATH = "/uploads/tus";
-
-/** Where tus keeps uploads in progress: inside local storage, so a finished upload becomes the original in place. */
-const stagingDir = () => path.join(env().DATA_DIR, "storage", "tus");
 
 const errorBody = (code: string, message: string) => JSON.stringify({ success: false, error: { code, message } });
 
@@ -40,7 +37,7 @@ export function createTusServer() {
   const onUploadFinish: ServerOptions["onUploadFinish"] = async (req, upload) => {
     try {
       const authorised = await authoriseUpload(req, upload.metadata ?? {}, upload.size, "finish");
-      const local = path.join(stagingDir(), upload.id);
+      const local = path.join(uploadStagingDir(), upload.id);
       let key = `tus/${upload.id}`;
       if (storage().name === "local") {
         await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
@@ -60,7 +57,8 @@ export function createTusServer() {
 
   return new Server({
     path: TUS_PATH,
-    datastore: new FileStore({ directory: stagingDir() }),
+    // Unfinished uploads expire UPLOAD_EXPIRY_HOURS after their last chunk (the uploads-expire sweep).
+    datastore: uploadStore(),
     relativeLocation: true,
     respectForwardedHeaders: env().TRUST_PROXY,
     maxSize: largestUpload,

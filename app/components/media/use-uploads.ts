@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/downscale-photo";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/upload-store";
 
 export const UPLOAD_ENDPOINT = "/uploads/tus";
-/** Small chunks: a dropped mobile link re-sends at most this much. */
-export const CHUNK_SIZE = 2 * 1024 * 1024;
 /** Retry for about ten minutes of bad signal before calling an upload failed. */
 export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000];
 
@@ -88,9 +87,12 @@ export function useUploads(context: UploadContext) {
   const start = useCallback(
     async (id: string, file: File) => {
       const ctx = contextRef.current;
+      // Chunks start at 2 MB and grow while they arrive fast (upload-chunk-size.ts); tus-js-client
+      // reads its chunkSize option afresh for every chunk.
+      let chunkStarted = 0;
       const upload = new tus.Upload(file, {
         endpoint: UPLOAD_ENDPOINT,
-        chunkSize: CHUNK_SIZE,
+        chunkSize: FIRST_CHUNK_BYTES,
         retryDelays: RETRY_DELAYS,
         removeFingerprintOnSuccess: true,
         metadata: {
@@ -104,7 +106,16 @@ export function useUploads(context: UploadContext) {
           ...(ctx.invite ? { invite: ctx.invite } : {}),
           ...(ctx.privateKey ? { privateKey: ctx.privateKey } : {}),
         },
-        onShouldRetry: (error) => shouldRetry(error),
+        onShouldRetry: (error) => {
+          upload.options.chunkSize = chunkSizeAfterFailure();
+          return shouldRetry(error);
+        },
+        onBeforeRequest: (req) => {
+          if (req.getMethod() === "PATCH") chunkStarted = performance.now();
+        },
+        onChunkComplete: (bytes) => {
+          upload.options.chunkSize = nextChunkSize(upload.options.chunkSize!, { bytes, ms: performance.now() - chunkStarted });
+        },
         onProgress: (sent) => patch(id, { bytesSent: sent, state: "uploading" }),
         onAfterResponse: (_req, res) => {
           const mediaUuid = res.getHeader("Chorus-Media-Id");
