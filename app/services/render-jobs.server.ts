@@ -68,6 +68,11 @@ export async function cancelRender(job: RenderJob) {
 /** Publishes a finished render as the event's current video (at most once per render). */
 export async function publishRenderJob(job: RenderJob, by: User | null) {
   if (job.status !== "succeeded" || !job.outputKey) throw new ApiError(409, "CONFLICT", "Only a finished render can be published.");
+  return publishVersionOf(job, by);
+}
+
+async function publishVersionOf(job: RenderJob, by: User | null) {
+  if (!job.outputKey) throw new Error(`render ${job.id} has no video to publish`);
   const { version, created } = await publishVersion(db(), {
     eventId: job.eventId,
     renderJobId: job.id,
@@ -144,8 +149,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
     const size = (await stat(output)).size;
     await storage().putFile(`${base}/video.mp4`, output, "video/mp4");
     if (result.poster) await storage().putFile(`${base}/poster.jpg`, result.poster, "image/jpeg");
-    const done = (await updateRenderJob(db(), job.id, {
-      status: "succeeded",
+    const rendered = (await updateRenderJob(db(), job.id, {
       outputKey: `${base}/video.mp4`,
       posterKey: result.poster ? `${base}/poster.jpg` : null,
       durationSeconds: probe.duration,
@@ -154,11 +158,13 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       etaSeconds: 0,
       piecesRendered: result.piecesRendered,
       piecesReused: result.piecesReused,
-      finishedAt: new Date(),
       heartbeatAt: new Date(),
     }))!;
+    // Published before the job says it succeeded: whoever sees "succeeded" also sees the new
+    // version. A crash in between re-renders from stored pieces and publishes the same version.
+    if (rendered.publishWhenDone) await publishVersionOf(rendered, null);
+    const done = (await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }))!;
     await publishRenderUpdate(done);
-    if (done.publishWhenDone) await publishRenderJob(done, null);
   } catch (error) {
     if (cancelled) {
       const stopped = await updateRenderJob(db(), job.id, { status: "cancelled", finishedAt: new Date() });

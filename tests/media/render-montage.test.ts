@@ -186,6 +186,20 @@ describe("rendering a plan end to end", () => {
     expect(await meanVolume(soundtrack, ...clipWindow, voice)).toBeGreaterThan((await meanVolume(soundtrack, ...photoWindow, voice)) + 20);
   });
 
+  test("a shipped track longer than the video plays under it without looping", async () => {
+    files["warm-sunday.m4a"] = path.resolve("public/music/warm-sunday.m4a");
+    const plan = planRender(
+      planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg")], {
+        track: { id: "warm-sunday", renditionKey: "warm-sunday.m4a", durationSeconds: 91, startSeconds: 10, fadeOutSeconds: 2, volume: 0.8 },
+      }),
+    );
+    const { soundtrack } = await renderAll(plan, "shipped-track");
+    const probe = await probeMedia(soundtrack);
+    expect(Math.abs(probe.duration! - plan.durationSeconds)).toBeLessThan(0.025);
+    const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-i", soundtrack, "-af", "ebur128", "-f", "null", "-"]);
+    expect(Number(/I:\s+(-?[\d.]+) LUFS/.exec(stderrTail.join("\n"))?.[1])).toBeGreaterThan(-18);
+  });
+
   test("without music the soundtrack is the clips' sound at the target loudness", async () => {
     const plan = planRender(planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("video", "speech.mp4", { durationSeconds: 3 })], { track: null }));
     expect(plan.music).toBeNull();

@@ -46,7 +46,9 @@ export function soundtrackMixArgs(plan: SoundtrackPlan, timeline: string, musicF
       // Timestamps of a looped input jump back at every loop: count them afresh.
       `[1:a]${AUDIO_FORMAT_FILTER},asetpts=N/SR/TB,${exactly(samples)},volume=${music.volume.toFixed(3)}${fadeOut}[music]`,
       `[music][key]${DUCKING}[ducked]`,
-      `[ducked][clips]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c3,${exactly(samples)},${measure}[out]`,
+      // amix halves each input; the volume puts them back at full level (amerge loses the channel
+      // layout of a split input on ffmpeg 4.1 and fails once the music's first frame arrives).
+      `[ducked][clips]amix=inputs=2:duration=first:dropout_transition=0,volume=2,${AUDIO_FORMAT_FILTER},${exactly(samples)},${measure}[out]`,
     ].join(";");
   } else {
     graph = `[0:a]${AUDIO_FORMAT_FILTER},${exactly(samples)},${measure}[out]`;
