@@ -14,6 +14,7 @@ import { rebuildDerivedImages } from "./media-derived.server";
 import { rearrangeMontage } from "./media-order.server";
 import { publishMediaUpdate } from "./media-realtime.server";
 import { mediaView } from "./media-views.server";
+import { queuePiecePreparation } from "./render-jobs.server";
 
 // Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
 // Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.
@@ -56,6 +57,8 @@ export async function changeMedia({ record }: OpenedMedia, changes: MediaChangeI
     return { updated, moved: moved.filter((row) => row.id !== record.id) };
   });
   await announce([updated, ...moved]);
+  // A new caption or trim changes this item's scene; render it again ahead of publishing.
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return updated;
 }
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const worker of workers) worker.kill("SIGKILL");
   await server?.close();
-  process.env.RENDER_STALL_SECONDS = "";
+  delete process.env.RENDER_STALL_SECONDS;
   resetEnvCache();
   dropSingleton("storage");
   await files?.remove();

@@ -19,6 +19,10 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     SMTP_URL: "",
     // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
     RENDER_AHEAD: "false",
+    // Settings a test file changes stay in this process's environment: reset them for the next one.
+    RUN_WORKER: "true",
+    RENDER_PHOTO_SECONDS: "5",
+    RENDER_TITLE_SECONDS: "3.5",
     ...settings,
   });
   resetEnvCache();

@@ -12,6 +12,7 @@ import type { EventFormReply } from "../event-page.server";
 import { formText } from "../event-page-form.server";
 import { archiveTheme, chooseTheme, createTheme, isBuiltIn, listThemes, restoreTheme, themeFor, themeView, updateTheme } from "../themes.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
+import { queuePiecePreparation } from "../render-jobs.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for
 // their own themes a small editor. Every action answers with a redirect back to #theme and a toast.
@@ -83,6 +84,8 @@ function changesFromForm(form: FormData) {
 export const themeIntents: Record<string, ArrangeIntent> = {
   async "theme-choose"(context, form) {
     const theme = await chooseTheme(context.user, context.event.id, themeIdOf(form));
+    // Every scene looks different in the new theme: render them ahead of publishing.
+    await queuePiecePreparation(context.event.id);
     return backToThemes(context, { type: "success", title: "Theme chosen", description: `Your video will use ${theme.name}.` });
   },
   async "theme-customise"(context, form) {
