@@ -161,3 +161,8 @@ export async function markEventOpened(db: Db, id: string) {
   const [row] = await db.select({ openedAt: events.openedAt }).from(events).where(eq(events.id, id));
   return row?.openedAt ?? null;
 }
+
+export async function findEventsByIds(db: Db, ids: string[]) {
+  if (!ids.length) return [];
+  return db.select().from(events).where(inArray(events.id, ids));
+}

@@ -59,3 +59,8 @@ export async function listStalledRenderJobs(db: Db, seconds: number) {
       ),
     );
 }
+
+/** The latest renders of every event, for staff. */
+export async function listRecentRenderJobs(db: Db, limit = 20) {
+  return db.select().from(renderJobs).orderBy(desc(renderJobs.createdAt)).limit(limit);
+}

@@ -3,6 +3,7 @@
 // was rendered before; then one soundtrack job and a join without re-encoding. Nothing here
 // grows with the number of clips except lists of file names.
 
+import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import {
@@ -85,6 +86,8 @@ function once(key: string, make: () => Promise<StoredPiece>) {
 export async function runRender(plan: RenderPlan, options: RunRenderOptions): Promise<RenderResult> {
   // One failed piece stops the others: no point encoding what will not be joined.
   const controller = new AbortController();
+  // Every piece waiting for a render slot listens for the abort: many at once is expected.
+  setMaxListeners(0, controller.signal);
   const stop = () => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });
   try {

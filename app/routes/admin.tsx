@@ -14,13 +14,15 @@ import { redirectWithCookies } from "~/lib/redirects.server";
 import { listSupportMessages } from "~/models/support-message.server";
 import { findUserByEmail } from "~/models/user.server";
 import { impersonate } from "~/services/impersonation.server";
+import { StaffRenders } from "~/components/admin/staff-renders";
+import { recentRenders } from "~/services/render-realtime.server";
 
 export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request);
-  const messages = await listSupportMessages(db());
-  return json({ canImpersonate: isAdmin(user), messages });
+  const [messages, renders] = await Promise.all([listSupportMessages(db()), recentRenders()]);
+  return json({ canImpersonate: isAdmin(user), messages, renders });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -34,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminPage() {
-  const { canImpersonate, messages } = useLoaderData<typeof loader>();
+  const { canImpersonate, messages, renders } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   return (
     <div className="stack">
@@ -50,6 +52,7 @@ export default function AdminPage() {
           </Form>
         </section>
       ) : null}
+      <StaffRenders initial={renders} />
       <section aria-labelledby="messages-heading">
         <h2 id="messages-heading">Chat and feedback</h2>
         {messages.length === 0 ? (

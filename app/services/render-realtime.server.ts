@@ -1,6 +1,7 @@
 import type { RenderJob } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
-import { findEventById } from "~/models/event.server";
+import { findEventById, findEventsByIds } from "~/models/event.server";
+import { listRecentRenderJobs } from "~/models/render-job.server";
 import { roomOfUser, type RenderJobUpdate } from "~/realtime/events";
 import { realtime } from "~/realtime/server.server";
 
@@ -34,4 +35,11 @@ export async function publishRenderUpdate(job: RenderJob) {
   const view = renderJobView(job, event.uuid);
   io.of("/users").to(roomOfUser(event.creatorId)).emit("render:progress", view);
   io.of("/staff").emit("render:progress", view);
+}
+
+/** Staff's list of the latest renders, as the live updates shape them. */
+export async function recentRenders() {
+  const jobs = await listRecentRenderJobs(db());
+  const events = new Map((await findEventsByIds(db(), [...new Set(jobs.map((j) => j.eventId))])).map((e) => [e.id, e.uuid]));
+  return jobs.map((job) => renderJobView(job, events.get(job.eventId) ?? ""));
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import { promisify } from "node:util";
+import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Event, Media, User } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
@@ -222,6 +223,29 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(job.status).toBe("cancelled");
     expect(await listPublishedVersions(db(), event.id)).toHaveLength(0);
     expect((await admin.client.delete(`/api/admin/renderjobs/${job.id}`)).status).toBe(409);
+  });
+
+  test("progress reaches the organiser and staff live, ending at 100%", async () => {
+    const { client, event } = await arrangedEvent();
+    const admin = await loggedInUser(server.url, "admin");
+    const listen = (namespace: string, cookie: string) => {
+      const socket = connectSocket(`${server.url}${namespace}`, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+      const heard: { status: string; percent: number; eventUuid: string }[] = [];
+      socket.on("render:progress", (update) => heard.push(update));
+      const ready = new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
+      return { socket, heard, ready };
+    };
+    const organiserFeed = listen("/users", client.cookieHeader());
+    const staffFeed = listen("/staff", admin.client.cookieHeader());
+    await Promise.all([organiserFeed.ready, staffFeed.ready]);
+    await renderAndWait(client, event);
+    await expect.poll(() => staffFeed.heard.at(-1)?.status).toBe("succeeded");
+    for (const feed of [organiserFeed, staffFeed]) {
+      expect(feed.heard.every((u) => u.eventUuid === event.uuid)).toBe(true);
+      expect(feed.heard.map((u) => u.status)).toContain("running");
+      expect(feed.heard.at(-1)).toMatchObject({ status: "succeeded", percent: 100 });
+      feed.socket.close();
+    }
   });
 
   test("an event with nothing ready cannot be rendered, with a clear reason", async () => {
