@@ -198,10 +198,8 @@ export const DEFAULT_THEME_SLUG = "golden-hour";
 
 export const findBuiltInTheme = (slug: string) => BUILT_IN_THEMES.find((t) => t.slug === slug) ?? null;
 
-/** A built-in theme as it is stored: the spec's fields and its slug. */
-export const builtInThemeLook = (theme: BuiltInTheme): ThemeLook & { slug: string; name: string } => ({
-  slug: theme.slug,
-  name: theme.name,
+/** Just the look of anything that has one (a stored theme, a built-in): the fields of ThemeLook. */
+export const themeLookOf = (theme: ThemeLook): ThemeLook => ({
   introUrl: theme.introUrl,
   outroUrl: theme.outroUrl,
   fontUrl: theme.fontUrl,
@@ -212,6 +210,13 @@ export const builtInThemeLook = (theme: BuiltInTheme): ThemeLook & { slug: strin
   textBoxScale: theme.textBoxScale,
   isCollage: theme.isCollage,
   scenes: theme.scenes,
+});
+
+/** A built-in theme as it is stored: the spec's fields and its slug. */
+export const builtInThemeLook = (theme: BuiltInTheme): ThemeLook & { slug: string; name: string } => ({
+  slug: theme.slug,
+  name: theme.name,
+  ...themeLookOf(theme),
 });
 
 /** Every intro and outro picture shipped: the only backgrounds a theme may use. */

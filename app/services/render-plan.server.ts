@@ -1,4 +1,5 @@
 import type { Event, Media, Theme } from "../../drizzle/schema/index";
+import { themeLookOf } from "~/domain/built-in-themes";
 import { introCard, outroCard } from "~/domain/montage-copy";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -25,19 +26,7 @@ const planMedia = (item: Media): PlanMedia => ({
   hasAudio: item.hasAudio,
 });
 
-export const planTheme = (theme: Theme): PlanTheme => ({
-  id: theme.id,
-  introUrl: theme.introUrl,
-  outroUrl: theme.outroUrl,
-  fontUrl: theme.fontUrl,
-  fontColor: theme.fontColor,
-  fontSize: theme.fontSize,
-  fontLineSpacing: theme.fontLineSpacing,
-  textBoxColor: theme.textBoxColor,
-  textBoxScale: theme.textBoxScale,
-  isCollage: theme.isCollage,
-  scenes: theme.scenes,
-});
+export const planTheme = (theme: Theme): PlanTheme => ({ id: theme.id, ...themeLookOf(theme) });
 
 /** The event's montage as it stands: its arrangement, theme, music and ready contributions. */
 export async function renderPlanFor(event: Event, options: { resolution?: Resolution } = {}): Promise<RenderPlan> {

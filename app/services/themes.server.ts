@@ -9,6 +9,7 @@ import {
   previewUrlFor,
   THEME_BACKGROUND_URLS,
   type ThemeLook,
+  themeLookOf,
 } from "~/domain/built-in-themes";
 import { CAPTION_CONTRAST_MINIMUM, captionContrast, HEX_COLOUR, normaliseHexColour } from "~/domain/theme-colours";
 import { db } from "~/lib/db.server";
@@ -144,19 +145,7 @@ export type ThemeChangesInput = z.input<typeof themeChanges>;
 
 const newThemeInput = themeChanges.extend({ basedOn: z.uuid("Say which theme yours is based on (basedOn: a theme id).") });
 
-const lookOf = (theme: Theme): ThemeLook & { name: string } => ({
-  name: theme.name,
-  introUrl: theme.introUrl,
-  outroUrl: theme.outroUrl,
-  fontUrl: theme.fontUrl,
-  fontColor: theme.fontColor,
-  fontSize: theme.fontSize,
-  fontLineSpacing: theme.fontLineSpacing,
-  textBoxColor: theme.textBoxColor,
-  textBoxScale: theme.textBoxScale,
-  isCollage: theme.isCollage,
-  scenes: theme.scenes,
-});
+const lookOf = (theme: Theme): ThemeLook & { name: string } => ({ name: theme.name, ...themeLookOf(theme) });
 
 /** The theme after `changes`, checked as a whole: what no single field can tell. */
 function changedLook(current: ThemeLook & { name: string }, changes: z.infer<typeof themeChanges>) {
