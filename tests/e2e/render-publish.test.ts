@@ -1,20 +1,15 @@
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
 import { findArrangement } from "../../app/models/arrangement.server";
 import { findEventById } from "../../app/models/event.server";
-import { insertMedia } from "../../app/models/media.server";
 import { findTrackBySlug } from "../../app/models/track.server";
-import { processMedia } from "../../app/services/media-processing.server";
-import { storage } from "../../app/services/storage.server";
 import type { RunningServer } from "../../server";
-import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
+import { makeTempDir } from "../media/support/media-fixtures";
 import { PASSWORD, createUser } from "../support/accounts";
 import { chromiumPath, collectPageErrors, launchChromium, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { createTestEvent } from "../support/events";
+import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 
 let server: RunningServer;
@@ -35,33 +30,13 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-async function addMedia(event: Event, kind: "photo" | "video", name: string, caption: string) {
-  const local = dir!.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
-  if (kind === "photo") await makeQuartersImage(local, 800, 600);
-  else await makeClip(local, { seconds: 2 });
-  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
-  const sizeBytes = (await fs.stat(local)).size;
-  await storage().putFile(key, local, kind === "photo" ? "image/jpeg" : "video/mp4");
-  const record = await insertMedia(db(), {
-    eventId: event.id,
-    purpose: "contribution",
-    originalKey: key,
-    originalName: `x.${kind === "photo" ? "jpg" : "mp4"}`,
-    mimeType: kind === "photo" ? "image/jpeg" : "video/mp4",
-    sizeBytes,
-    contributorName: name,
-    caption,
-    uploadId: `test-${crypto.randomUUID()}`,
-  });
-  await processMedia(record.id);
-}
 
 describe.skipIf(!chromiumPath)("making the video and watching it", { timeout: 240_000 }, () => {
   test("the organiser arranges, previews, renders with progress and publishes; the recipient plays it on a phone", async () => {
     const organiser = await createUser();
     const event = await createTestEvent(organiser, { occasion: "birthday" });
-    await addMedia(event, "video", "Ana", "Happy birthday, Sam!");
-    await addMedia(event, "photo", "Bo", "Remember the lake?");
+    await addReadyMedia(event, "video", dir!, { name: "Ana", caption: "Happy birthday, Sam!" });
+    await addReadyMedia(event, "photo", dir!, { name: "Bo", caption: "Remember the lake?" });
     await expect.poll(async () => (await findTrackBySlug(db(), "warm-sunday"))?.status, { timeout: 60_000 }).toBe("ready");
 
     const page = await newPage(browser, server.url);

@@ -1,23 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { resetEnvCache } from "../../app/lib/env.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
-import { insertMedia } from "../../app/models/media.server";
 import { listPublishedVersions } from "../../app/models/published-media.server";
 import { findRenderJob } from "../../app/models/render-job.server";
 import { findRenderPiece } from "../../app/models/render-piece.server";
 import type { RenderPlan } from "../../app/render/plan";
-import { processMedia } from "../../app/services/media-processing.server";
 import { recoverStalledRenders } from "../../app/services/render-jobs.server";
-import { storage } from "../../app/services/storage.server";
 import type { RunningServer } from "../../server";
-import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
+import { makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
+import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 
 // A worker process killed in the middle of a render (the machine lost, an out-of-memory kill):
@@ -56,25 +51,6 @@ function startWorker() {
   return worker;
 }
 
-async function addMedia(event: Event, kind: "photo" | "video") {
-  const local = files.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
-  if (kind === "photo") await makeQuartersImage(local, 800, 600);
-  else await makeClip(local, { seconds: 2 });
-  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
-  const sizeBytes = (await fs.stat(local)).size;
-  await storage().putFile(key, local, kind === "photo" ? "image/jpeg" : "video/mp4");
-  const record = await insertMedia(db(), {
-    eventId: event.id,
-    purpose: "contribution",
-    originalKey: key,
-    originalName: `x.${kind === "photo" ? "jpg" : "mp4"}`,
-    mimeType: kind === "photo" ? "image/jpeg" : "video/mp4",
-    sizeBytes,
-    contributorName: "Ana",
-    uploadId: `test-${crypto.randomUUID()}`,
-  });
-  await processMedia(record.id);
-}
 
 async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
   const started = Date.now();
@@ -89,7 +65,7 @@ async function until<T>(check: () => Promise<T | null | undefined | false>, time
 test("a worker killed mid-render is taken up again and publishes exactly one version", async () => {
   const { client, user } = await loggedInUser(server.url);
   const event = await createTestEvent(user);
-  for (const kind of ["video", "photo", "video", "photo", "video"] as const) await addMedia(event, kind);
+  for (const kind of ["video", "photo", "video", "photo", "video"] as const) await addReadyMedia(event, kind, files, { name: "Ana" });
 
   const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
   expect(started.status).toBe(202);

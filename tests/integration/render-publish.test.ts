@@ -9,18 +9,17 @@ import { db } from "../../app/lib/db.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
 import { probeMedia } from "../../app/media/probe.server";
 import { findEventById } from "../../app/models/event.server";
-import { findMediaById, insertMedia, updateMedia } from "../../app/models/media.server";
+import { updateMedia } from "../../app/models/media.server";
 import { listPublishedVersions } from "../../app/models/published-media.server";
 import { findRenderJob } from "../../app/models/render-job.server";
 import type { RenderPlan } from "../../app/render/plan";
-import { processMedia } from "../../app/services/media-processing.server";
-import { renderPlanFor } from "../../app/services/render-plan.server";
 import { storage } from "../../app/services/storage.server";
 import type { RunningServer } from "../../server";
-import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
-import { createUser, loggedInUser } from "../support/accounts";
+import { makeClip, makeTempDir } from "../media/support/media-fixtures";
+import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
+import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 
 const run = promisify(execFile);
@@ -46,36 +45,15 @@ afterAll(async () => {
   await files?.remove();
 });
 
-async function addMedia(event: Event, kind: "photo" | "video", options: { caption?: string; name?: string; source?: string } = {}) {
-  const local = files.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
-  if (kind === "photo") await makeQuartersImage(local, 800, 600);
-  else await fs.copyFile(options.source ?? clipFile, local);
-  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
-  const sizeBytes = (await fs.stat(local)).size;
-  await storage().putFile(key, local, kind === "photo" ? "image/jpeg" : "video/mp4");
-  const record = await insertMedia(db(), {
-    eventId: event.id,
-    purpose: "contribution",
-    originalKey: key,
-    originalName: kind === "photo" ? "photo.jpg" : "clip.mp4",
-    mimeType: kind === "photo" ? "image/jpeg" : "video/mp4",
-    sizeBytes,
-    contributorName: options.name ?? "Cy",
-    caption: options.caption ?? "",
-    uploadId: `test-${crypto.randomUUID()}`,
-  });
-  await processMedia(record.id);
-  return (await findMediaById(db(), record.id))!;
-}
 
 /** An organiser with an event holding a silent clip, a photo and a clip with sound. */
 async function arrangedEvent() {
   const { user, client } = await loggedInUser(server.url);
   const event = await createTestEvent(user, { occasion: "birthday" });
   const media = [
-    await addMedia(event, "video", { name: "Ana", caption: "Happy birthday!" }),
-    await addMedia(event, "photo", { name: "Bo", caption: "Remember this?" }),
-    await addMedia(event, "video", { name: "Cy", source: speakingClip }),
+    await addReadyMedia(event, "video", files, { name: "Ana", caption: "Happy birthday!", source: clipFile }),
+    await addReadyMedia(event, "photo", files, { name: "Bo", caption: "Remember this?" }),
+    await addReadyMedia(event, "video", files, { name: "Cy", source: speakingClip }),
   ];
   return { user, client, event, media };
 }
