@@ -1,4 +1,4 @@
-// Render benchmark: node --import tsx --tsconfig tsconfig.json bench/render.bench.ts [--long-plan] [--only=720p|1080p]
+// Render benchmark: node --import tsx bench/render.bench.ts [--long-plan] [--only=720p|1080p]
 //
 // The reference job (issue): 20 clips of 8 s — landscape, portrait, rotated, some without sound —
 // and 10 photos, intro, outro, a text box on every item, 0.5 s crossfades and music: about 190 s.

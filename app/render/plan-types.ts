@@ -159,6 +159,12 @@ export interface RenderPlan {
   totalFrames: number;
   durationSeconds: number;
   music: MusicPlan | null;
+  /**
+   * Hash of everything the soundtrack is made from: each segment's sound and place on the
+   * timeline, and the music. Captions, the theme and the frame size are not in it, so changing
+   * them reuses the soundtrack.
+   */
+  soundtrackKey: string;
   /** Items left out and why (not ready yet, failed), for the organiser. */
   skipped: { mediaId: string; reason: "not-ready" | "failed" | "no-rendition" }[];
   /** Hash of the whole plan: two renders of equal plans give the same video. */

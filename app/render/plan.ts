@@ -182,8 +182,19 @@ export function planRender(input: PlanInput): RenderPlan {
         availableSeconds: Math.max(0, input.track.durationSeconds - input.track.startSeconds),
       }
     : null;
+  const soundtrackKey = sha256Hex(JSON.stringify({ version: SOUNDTRACK_VERSION, fps, totalFrames, music, sound: segments.map(soundOf) }));
   const hash = sha256Hex(JSON.stringify({ segments: segments.map((s) => s.key), transitions: transitions.map((t) => t.key), music, profile }));
-  return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, skipped, hash };
+  return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, soundtrackKey, skipped, hash };
+}
+
+/** Bumped whenever the soundtrack's mixing changes, so stored soundtracks are made again. */
+const SOUNDTRACK_VERSION = 1;
+
+/** What of a segment its sound depends on: the clip's own sound and where it sits, nothing of its look. */
+function soundOf(segment: Segment) {
+  const place = { startFrame: segment.startFrame, frames: segment.frames, headFrames: segment.headFrames, tailFrames: segment.tailFrames };
+  if (segment.kind !== "clip" || !segment.hasAudio) return place;
+  return { ...place, source: segment.source, inSeconds: segment.inSeconds, sourceFrames: segment.sourceFrames };
 }
 
 /** Frames of a segment that are its own (not shared with a neighbour in a crossfade). */

@@ -1,6 +1,6 @@
 // Running a render plan (RENDERING.md "What follows"): each segment's pieces and each crossfade
 // are separate ffmpeg jobs, at most two at a time, reused from the piece store when their key
-// was rendered before; then one soundtrack job and a join without re-encoding. Nothing here
+// was rendered before; then one soundtrack job (also kept by key) and a join without re-encoding. Nothing here
 // grows with the number of clips except lists of file names.
 
 import { setMaxListeners } from "node:events";
@@ -113,13 +113,14 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   // What is there already, and so how much work is left.
   const segmentPieces = await Promise.all(plan.segments.map((s) => store.get(s.key)));
   const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
+  const storedSoundtrack = await store.get(plan.soundtrackKey);
   const timeline = plan.totalFrames;
   const work =
     plan.segments.reduce((sum, s, i) => sum + (segmentPieces[i] ? 0 : s.frames), 0) +
     plan.transitions.reduce((sum, t, i) => sum + (transitionPieces[i] ? 0 : t.frames), 0) +
-    Math.ceil(timeline * (SOUNDTRACK_SHARE + JOIN_SHARE));
+    Math.ceil(timeline * ((storedSoundtrack ? 0 : SOUNDTRACK_SHARE) + JOIN_SHARE));
   const counts = { rendered: 0, reused: 0 };
-  counts.reused = segmentPieces.filter(Boolean).length + transitionPieces.filter(Boolean).length;
+  counts.reused = [...segmentPieces, ...transitionPieces, storedSoundtrack].filter(Boolean).length;
   const renderedKeys: string[] = [];
   const started = Date.now();
   const running = new Map<string, number>();
@@ -193,15 +194,23 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const transitions = await Promise.all(plan.transitions.map((transition, i) => transitionPieces[i] ?? renderCrossfade(transition)));
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
-  const soundtrack = path.join(options.workDir, "soundtrack.m4a");
-  const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
-  await renderSlots().run(
-    () =>
-      track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
-        renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, soundtrack, context("soundtrack")),
-      ),
-    signal,
-  );
+  // Kept by its own key: a caption or theme change leaves the sound as it was.
+  const soundtrack = storedSoundtrack ?? (await renderTimelineSound());
+  async function renderTimelineSound() {
+    const file = path.join(options.workDir, "soundtrack.m4a");
+    const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
+    await renderSlots().run(
+      () =>
+        track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
+          renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, file, context("soundtrack")),
+        ),
+      signal,
+    );
+    counts.rendered += 1;
+    renderedKeys.push(plan.soundtrackKey);
+    options.onPieceRendered?.(plan.soundtrackKey, "soundtrack");
+    return store.put(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
+  }
 
   const crossfadeAfter = new Map(plan.transitions.map((t, i) => [t.from, transitions[i]!]));
   const videoFiles: string[] = [];
@@ -210,7 +219,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     const crossfade = crossfadeAfter.get(i);
     if (crossfade) videoFiles.push(crossfade.files.body!);
   });
-  await track("join", Math.ceil(timeline * JOIN_SHARE), () => joinPieces(videoFiles, soundtrack, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }));
+  await track("join", Math.ceil(timeline * JOIN_SHARE), () => joinPieces(videoFiles, soundtrack.files.audio!, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }));
   let poster: string | null = null;
   if (options.poster) {
     // The intro's heading is the most telling frame: two thirds into the intro card.

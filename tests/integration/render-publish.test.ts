@@ -121,9 +121,11 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     const after = second.plan as RenderPlan;
     const changedScene = after.segments.find((s) => s.kind === "photo")!;
     expect(before.segments.find((s) => s.kind === "photo")!.key).not.toBe(changedScene.key);
-    // One body and the crossfades on each side of it: three pieces; everything else is reused.
+    // One body and the crossfades on each side of it: three pieces; everything else is reused,
+    // the soundtrack too (a caption is not heard).
     expect(second.piecesRendered).toBe(3);
-    expect(second.piecesReused).toBe(after.segments.length + after.transitions.length - 3);
+    expect(after.soundtrackKey).toBe(before.soundtrackKey);
+    expect(second.piecesReused).toBe(after.segments.length + after.transitions.length + 1 - 3);
     expect((await listPublishedVersions(db(), event.id)).map((v) => v.version)).toEqual([2, 1]);
   });
 

@@ -174,6 +174,24 @@ describe("render planning", () => {
     expect(before.segments.every((s, i) => s.key !== after.segments[i]!.key)).toBe(true);
   });
 
+  test("the soundtrack's key follows what is heard: not captions, the theme or the frame size", () => {
+    const track = { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 0, fadeOutSeconds: 3, volume: 0.8 };
+    const media = [item("video", { caption: "Hi" }), item("photo"), item("video", { hasAudio: false })];
+    const key = (m: PlanMedia[], changes: Partial<PlanInput> = {}) => planRender(input(m, { track, ...changes })).soundtrackKey;
+    const base = key(media);
+    const change = (i: number, changes: Partial<PlanMedia>) => media.map((m, j) => (j === i ? { ...m, ...changes } : m));
+    expect(key(change(0, { caption: "Hello" }))).toBe(base);
+    expect(key(media, { theme: { ...theme, fontColor: "#ffeecc" } })).toBe(base);
+    expect(key(media, { resolution: "720p" })).toBe(base);
+    // A silent clip's own file is not heard: replacing it leaves the sound alone.
+    expect(key(change(2, { renditionKey: "events/e/media/other.mp4" }))).toBe(base);
+    expect(key(change(0, { trimStart: 1 }))).not.toBe(base);
+    expect(key(change(0, { renditionKey: "events/e/media/other.mp4" }))).not.toBe(base);
+    expect(key(change(1, { hidden: true }))).not.toBe(base);
+    expect(key(media, { track: { ...track, volume: 0.5 } })).not.toBe(base);
+    expect(key(media, { track: null })).not.toBe(base);
+  });
+
   test("720p output has its own profile and keys", () => {
     const media = [item("video")];
     const full = planRender(input(media));
