@@ -15,6 +15,7 @@
 // --long-plan adds a 600-clip plan of synthetic 1.2 s clips at 720p: it must render, with peak
 // memory flat in the number of clips (compared with a 60-clip plan of the same clips).
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -22,7 +23,8 @@ import { promisify } from "node:util";
 import { BUILT_IN_THEMES } from "../app/domain/built-in-themes";
 import { ffmpegPath } from "../app/media/ffmpeg-paths.server";
 import { photoRendition } from "../app/media/images.server";
-import { normaliseVideo } from "../app/media/normalise-video.server";
+import { RENDITION_DEFAULTS, normaliseArgs, normaliseVideo } from "../app/media/normalise-video.server";
+import type { MediaProbe } from "../app/media/probe.server";
 import { planRender, type PlanMedia, type PlanTheme, type RenderPlan, type Resolution } from "../app/render/plan";
 import { prepareRender } from "../app/render/prepare.server";
 import { runRender, type PieceStore } from "../app/render/run.server";
@@ -69,8 +71,25 @@ async function makeSourceClip(shape: ClipShape, seconds: number, file: string) {
   ]);
 }
 
+// Renditions are made again whenever the app's rendition settings change.
+const renditionSettings = createHash("sha256")
+  .update(
+    JSON.stringify(
+      normaliseArgs({
+        input: "in.mp4",
+        output: "out.mp4",
+        source: { video: { index: 0, displayWidth: 1920, displayHeight: 1080 }, audio: { index: 1 } } as MediaProbe,
+        duration: 8,
+        frame: RENDITION_DEFAULTS,
+        fps: RENDITION_DEFAULTS.fps,
+      }),
+    ),
+  )
+  .digest("hex")
+  .slice(0, 8);
+
 async function renditionsFor(count: number, seconds: number, label: string, shapes = clipShapes()) {
-  const dir = path.join(SOURCES, label);
+  const dir = path.join(SOURCES, `${label}-${renditionSettings}`);
   await mkdir(dir, { recursive: true });
   const items: { id: string; file: string; kind: "video" | "photo"; duration: number | null; hasAudio: boolean }[] = [];
   for (let i = 0; i < count; i++) {

@@ -24,6 +24,17 @@ export type NormaliseOptions = {
 export const RENDITION_DEFAULTS = { width: 1920, height: 1080, fps: 30 } as const;
 const AUDIO_RATE = 48_000;
 
+// Renditions are working copies, read again by every render: their bitrate is capped, at 12 Mbit/s
+// for 1080p30 (above what phones record at that size in HEVC, near it in H.264). Uncapped, a grainy
+// low-light clip at CRF 20 came out at over 100 Mbit/s, and decoding it cost more than encoding
+// the montage it went into.
+const MAX_KBITS_1080P = 12_000;
+
+/** The rendition's bitrate cap for a frame size, in kbit/s (scaled by area from 1080p). */
+export function renditionMaxKbits(frame: Frame) {
+  return Math.max(500, Math.round((MAX_KBITS_1080P * frame.width * frame.height) / (1920 * 1080)));
+}
+
 /**
  * Makes the rendition of a contributed clip: upright, on a blurred fill when its shape differs
  * from the frame, H.264/AAC in MP4 with the moov first, exactly as long as the source's picture.
@@ -95,6 +106,7 @@ export function normaliseArgs({ input, output, source, duration, frame, fps, aud
     // The picture's length, not the container's: the silence and apad above are endless.
     "-t", duration.toFixed(6),
     "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-profile:v", "high", "-pix_fmt", "yuv420p",
+    "-maxrate", `${renditionMaxKbits(frame)}k`, "-bufsize", `${renditionMaxKbits(frame) * 2}k`,
     "-g", String(fps), "-keyint_min", String(fps), "-sc_threshold", "0",
     "-c:a", "aac", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
     // Phones' location and other tags stay with the original only.

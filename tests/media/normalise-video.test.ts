@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
-import { type NormaliseProgress, normaliseVideo } from "~/media/normalise-video.server";
+import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
 import { dominant, grabFrame, makeClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
 
@@ -49,6 +49,24 @@ describe("normalising a clip for rendering", () => {
       await normaliseVideo(input, output, small);
       expect(Math.abs((await integratedLoudness(output)) - -16), `${seconds} s`).toBeLessThan(1);
     }
+  });
+
+  test("a grainy clip's rendition keeps to the bitrate cap for its frame size", async () => {
+    // Fresh noise in every frame: at CRF 20 alone it would take several times the cap.
+    const input = dir.path("grainy.mp4");
+    await runFfmpeg([
+      "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=3", "-vf", "noise=alls=40:allf=t",
+      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "10", input,
+    ]);
+    const output = dir.path("grainy-out.mp4");
+    await normaliseVideo(input, output, small);
+    const cap = renditionMaxKbits(small) * 1000;
+    const { stdout } = await runFfprobe(["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=bit_rate", "-of", "csv=p=0", output]);
+    const bitrate = Number(stdout.trim());
+    expect(bitrate).toBeGreaterThan(cap * 0.5);
+    // The rate control's buffer (two seconds at the cap) may be spent once on top of the cap.
+    const seconds = 3;
+    expect(bitrate).toBeLessThanOrEqual((cap * seconds + 2 * cap) / seconds);
   });
 
   test("a clip without sound gets a silent stereo track as long as the picture", async () => {
