@@ -6,7 +6,7 @@
 // app/render/run.server.ts with a piece store on disk), without the database or the web server.
 //
 // Printed for 720p and 1080p, each next to its baseline (one plain libx264 veryfast encode of the
-// same length and frame size, run in the same process, same machine, same minute):
+// same length and frame size, run in the same process before and after the renders, and averaged):
 //   publish      — contributions' scenes rendered ahead (as the app does when they arrive):
 //                  crossfades + soundtrack + join only                   target ≤ 0.8 × baseline
 //   full render  — nothing stored (e.g. after a theme change)            target ≤ 3.2 × (720p), ≤ 2.2 × (1080p)
@@ -220,7 +220,9 @@ async function measure<T>(label: string, work: () => Promise<T>) {
   const seconds = (performance.now() - started) / 1000;
   sampling = false;
   await sampler;
-  console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB`);
+  const stages = (result as { finishedAt?: Record<string, number> } | null)?.finishedAt;
+  const breakdown = stages ? `   (${Object.entries(stages).map(([stage, s]) => `${stage} ${s.toFixed(1)}`).join(", ")})` : "";
+  console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB${breakdown}`);
   return { seconds, peak, result };
 }
 
@@ -252,7 +254,9 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
     });
   const plan = planOf();
   console.log(`\n${resolution}: ${plan.segments.length} scenes, ${plan.transitions.length} crossfades, ${plan.durationSeconds.toFixed(1)} s`);
-  const base = await baseline(plan, dir);
+  // The baseline runs before and after the renders; ratios are to the mean of the two, so a machine
+  // that slows down or speeds up during the run moves both sides alike.
+  const before = await baseline(plan, dir);
 
   const full = await measure("full render, nothing stored", () =>
     runRender(plan, { store: diskStore(path.join(dir, "store-full")), sourcePath, workDir: path.join(dir, "work-full"), output: path.join(dir, "full.mp4") }),
@@ -268,6 +272,9 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
   const publish = await measure("publish (scenes rendered ahead)", () =>
     runRender(plan, { store: aheadStore, sourcePath, workDir: path.join(dir, "work-publish"), output: path.join(dir, "publish.mp4") }),
   );
+  const after = await baseline(plan, dir);
+  const base = { seconds: (before.seconds + after.seconds) / 2, peak: Math.max(before.peak, after.peak) };
+  console.log(`  baseline: mean ${base.seconds.toFixed(1)} s`);
   const ratio = (m: { seconds: number }) => (m.seconds / base.seconds).toFixed(2);
   console.log(`  → publish ${ratio(publish)} × baseline (target ≤ 0.8)`);
   console.log(`  → full render ${ratio(full)} × baseline (target ≤ ${resolution === "720p" ? "3.2" : "2.2"})`);

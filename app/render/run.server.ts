@@ -46,6 +46,8 @@ export interface RunRenderOptions {
   sourcePath: (key: string) => Promise<string>;
   /** A local path for a track's storage key. */
   musicPath?: (key: string) => Promise<string>;
+  /** The local path of a theme asset URL; public/ of the app unless given. */
+  assetPath?: (url: string) => string;
   workDir: string;
   output: string;
   poster?: string;
@@ -61,6 +63,8 @@ export interface RenderResult {
   piecesRendered: number;
   piecesReused: number;
   renderedKeys: string[];
+  /** Seconds from the start at which each stage had finished (they overlap), for the logs and the benchmark. */
+  finishedAt: { scenes: number; crossfades: number; soundtrack: number; join: number };
 }
 
 // Work is counted in output frames: a piece is worth its frames, the soundtrack and the join a
@@ -107,6 +111,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     profile: plan.profile,
     workDir: path.join(options.workDir, name),
     sourcePath: options.sourcePath,
+    assetPath: options.assetPath,
     signal,
   });
 
@@ -169,14 +174,18 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       return store.put(segment.key, segment.kind, files, bodyFrames(segment));
     });
 
-  // Segments first (transitions need their heads and tails), all queued at once: the slots keep
-  // two ffmpeg jobs running and the next one starts the moment one ends.
-  const segments = await Promise.all(plan.segments.map((segment, i) => segmentPieces[i] ?? renderSegment(segment)));
+  // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
+  // the moment one ends. A crossfade is queued as soon as its two scenes are there, and the
+  // soundtrack once every scene's sound is: they fill the slots while the last scenes render.
+  const finishedAt = { scenes: 0, crossfades: 0, soundtrack: 0, join: 0 };
+  const finish = (stage: keyof typeof finishedAt) => {
+    finishedAt[stage] = (Date.now() - started) / 1000;
+  };
+  const segmentJobs = plan.segments.map((segment, i) => (segmentPieces[i] ? Promise.resolve(segmentPieces[i]!) : renderSegment(segment)));
+  const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
-  const renderCrossfade = (transition: Transition) =>
+  const renderCrossfade = (transition: Transition, from: StoredPiece, to: StoredPiece) =>
     once(transition.key, async () => {
-      const from = segments[transition.from]!;
-      const to = segments[transition.from + 1]!;
       if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
       const file = await renderSlots().run(
         () =>
@@ -190,13 +199,21 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       options.onPieceRendered?.(transition.key, "transition");
       return store.put(transition.key, "transition", { body: file }, transition.frames);
     });
-
-  const transitions = await Promise.all(plan.transitions.map((transition, i) => transitionPieces[i] ?? renderCrossfade(transition)));
+  const allTransitions = Promise.all(
+    plan.transitions.map(async (transition, i) => {
+      const stored = transitionPieces[i];
+      if (stored) return stored;
+      const [from, to] = await Promise.all([segmentJobs[transition.from]!, segmentJobs[transition.from + 1]!]);
+      return renderCrossfade(transition, from, to);
+    }),
+  ).finally(() => finish("crossfades"));
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
   // Kept by its own key: a caption or theme change leaves the sound as it was.
-  const soundtrack = storedSoundtrack ?? (await renderTimelineSound());
-  async function renderTimelineSound() {
+  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(renderTimelineSound)).finally(() =>
+    finish("soundtrack"),
+  );
+  async function renderTimelineSound(segments: StoredPiece[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
     await renderSlots().run(
@@ -212,6 +229,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     return store.put(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
   }
 
+  const [segments, transitions, soundtrack] = await Promise.all([allSegments, allTransitions, timelineSound]);
+
   const crossfadeAfter = new Map(plan.transitions.map((t, i) => [t.from, transitions[i]!]));
   const videoFiles: string[] = [];
   plan.segments.forEach((segment, i) => {
@@ -220,6 +239,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     if (crossfade) videoFiles.push(crossfade.files.body!);
   });
   await track("join", Math.ceil(timeline * JOIN_SHARE), () => joinPieces(videoFiles, soundtrack.files.audio!, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }));
+  finish("join");
   let poster: string | null = null;
   if (options.poster) {
     // The intro's heading is the most telling frame: two thirds into the intro card.
@@ -227,5 +247,5 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     const at = intro ? (intro.frames * 2) / 3 / plan.profile.fps : 0;
     poster = (await makePoster(options.output, at, options.poster, { signal })).path;
   }
-  return { output: options.output, poster, piecesRendered: counts.rendered, piecesReused: counts.reused, renderedKeys };
+  return { output: options.output, poster, piecesRendered: counts.rendered, piecesReused: counts.reused, renderedKeys, finishedAt };
 }

@@ -164,6 +164,9 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
     // version. A crash in between re-renders from stored pieces and publishes the same version.
     if (rendered.publishWhenDone) await publishVersionOf(rendered, null);
     const done = (await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }))!;
+    console.info(
+      `render ${job.id}: ${result.piecesRendered} pieces rendered, ${result.piecesReused} reused; finished at (s) ${JSON.stringify(result.finishedAt)}`,
+    );
     await publishRenderUpdate(done);
   } catch (error) {
     if (cancelled) {

@@ -1,12 +1,13 @@
 // A plan from planRender() rendered end to end with the piece functions, at a small frame size.
 import path from "node:path";
-import { open } from "node:fs/promises";
+import { access, open } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import { type PieceContext, type SegmentFiles, countVideoFrames, joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition } from "~/render/pieces";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
+import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
 import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
 
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
@@ -208,5 +209,41 @@ describe("rendering a plan end to end", () => {
     const integrated = Number(/I:\s+(-?[\d.]+) LUFS/.exec(stderrTail.join("\n"))?.[1]);
     expect(integrated).toBeGreaterThan(-17.5);
     expect(integrated).toBeLessThan(-14.5);
+  });
+
+  test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
+    const stored = new Map<string, StoredPiece>();
+    const store: PieceStore = {
+      get: async (key) => stored.get(key) ?? null,
+      put: async (key, _kind, pieceFiles, frames) => {
+        stored.set(key, { files: pieceFiles, frames });
+        return { files: pieceFiles, frames };
+      },
+    };
+    const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
+    const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
+    const plan = planRender(planInput(media, { theme }));
+    const { sourcePath, assetPath } = context("runner");
+    const run = (p: RenderPlan, name: string) =>
+      runRender(p, { store, sourcePath, assetPath, workDir: dir.path(`${name}-work`), output: dir.path(`${name}.mp4`) });
+    const first = await run(plan, "runner-first");
+    expect(first.piecesRendered).toBe(plan.segments.length + plan.transitions.length + 1);
+    expect(await countVideoFrames(first.output)).toBe(plan.totalFrames);
+    expect(first.finishedAt.join).toBeGreaterThanOrEqual(Math.max(first.finishedAt.crossfades, first.finishedAt.soundtrack));
+
+    // A new caption on the photo: its scene and the two crossfades beside it; the sound is kept.
+    const captioned = planRender(planInput(media.map((m, i) => (i === 1 ? { ...m, caption: "A new caption" } : m)), { theme }));
+    const second = await run(captioned, "runner-caption");
+    expect(second.piecesRendered).toBe(3);
+    expect(second.renderedKeys).not.toContain(captioned.soundtrackKey);
+    expect(await countVideoFrames(second.output)).toBe(captioned.totalFrames);
+
+    // A clip whose rendition cannot be read: the render fails with that error and writes no video.
+    const broken = planRender(planInput([item("photo", "b.jpg"), item("video", "missing.mp4")], { theme }));
+    await expect(run(broken, "runner-broken")).rejects.toThrow("no file for missing.mp4");
+    await expect(access(dir.path("runner-broken.mp4"))).rejects.toThrow();
+    // The slots were given back: the next render runs.
+    const again = await run(plan, "runner-again");
+    expect(again.piecesRendered).toBe(0);
   });
 });
