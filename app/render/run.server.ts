@@ -216,12 +216,10 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   async function renderTimelineSound(segments: StoredPiece[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
-    await renderSlots().run(
-      () =>
-        track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
-          renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, file, context("soundtrack")),
-        ),
-      signal,
+    // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
+    // job keeps two busy, so it runs beside the crossfades instead of after them.
+    await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
+      renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, file, context("soundtrack")),
     );
     counts.rendered += 1;
     renderedKeys.push(plan.soundtrackKey);

@@ -7,6 +7,7 @@ import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import { type PieceContext, type SegmentFiles, countVideoFrames, joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition } from "~/render/pieces";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
+import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
 import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
 
@@ -143,6 +144,8 @@ describe("rendering a plan end to end", () => {
     const output = await joinPieces(timeline, soundtrack, dir.path("montage.mp4"), { ...context("join"), durationSeconds: plan.durationSeconds });
 
     expect(await countVideoFrames(output)).toBe(plan.totalFrames);
+    // With the index first (faststart) and an audio track beside the video, the index reads the same.
+    expect(await mp4VideoSampleCount(output)).toBe(plan.totalFrames);
     const probe = await probeMedia(output);
     expect(probe.video).toMatchObject({ codec: "h264", width: 320, height: 180, frameRate: 30, pixelFormat: "yuv420p" });
     expect(probe.audio).toMatchObject({ codec: "aac", sampleRate: 48_000, channels: 2 });

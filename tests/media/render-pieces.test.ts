@@ -6,6 +6,7 @@ import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type PieceContext, countVideoFrames, renderSegmentPieces, renderTransition } from "~/render/pieces";
 import { mixTimelineAudio } from "~/render/pieces/timeline-audio.server";
+import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
 import { dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
 
@@ -99,6 +100,8 @@ describe("a clip segment", () => {
     expect(body.video).toMatchObject({ codec: "h264", width: 320, height: 180, pixelFormat: "yuv420p", frameRate: 30 });
     expect(body.audio).toBeNull();
     expect(await countVideoFrames(pieces.body)).toBe(bodyFrames(segment));
+    // The pieces' own index, read without ffprobe, says the same.
+    for (const file of [pieces.body, pieces.head!, pieces.tail!]) expect(await mp4VideoSampleCount(file)).toBe(await countVideoFrames(file));
     for (const [file, frames] of [[pieces.head!, 15], [pieces.tail!, 15]] as const) {
       expect((await probeMedia(file)).video).toMatchObject({ codec: "h264", width: 320, height: 180, pixelFormat: "yuv420p" });
       expect(await countVideoFrames(file)).toBe(frames);
@@ -196,7 +199,10 @@ describe("a transition", () => {
       return file;
     };
     const written: number[] = [];
-    const output = await renderTransition(await colour("red", "red"), await colour("blue", "blue"), 15, { ...context(), onFrames: (n) => written.push(n) });
+    const red = await colour("red", "red");
+    // Not an MP4: no index to read, so the count falls back to ffprobe.
+    expect(await mp4VideoSampleCount(red)).toBeNull();
+    const output = await renderTransition(red, await colour("blue", "blue"), 15, { ...context(), onFrames: (n) => written.push(n) });
     expect(await countVideoFrames(output)).toBe(15);
     expect((await probeMedia(output)).video).toMatchObject({ codec: "h264", width: 320, height: 180, frameRate: 30, pixelFormat: "yuv420p" });
     const reds = [];

@@ -44,7 +44,7 @@ export function losslessVideoArgs(profile: OutputProfile): string[] {
   return [
     "-an",
     "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-threads", "1",
-    "-r", String(profile.fps), "-map_metadata", "-1", "-f", "matroska",
+    "-r", String(profile.fps), "-map_metadata", "-1", "-f", "mp4",
   ];
 }
 

@@ -80,7 +80,10 @@ export function soundtrackEncodeArgs(plan: SoundtrackPlan, mixFile: string, gain
     "-hide_banner", "-v", "error", "-y",
     "-i", mixFile,
     "-af", `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit.toFixed(4)}:level=0,${AUDIO_FORMAT_FILTER},${exactly(samples)}`,
-    "-c:a", "aac", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
+    // The "fast" coder: at this bitrate it sounds as good as the default "twoloop" at half its CPU
+    // (ffmpeg's own AAC maintainers made it the default for that reason in 4.0; 5.1 is back on
+    // twoloop, which took 10.6 s of a soundtrack's 12.7 s here).
+    "-c:a", "aac", "-aac_coder", "fast", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
     "-map_metadata", "-1", "-f", "mp4", output,
   ];
 }
