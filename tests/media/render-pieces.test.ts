@@ -73,6 +73,13 @@ async function frameAt(video: string, n: number, output: string) {
   return output;
 }
 
+/** Peak signal-to-noise ratio of two pictures of the same size, in dB (higher: more alike). */
+async function psnr(a: string, b: string) {
+  const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-i", a, "-i", b, "-lavfi", "psnr", "-f", "null", "-"]);
+  const value = /average:(inf|[\d.]+)/.exec(stderrTail.join("\n"))?.[1];
+  return value === "inf" ? Number.POSITIVE_INFINITY : Number(value);
+}
+
 async function frameHashes(video: string) {
   const { stdout } = await runFfmpeg(["-hide_banner", "-v", "error", "-i", video, "-map", "0:v", "-f", "framemd5", "-"]);
   return stdout.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").at(-1)!.trim());
@@ -156,6 +163,25 @@ describe("still segments", () => {
     expect(new Set(hashes).size).toBe(hashes.length);
     expect(await meanVolume(pieces.audio, 0, 1.5)).toBeLessThan(-80);
     expect((await wavSamples(pieces.audio)).duration_ts).toBe(72_000);
+  });
+
+  test("a photo's tail, made in its own chain, carries on the move from the body's last frame", async () => {
+    const segment: Segment = { ...photoSegment("texture", "zoom-in"), frames: 60, headFrames: 15, tailFrames: 15 };
+    const pieces = await renderSegmentPieces(segment, context());
+    expect(await countVideoFrames(pieces.body)).toBe(30);
+    expect(await countVideoFrames(pieces.tail!)).toBe(15);
+    const tail = await frameHashes(pieces.tail!);
+    expect(new Set(tail).size).toBe(15);
+    const lastOfBody = await frameAt(pieces.body, 29, dir.path("photo-body-29.png"));
+    const firstOfTail = await frameAt(pieces.tail!, 0, dir.path("photo-tail-0.png"));
+    const firstOfHead = await frameAt(pieces.head!, 0, dir.path("photo-head-0.png"));
+    // Across the cut, one step of a slow zoom (the body is lossy, the tail not: ~26 dB here); the
+    // move's start, where a tail that began the move again would be, is far off (~13 dB).
+    const acrossTheCut = await psnr(lastOfBody, firstOfTail);
+    expect(acrossTheCut).toBeGreaterThan(22);
+    expect(await psnr(firstOfHead, firstOfTail)).toBeLessThan(acrossTheCut - 8);
+    // The caption box is on the tail too.
+    expect(dominant(await pixelAt(firstOfTail, 160, 150))).toBe("black");
   });
 
   test("a photo carries its caption box in the lower third", async () => {

@@ -102,6 +102,17 @@ describe("camera moves over stills", () => {
     for (const width of widths) expect(width).toBeCloseTo(1920 / 1.1, 3);
   });
 
+  test("a chain that starts later in the move picks it up exactly where it is", () => {
+    for (const motion of ["zoom-in", "pan-left"] as const) {
+      const whole = cameraMove(motion, 150);
+      const tail = cameraMove(motion, 150, 135);
+      for (const n of [0, 7, 14]) {
+        const [a, b] = [corners(tail, n), corners(whole, 135 + n)];
+        for (const side of ["left", "right", "top", "bottom"] as const) expect(a[side]).toBeCloseTo(b[side], 4);
+      }
+    }
+  });
+
   test("holds a one-frame still without dividing by zero", () => {
     expect(corners(cameraMove("zoom-out", 1), 0).left).toBeCloseTo(((1 - 1 / 1.12) / 2) * 1920, 3);
   });

@@ -40,17 +40,20 @@ const linear = (scale: "W" | "H", a: number, b: number) => `${scale}*(${number(a
 /**
  * The camera move as a `perspective` filter: each frame samples a window of the still with
  * sub-pixel precision (bilinear), so slow zooms and pans glide instead of stepping a whole pixel
- * at a time as crop and zoompan do. The window moves linearly from the first to the last frame.
+ * at a time as crop and zoompan do. The window moves linearly from the first to the last of
+ * `frames` frames; the filter's own frames start at frame `firstFrame` of that move.
  */
-export function cameraMove(motion: PhotoMotion | "gentle-zoom", frames: number): string {
+export function cameraMove(motion: PhotoMotion | "gentle-zoom", frames: number, firstFrame = 0): string {
   const { from, to } = moves[motion];
   const step = frames > 1 ? 1 / (frames - 1) : 0;
-  // Edges of the window as shares of the picture, each a + b * frame.
+  // Edges of the window as shares of the picture, each a + b * frame. A filter that starts at
+  // `firstFrame` of the move counts its own frames from 0: its a is the edge at that frame.
   const edge = (centre: number, size: number, side: -1 | 1) => centre + (side * size) / 2;
-  const left = [edge(from.centreX, from.size, -1), (edge(to.centreX, to.size, -1) - edge(from.centreX, from.size, -1)) * step] as const;
-  const right = [edge(from.centreX, from.size, 1), (edge(to.centreX, to.size, 1) - edge(from.centreX, from.size, 1)) * step] as const;
-  const top = [edge(0.5, from.size, -1), (edge(0.5, to.size, -1) - edge(0.5, from.size, -1)) * step] as const;
-  const bottom = [edge(0.5, from.size, 1), (edge(0.5, to.size, 1) - edge(0.5, from.size, 1)) * step] as const;
+  const line = (start: number, end: number) => [start + (end - start) * step * firstFrame, (end - start) * step] as const;
+  const left = line(edge(from.centreX, from.size, -1), edge(to.centreX, to.size, -1));
+  const right = line(edge(from.centreX, from.size, 1), edge(to.centreX, to.size, 1));
+  const top = line(edge(0.5, from.size, -1), edge(0.5, to.size, -1));
+  const bottom = line(edge(0.5, from.size, 1), edge(0.5, to.size, 1));
   const x = (e: readonly [number, number]) => linear("W", e[0], e[1]);
   const y = (e: readonly [number, number]) => linear("H", e[0], e[1]);
   return (

@@ -44,21 +44,37 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
   if (inputs.textBox) args.push(...stillInput(inputs.textBox.file));
 
   const graph: string[] = [];
-  const shaped = isClip
-    ? // Held on its last frame when the clip is shorter than the item (plan.ts minClipSeconds).
-      `[0:v]fps=${fps},setpts=PTS-STARTPTS,trim=end_frame=${Math.min(inputs.sourceFrames, frames)},tpad=stop=-1:stop_mode=clone,` +
-      `trim=end_frame=${frames},scale=${frame.width}:${frame.height},setsar=1,format=yuv420p`
-    : `[0:v]${stillToFrame(frame)},loop=loop=${frames - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps)}`;
-  if (inputs.textBox) {
-    graph.push(`${shaped}[picture]`, `[1:v]${overlayImage()}[box]`, `[picture][box]overlay=${inputs.textBox.x}:${inputs.textBox.y}:format=yuv420[shaped]`);
-  } else {
-    graph.push(`${shaped}[shaped]`);
-  }
+  const box = inputs.textBox;
+  const withBox = (picture: string, boxLabel: string, out: string) =>
+    box ? [`${picture}[${boxLabel}]overlay=${box.x}:${box.y}:format=yuv420[${out}]`] : [`${picture}null[${out}]`];
 
+  // A still's tail is its own short chain, started with everything else. Split off the end of one
+  // long chain, it would make ffmpeg run the whole still (which needs no input frames to go on)
+  // into the body's queue before the tail's first frame: ~400 MB of raw frames at 1080p.
+  const stillTail = !isClip && tailFrames > 0;
+  const mainFrames = stillTail ? frames - tailFrames : frames;
+  if (box) graph.push(`[1:v]${overlayImage()}${stillTail ? ",split=2[box][box_tail]" : "[box]"}`);
+  if (isClip) {
+    // Held on its last frame when the clip is shorter than the item (plan.ts minClipSeconds).
+    graph.push(
+      `[0:v]fps=${fps},setpts=PTS-STARTPTS,trim=end_frame=${Math.min(inputs.sourceFrames, frames)},tpad=stop=-1:stop_mode=clone,` +
+        `trim=end_frame=${frames},scale=${frame.width}:${frame.height},setsar=1,format=yuv420p[picture]`,
+    );
+  } else {
+    const still = (count: number, first: number) => `loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, first)}`;
+    graph.push(`[0:v]${stillToFrame(frame)}${stillTail ? ",split=2[still][still_tail]" : "[still]"}`, `[still]${still(mainFrames, 0)}[picture]`);
+    if (stillTail) {
+      graph.push(`[still_tail]${still(tailFrames, mainFrames)}[picture_tail]`);
+      graph.push(...withBox("[picture_tail]", "box_tail", "tail_shaped"), `[tail_shaped]setpts=N/(${fps}*TB)[tail]`);
+    }
+  }
+  graph.push(...withBox("[picture]", "box", "shaped"));
+
+  // The rest of the item is split into its body, and its head and tail (unless made above).
   const parts = [
     { label: "body", start: headFrames, end: frames - tailFrames },
     ...(headFrames > 0 ? [{ label: "head", start: 0, end: headFrames }] : []),
-    ...(tailFrames > 0 ? [{ label: "tail", start: frames - tailFrames, end: frames }] : []),
+    ...(tailFrames > 0 && !stillTail ? [{ label: "tail", start: frames - tailFrames, end: frames }] : []),
   ];
   graph.push(`[shaped]setpts=N/(${fps}*TB),split=${parts.length}${parts.map((p) => `[${p.label}_all]`).join("")}`);
   for (const part of parts) {
@@ -88,11 +104,21 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
   return ["-hide_banner", "-v", "error", "-y", ...args, "-filter_complex", graph.join(";"), ...written];
 }
 
-function stillEffects(segment: Segment, fps: number) {
-  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames)}`;
-  if (segment.kind === "collage") return `,${cameraMove("gentle-zoom", segment.frames)}`;
+/** The still's effects for a chain whose first frame is frame `first` of the item. */
+function stillEffects(segment: Segment, fps: number, first: number) {
+  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames, first)}`;
+  if (segment.kind === "collage") return `,${cameraMove("gentle-zoom", segment.frames, first)}`;
   if (segment.kind !== "title") return "";
   const fade = Math.max(1, Math.min(Math.round(TITLE_FADE_SECONDS * fps), Math.floor(segment.frames / 3)));
-  // The intro's first frame is black; the outro's last frame is black.
-  return segment.role === "intro" ? `,fade=t=in:s=0:n=${fade}` : `,fade=t=out:s=${Math.max(0, segment.frames - fade - 1)}:n=${fade}`;
+  // The intro's first frame is black; the outro's last frame is black. A crossfade takes at most a
+  // third of an item, so a tail chain never starts inside the intro's fade, and the outro, last,
+  // has no tail.
+  if (segment.role === "intro") {
+    if (first === 0) return `,fade=t=in:s=0:n=${fade}`;
+    if (first < fade) throw new RangeError("A chain cannot start inside the intro's fade");
+    return "";
+  }
+  const fadeStart = Math.max(0, segment.frames - fade - 1) - first;
+  if (fadeStart < 0) throw new RangeError("A chain cannot start inside the outro's fade");
+  return `,fade=t=out:s=${fadeStart}:n=${fade}`;
 }
