@@ -15,8 +15,8 @@ export interface OutputProfile {
 }
 
 export const PROFILES: Record<Resolution, OutputProfile> = {
-  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 2 },
-  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 2 },
+  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 3 },
+  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 3 },
 };
 
 /** The theme's look as the renderer needs it (spec §3 Theme). */

@@ -4,7 +4,7 @@ import { deleteRenderPiece, findRenderPiece, saveRenderPiece, touchRenderPiece }
 import type { PieceStore, StoredPiece } from "~/render/run.server";
 import { storage } from "./storage.server";
 
-const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mkv": "video/x-matroska", ".wav": "audio/wav", ".m4a": "audio/mp4" };
+const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mov": "video/quicktime", ".wav": "audio/wav", ".m4a": "audio/mp4" };
 
 /**
  * Rendered pieces kept in storage under their key, listed in PostgreSQL, so any worker can reuse

@@ -110,11 +110,8 @@ describe("a clip segment", () => {
     // The pieces' own index, read without ffprobe, says the same.
     for (const file of [pieces.body, pieces.head!, pieces.tail!]) expect(await mp4VideoSampleCount(file)).toBe(await countVideoFrames(file));
     for (const [file, frames] of [[pieces.head!, 15], [pieces.tail!, 15]] as const) {
-      expect((await probeMedia(file)).video).toMatchObject({ codec: "h264", width: 320, height: 180, pixelFormat: "yuv420p" });
+      expect((await probeMedia(file)).video).toMatchObject({ codec: "utvideo", width: 320, height: 180, pixelFormat: "yuv420p" });
       expect(await countVideoFrames(file)).toBe(frames);
-      // Lossless H.264 (QP 0) is only possible in the High 4:4:4 Predictive profile.
-      const { stdout } = await runFfprobe(["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=profile", "-of", "csv=p=0", file]);
-      expect(stdout.trim()).toBe("High 4:4:4 Predictive");
     }
     // The whole item's sound, head and tail included: 2 s at 48 kHz stereo, from a mono 44.1 kHz clip.
     expect(await wavSamples(pieces.audio)).toMatchObject({ codec_name: "pcm_s16le", sample_rate: "48000", channels: 2, duration_ts: 96_000 });

@@ -40,8 +40,8 @@ export async function renderSegmentPieces(segment: Segment, ctx: PieceContext): 
   await mkdir(workDir, { recursive: true });
   const files = {
     body: path.join(workDir, "body.mp4"),
-    head: segment.headFrames > 0 ? path.join(workDir, "head.mp4") : null,
-    tail: segment.tailFrames > 0 ? path.join(workDir, "tail.mp4") : null,
+    head: segment.headFrames > 0 ? path.join(workDir, "head.mov") : null,
+    tail: segment.tailFrames > 0 ? path.join(workDir, "tail.mov") : null,
     audio: path.join(workDir, "audio.wav"),
   };
   const scratch = { box: path.join(workDir, "text-box.png"), still: path.join(workDir, "still.jpg") };

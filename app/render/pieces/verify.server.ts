@@ -16,7 +16,7 @@ export class PieceLengthError extends Error {
 
 /**
  * Pieces are joined by frame count: one frame too many or too few shifts everything after it.
- * Every piece is an MP4 we wrote, so its index says how many frames it holds; reading that takes
+ * Every piece is an MP4 or MOV we wrote, so its index says how many frames it holds; reading that takes
  * a few small reads, where an ffprobe per piece (three per scene) took ~0.1 s each.
  */
 export async function expectFrames(file: string, expected: number, signal?: AbortSignal) {
@@ -30,7 +30,7 @@ const HEADER = 8;
 const MAX_MOOV_BYTES = 64 * 1024 * 1024;
 
 /**
- * The sample count of the first video track of an MP4 (its `stsz` box), or null when the file is
+ * The sample count of the first video track of an MP4 or MOV (its `stsz` box), or null when the file is
  * not an MP4 with a plain (unfragmented) index.
  */
 export async function mp4VideoSampleCount(file: string): Promise<number | null> {
