@@ -1,6 +1,8 @@
 // The render plan's vocabulary: output profiles, what a plan is made from, and the segments,
 // crossfades and music it is made of. Built by plan.ts, rendered by run.server.ts and pieces/.
 
+import type { ThemeLook } from "~/domain/built-in-themes";
+
 export const FPS = 30;
 
 export type Resolution = "1080p" | "720p";
@@ -19,22 +21,11 @@ export const PROFILES: Record<Resolution, OutputProfile> = {
   "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 3 },
 };
 
-/** The theme's look as the renderer needs it (spec §3 Theme). */
-export interface ThemeStyle {
-  introUrl: string;
-  outroUrl: string;
-  fontUrl: string;
-  fontColor: string;
-  fontSize: number;
-  fontLineSpacing: number;
-  textBoxColor: string;
-  textBoxScale: number;
-}
+/** The theme's look as a scene's pieces need it (spec §3 Theme): everything but how scenes are grouped. */
+export type ThemeStyle = Omit<ThemeLook, "isCollage" | "scenes">;
 
-export interface PlanTheme extends ThemeStyle {
+export interface PlanTheme extends ThemeLook {
   id: string;
-  isCollage: boolean;
-  scenes: { kind: "single" | "collage"; photos?: number }[];
 }
 
 export interface PlanMedia {
