@@ -1,7 +1,7 @@
 // Running a render plan (RENDERING.md "What follows"): each segment's pieces and each crossfade
 // are separate ffmpeg jobs, at most two at a time, reused from the piece store when their key
-// was rendered before; then one soundtrack job (also kept by key) and a join without re-encoding. Nothing here
-// grows with the number of clips except lists of file names.
+// was rendered before; then one soundtrack job (also kept by key) and a join without
+// re-encoding. Nothing here grows with the number of clips except lists of file names.
 
 import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
@@ -159,6 +159,14 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   };
   report();
 
+  /** A piece this render made: counted, reported, and stored for the next render. */
+  const keep = (key: string, kind: string, files: Record<string, string>, frames: number) => {
+    counts.rendered += 1;
+    renderedKeys.push(key);
+    options.onPieceRendered?.(key, kind);
+    return store.put(key, kind, files, frames);
+  };
+
   const renderSegment = (segment: Segment) =>
     once(segment.key, async () => {
       const piece = await renderSlots().run(() =>
@@ -168,10 +176,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       const files: Record<string, string> = { body: piece.body, audio: piece.audio };
       if (piece.head) files.head = piece.head;
       if (piece.tail) files.tail = piece.tail;
-      counts.rendered += 1;
-      renderedKeys.push(segment.key);
-      options.onPieceRendered?.(segment.key, segment.kind);
-      return store.put(segment.key, segment.kind, files, bodyFrames(segment));
+      return keep(segment.key, segment.kind, files, bodyFrames(segment));
     });
 
   // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
@@ -194,10 +199,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
           ),
         signal,
       );
-      counts.rendered += 1;
-      renderedKeys.push(transition.key);
-      options.onPieceRendered?.(transition.key, "transition");
-      return store.put(transition.key, "transition", { body: file }, transition.frames);
+      return keep(transition.key, "transition", { body: file }, transition.frames);
     });
   const allTransitions = Promise.all(
     plan.transitions.map(async (transition, i) => {
@@ -221,10 +223,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
       renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, file, context("soundtrack")),
     );
-    counts.rendered += 1;
-    renderedKeys.push(plan.soundtrackKey);
-    options.onPieceRendered?.(plan.soundtrackKey, "soundtrack");
-    return store.put(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
+    return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
   }
 
   const [segments, transitions, soundtrack] = await Promise.all([allSegments, allTransitions, timelineSound]);

@@ -53,25 +53,33 @@ export async function mp4VideoSampleCount(file: string): Promise<number | null> 
   }
 }
 
+/** A box's header at `offset` of `bytes` (the box may run past them), or null when it is not one. */
+function boxAt(bytes: Buffer, offset: number, room: number) {
+  if (bytes.length - offset < HEADER) return null;
+  const small = bytes.readUInt32BE(offset);
+  const headerLength = small === 1 ? 16 : HEADER;
+  if (small === 1 && bytes.length - offset < 16) return null;
+  // 1: a 64-bit length follows; 0: the box runs to the end of what holds it.
+  const length = small === 1 ? Number(bytes.readBigUInt64BE(offset + 8)) : small === 0 ? room : small;
+  if (length < headerLength || length > room) return null;
+  return { type: bytes.toString("latin1", offset + 4, offset + 8), headerLength, length };
+}
+
 /** The payload of the first top-level box of `type`, walking the file's box headers. */
 async function readTopLevelBox(handle: FileHandle, type: string): Promise<Buffer | null> {
   const { size } = await handle.stat();
   const header = Buffer.alloc(16);
   for (let offset = 0; offset + HEADER <= size; ) {
     const { bytesRead } = await handle.read(header, 0, 16, offset);
-    if (bytesRead < HEADER) return null;
-    const small = header.readUInt32BE(0);
-    const name = header.toString("latin1", 4, 8);
-    const headerLength = small === 1 ? 16 : HEADER;
-    const length = small === 1 ? Number(header.readBigUInt64BE(8)) : small === 0 ? size - offset : small;
-    if (length < headerLength || offset + length > size) return null;
-    if (name === type) {
-      if (length - headerLength > MAX_MOOV_BYTES) return null;
-      const payload = Buffer.alloc(length - headerLength);
-      await handle.read(payload, 0, payload.length, offset + headerLength);
+    const box = boxAt(header.subarray(0, bytesRead), 0, size - offset);
+    if (!box) return null;
+    if (box.type === type) {
+      if (box.length - box.headerLength > MAX_MOOV_BYTES) return null;
+      const payload = Buffer.alloc(box.length - box.headerLength);
+      await handle.read(payload, 0, payload.length, offset + box.headerLength);
       return payload;
     }
-    offset += length;
+    offset += box.length;
   }
   return null;
 }
@@ -79,13 +87,10 @@ async function readTopLevelBox(handle: FileHandle, type: string): Promise<Buffer
 /** The payloads of the boxes of `type` directly inside a container box's payload. */
 function children(payload: Buffer, type: string): Buffer[] {
   const found: Buffer[] = [];
-  for (let offset = 0; offset + HEADER <= payload.length; ) {
-    const small = payload.readUInt32BE(offset);
-    const headerLength = small === 1 ? 16 : HEADER;
-    const length = small === 1 ? Number(payload.readBigUInt64BE(offset + 8)) : small === 0 ? payload.length - offset : small;
-    if (length < headerLength || offset + length > payload.length) break;
-    if (payload.toString("latin1", offset + 4, offset + 8) === type) found.push(payload.subarray(offset + headerLength, offset + length));
-    offset += length;
+  for (let offset = 0; ; ) {
+    const box = boxAt(payload, offset, payload.length - offset);
+    if (!box) return found;
+    if (box.type === type) found.push(payload.subarray(offset + box.headerLength, offset + box.length));
+    offset += box.length;
   }
-  return found;
 }
