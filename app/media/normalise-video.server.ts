@@ -97,6 +97,7 @@ export function normaliseArgs({ input, output, source, duration, frame, fps, aud
     ? `[0:${source.audio.index}]${audioGainDb === undefined ? LOUDNORM_FILTER : `volume=${audioGainDb}dB`},aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad[a]`
     : // A silent track keeps every rendition alike: the soundtrack job can then treat all clips the same.
       `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_RATE}[a]`;
+  const maxKbits = renditionMaxKbits(frame);
   const graph = `${blurFillGraph(`0:${video.index}`, "v", aspect, frame, fps)};${audio}`;
   return [
     "-hide_banner", "-v", "error", "-y",
@@ -106,7 +107,7 @@ export function normaliseArgs({ input, output, source, duration, frame, fps, aud
     // The picture's length, not the container's: the silence and apad above are endless.
     "-t", duration.toFixed(6),
     "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-profile:v", "high", "-pix_fmt", "yuv420p",
-    "-maxrate", `${renditionMaxKbits(frame)}k`, "-bufsize", `${renditionMaxKbits(frame) * 2}k`,
+    "-maxrate", `${maxKbits}k`, "-bufsize", `${maxKbits * 2}k`,
     "-g", String(fps), "-keyint_min", String(fps), "-sc_threshold", "0",
     "-c:a", "aac", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
     // Phones' location and other tags stay with the original only.
