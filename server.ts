@@ -45,6 +45,22 @@ function createApp(build: ServerBuild, quiet: boolean) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", settings.TRUST_PROXY);
+  app.use(rejectCrossOriginMutations(settings.APP_URL));
+  app.use((req, _res, next) => {
+    // Only the server says who the client is; a header sent by the client is replaced.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+  // Upload chunks come before the page middleware below: they need no compression, CSP or static
+  // files, which cost ~0.15 ms on every chunk (bench/uploads.bench.ts).
+  const tus = tusRequestHandler(createTusServer(), TUS_PATH);
+  app.all([TUS_PATH, `${TUS_PATH}/*`], (req, res) => {
+    tus(req, res).catch((error: unknown) => {
+      console.error("upload failed:", error);
+      if (!res.headersSent) res.status(500).end();
+    });
+  });
+
   app.use(compression());
   app.use(assignCspNonce);
   app.use(contentSecurityPolicy({ sentryDsn: settings.SENTRY_DSN, development: settings.NODE_ENV !== "production" }));
@@ -53,20 +69,6 @@ function createApp(build: ServerBuild, quiet: boolean) {
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
   if (!quiet) app.use(morgan("tiny"));
-
-  app.use(rejectCrossOriginMutations(settings.APP_URL));
-  app.use((req, _res, next) => {
-    // Only the server says who the client is; a header sent by the client is replaced.
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
-    next();
-  });
-  const tus = tusRequestHandler(createTusServer(), TUS_PATH);
-  app.all([TUS_PATH, `${TUS_PATH}/*`], (req, res) => {
-    tus(req, res).catch((error: unknown) => {
-      console.error("upload failed:", error);
-      if (!res.headersSent) res.status(500).end();
-    });
-  });
   app.all(
     "*",
     createRequestHandler({
