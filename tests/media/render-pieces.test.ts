@@ -1,4 +1,4 @@
-import { access, readFile, writeFile } from "node:fs/promises";
+import { access, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -6,6 +6,7 @@ import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type PieceContext, countVideoFrames, renderSegmentPieces, renderTransition } from "~/render/pieces";
 import { mixTimelineAudio } from "~/render/pieces/timeline-audio.server";
+import { videoMaxKbits } from "~/render/pieces/encoding";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
 import { dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
@@ -236,6 +237,28 @@ describe("a transition", () => {
     expect(reds[1]).toBeLessThan(155);
     expect(reds[2]).toBeLessThan(40);
     expect(written.at(-1)).toBe(15);
+  });
+});
+
+describe("the output's bitrate", () => {
+  test("a grainy clip's body and a crossfade of it keep to the cap for the frame size", async () => {
+    // Fresh noise in every frame: at CRF 21 alone each piece would take many times the cap.
+    files.grainy = dir.path("grainy.mp4");
+    await runFfmpeg([
+      "-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=4", "-vf", "noise=alls=40:allf=t",
+      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "10", files.grainy,
+    ]);
+    const segment = clipSegment({ source: "grainy", hasAudio: false, sourceFrames: 120, frames: 120, textBox: null });
+    const pieces = await renderSegmentPieces(segment, context());
+    const crossfade = await renderTransition(pieces.tail!, pieces.head!, 15, context());
+    const cap = videoMaxKbits(profile) * 1000;
+    const bits = async (file: string) => (await stat(file)).size * 8;
+    // The rate control's buffer (two seconds at the cap) may be spent once on top of the cap.
+    const allowed = (frames: number) => (cap * frames) / profile.fps + 2 * cap;
+    expect(await bits(pieces.body)).toBeLessThanOrEqual(allowed(bodyFrames(segment)));
+    expect(await bits(crossfade)).toBeLessThanOrEqual(allowed(15));
+    // The cap is the limit that was met, not an idle one: the body spends most of what it may.
+    expect(await bits(pieces.body)).toBeGreaterThan((cap * bodyFrames(segment)) / profile.fps / 2);
   });
 });
 

@@ -15,12 +15,27 @@ export const samplesForFrames = (frames: number, fps: number) => Math.round((fra
 /** A key frame every two seconds: a fixed GOP, so pieces start and cut alike. */
 const gopFrames = (profile: OutputProfile) => profile.fps * 2;
 
+/**
+ * The most a second of the finished video may take at 1080p, in kbit/s; other frame sizes scale by
+ * area. Without a cap, CRF 21 spent 16 Mbit/s on a grainy phone clip and 135 Mbit/s on a crossfade
+ * of two (fresh noise in every frame), far over the 25 Mbit/s that level 4.0, which every piece
+ * declares, lets a decoder expect; and the entropy coding of those bits was most of a crossfade's
+ * time. 10 Mbit/s is what streaming services give 1080p30 and less than the renditions carry.
+ */
+const MAX_KBITS_1080P = 10_000;
+
+export function videoMaxKbits(profile: Pick<OutputProfile, "width" | "height">) {
+  return Math.max(500, Math.round((MAX_KBITS_1080P * profile.width * profile.height) / (1920 * 1080)));
+}
+
 /** Output options of every body and transition (without the file name). */
 export function videoEncodingArgs(profile: OutputProfile): string[] {
   return [
     "-an",
     "-c:v", "libx264", "-preset", "veryfast", "-crf", "21",
     "-profile:v", "high", "-level:v", "4.0", "-pix_fmt", "yuv420p",
+    // A rate-control buffer of two seconds: each piece may spend it once on top of the cap.
+    "-maxrate", `${videoMaxKbits(profile)}k`, "-bufsize", `${videoMaxKbits(profile) * 2}k`,
     "-r", String(profile.fps),
     "-g", String(gopFrames(profile)), "-keyint_min", String(gopFrames(profile)), "-sc_threshold", "0",
     // Two encoder threads gained ~9% on two cores (RENDERING.md); two pieces run at a time.
