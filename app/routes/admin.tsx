@@ -8,13 +8,15 @@ import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireStaff } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { handleForm } from "~/lib/form.server";
+import { type FormReply, handleForm } from "~/lib/form.server";
 import { notFound } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { listSupportMessages } from "~/models/support-message.server";
 import { findUserByEmail } from "~/models/user.server";
 import { impersonate } from "~/services/impersonation.server";
-import { StaffRenders } from "~/components/admin/staff-renders";
+import { STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
+import { requireAdminRenderJob } from "~/services/render-access.server";
+import { cancelRender } from "~/services/render-jobs.server";
 import { recentRenders } from "~/services/render-realtime.server";
 
 export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
@@ -22,12 +24,21 @@ export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` },
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request);
   const [messages, renders] = await Promise.all([listSupportMessages(db()), recentRenders()]);
-  return json({ canImpersonate: isAdmin(user), messages, renders });
+  return json({ isAdminUser: isAdmin(user), messages, renders });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
-  return handleForm(await request.formData(), z.object({ email: emailField }), async ({ email }) => {
+  const form = await request.formData();
+  if (form.get("intent") === STOP_RENDER_INTENT) {
+    // Admins only, as DELETE /api/admin/renderjobs/{id}: the same check and the same cancel.
+    return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
+      const { job } = await requireAdminRenderJob(request, jobId);
+      await cancelRender(job);
+      return json<FormReply>({ ok: true, message: job.status === "queued" ? "The render was cancelled." : "The render is stopping.", values: { intent: STOP_RENDER_INTENT } });
+    });
+  }
+  return handleForm(form, z.object({ email: emailField }), async ({ email }) => {
     const target = await findUserByEmail(db(), email);
     if (!target) throw notFound("There is no account with this e-mail.");
     const { setCookie } = await impersonate(request, target.id);
@@ -36,23 +47,24 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminPage() {
-  const { canImpersonate, messages, renders } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  const { isAdminUser, messages, renders } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const stopReply = reply?.values?.intent === STOP_RENDER_INTENT ? reply : undefined;
   return (
     <div className="stack">
       <h1>Admin</h1>
-      {canImpersonate ? (
+      {isAdminUser ? (
         <section className="card" aria-labelledby="impersonate-heading">
           <h2 id="impersonate-heading">Act as a user</h2>
           <p>See the app exactly as they do. A bar at the top takes you back.</p>
-          <FormMessages formError={reply?.formError} />
+          <FormMessages formError={stopReply ? undefined : reply?.formError} />
           <Form method="post" noValidate>
-            <Field name="email" label="Their e-mail" type="email" defaultValue={reply?.values?.email} error={reply?.errors?.email} />
+            <Field name="email" label="Their e-mail" type="email" defaultValue={reply?.values?.email} error={stopReply ? undefined : reply?.errors?.email} />
             <SubmitButton pending="Switching…">Impersonate</SubmitButton>
           </Form>
         </section>
       ) : null}
-      <StaffRenders initial={renders} />
+      <StaffRenders initial={renders} canStop={isAdminUser} reply={stopReply} />
       <section aria-labelledby="messages-heading">
         <h2 id="messages-heading">Chat and feedback</h2>
         {messages.length === 0 ? (

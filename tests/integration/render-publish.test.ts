@@ -205,6 +205,34 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect((await admin.client.delete(`/api/admin/renderjobs/${job.id}`)).status).toBe(409);
   });
 
+  test("admins stop a render from the admin page with a plain form; other staff see no Stop button", async () => {
+    const { event } = await arrangedEvent();
+    const admin = await loggedInUser(server.url, "admin");
+    const editor = await loggedInUser(server.url, "editor");
+    const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "1080p" });
+    const id: string = created.body.data.id;
+    const stopButton = new RegExp(`name="jobId" value="${id}"`);
+    expect(await (await admin.client.raw("GET", "/admin")).text()).toMatch(stopButton);
+    const editorPage = await (await editor.client.raw("GET", "/admin")).text();
+    expect(editorPage).toContain(id);
+    expect(editorPage).not.toMatch(stopButton);
+
+    // A form sent by hand by someone who is not an admin stops nothing.
+    const refused = await editor.client.form("/admin", { intent: "stop-render", jobId: id });
+    expect(refused.status).toBe(403);
+    expect((await findRenderJob(db(), id))!.cancelRequestedAt).toBeNull();
+    expect((await admin.client.form("/admin", { intent: "stop-render", jobId: "nope" })).status).toBe(400);
+
+    const stopped = await admin.client.form("/admin", { intent: "stop-render", jobId: id });
+    expect(stopped.status).toBe(200);
+    expect(await stopped.text()).toMatch(/The render (was cancelled|is stopping)\./);
+    const job = await waitForJob(id, (s) => s === "cancelled" || s === "succeeded", 60_000);
+    expect(job.status).toBe("cancelled");
+    // Stopped once: the page offers no second Stop, and a second submit says why.
+    expect(await (await admin.client.raw("GET", "/admin")).text()).not.toMatch(stopButton);
+    expect((await admin.client.form("/admin", { intent: "stop-render", jobId: id })).status).toBe(409);
+  });
+
   test("progress reaches the organiser and staff live, ending at 100%", async () => {
     const { client, event } = await arrangedEvent();
     const admin = await loggedInUser(server.url, "admin");
