@@ -6,6 +6,7 @@ import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
 import { processMedia } from "~/services/media-processing.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
+import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
 import { processTrack } from "~/services/tracks.server";
 import { expireUploads } from "~/services/upload-expiry.server";
 
@@ -28,5 +29,8 @@ export const jobHandlers: JobHandlers = {
   },
   "uploads-expire": async () => {
     await expireUploads();
+  },
+  "render-pieces-sweep": async () => {
+    await sweepUnusedRenderPieces();
   },
 };

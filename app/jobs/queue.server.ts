@@ -15,13 +15,14 @@ export interface JobData {
   "render-run": { renderJobId: string };
   "render-recover": Record<string, never>;
   "uploads-expire": Record<string, never>;
+  "render-pieces-sweep": Record<string, never>;
 }
 export type JobName = keyof JobData;
 /** `finalAttempt`: no retry follows if this one fails, so a handler can leave a clear state behind. */
 export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run", "render-recover", "uploads-expire"];
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-process", "track-process", "render-prepare", "render-run", "render-recover", "uploads-expire", "render-pieces-sweep"];
 
 // Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
 // job per key waits at a time, so a double click or a burst of uploads queues one job.
@@ -66,6 +67,8 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     await boss.schedule("uploads-expire", "17 * * * *", {});
     // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders).
     await boss.schedule("render-recover", "* * * * *", {});
+    // Rendered pieces nobody has used for a while (RENDER_PIECE_RETENTION_DAYS) leave storage nightly.
+    await boss.schedule("render-pieces-sweep", "41 3 * * *", {});
   }
   return boss;
 }

@@ -66,6 +66,8 @@ const schema = z.object({
   MAX_TRACK_SECONDS: z.coerce.number().positive().default(15 * 60),
   // A resumable upload untouched this long is removed (the uploads-expire sweep, hourly).
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(48),
+  // A rendered piece no render has used for this long is removed (the render-pieces-sweep, daily).
+  RENDER_PIECE_RETENTION_DAYS: z.coerce.number().positive().default(30),
   TWILIO_ACCOUNT_SID: z.string().optional().transform((v) => v || undefined),
   TWILIO_AUTH_TOKEN: z.string().optional().transform((v) => v || undefined),
   TWILIO_FROM_NUMBER: z.string().optional().transform((v) => v || undefined),

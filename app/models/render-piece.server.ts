@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { renderPieces } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
 
@@ -22,4 +22,23 @@ export async function touchRenderPiece(db: Db, key: string) {
 
 export async function deleteRenderPiece(db: Db, key: string) {
   await db.delete(renderPieces).where(eq(renderPieces.key, key));
+}
+
+/**
+ * Removes up to `limit` pieces last used before `cutoff` and answers their keys and files. A
+ * piece used again meanwhile (its `last_used_at` moved on) is left alone, as is one another sweep
+ * is taking.
+ */
+export async function takeUnusedRenderPieces(db: Db, cutoff: Date, limit: number) {
+  const stale = db
+    .select({ key: renderPieces.key })
+    .from(renderPieces)
+    .where(lt(renderPieces.lastUsedAt, cutoff))
+    .orderBy(renderPieces.lastUsedAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .delete(renderPieces)
+    .where(and(inArray(renderPieces.key, stale), lt(renderPieces.lastUsedAt, cutoff)))
+    .returning({ key: renderPieces.key, files: renderPieces.files });
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { db } from "~/lib/db.server";
-import { deleteRenderPiece, findRenderPiece, saveRenderPiece, touchRenderPiece } from "~/models/render-piece.server";
+import { env } from "~/lib/env.server";
+import { deleteRenderPiece, findRenderPiece, saveRenderPiece, takeUnusedRenderPieces, touchRenderPiece } from "~/models/render-piece.server";
 import type { PieceStore, StoredPiece } from "~/render/run.server";
 import { storage } from "./storage.server";
 
@@ -50,4 +51,28 @@ export function storedPieces(): PieceStore & { release(): Promise<void> } {
       await Promise.all(releases.splice(0).map((release) => release().catch(() => {})));
     },
   };
+}
+
+const SWEEP_BATCH = 200;
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The render-pieces sweep: pieces no render has used for RENDER_PIECE_RETENTION_DAYS are removed
+ * from storage. Every render and every render-ahead of an event looks its pieces up, which marks
+ * them used, so only pieces of arrangements nobody works on any more go; were one needed again,
+ * it would be rendered again. Resolves to how many pieces were removed.
+ */
+export async function sweepUnusedRenderPieces(now = new Date()) {
+  const cutoff = new Date(now.getTime() - env().RENDER_PIECE_RETENTION_DAYS * DAY);
+  let removed = 0;
+  for (;;) {
+    // The row goes first: a render looking the piece up from now on renders it again rather than
+    // finding files half gone.
+    const batch = await takeUnusedRenderPieces(db(), cutoff, SWEEP_BATCH);
+    for (const piece of batch) {
+      for (const key of Object.values(piece.files)) await storage().delete(key);
+    }
+    removed += batch.length;
+    if (batch.length < SWEEP_BATCH) return removed;
+  }
 }

@@ -127,15 +127,20 @@ export const renderJobs = pgTable(
 );
 
 // Rendered pieces kept for reuse, keyed by a hash of everything that went into them.
-export const renderPieces = pgTable("render_pieces", {
-  key: text().primaryKey(),
-  kind: text().notNull(),
-  /** Storage keys of the files of this piece (body, head, tail, audio…). */
-  files: jsonb().$type<Record<string, string>>().notNull(),
-  frames: integer().notNull(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const renderPieces = pgTable(
+  "render_pieces",
+  {
+    key: text().primaryKey(),
+    kind: text().notNull(),
+    /** Storage keys of the files of this piece (body, head, tail, audio…). */
+    files: jsonb().$type<Record<string, string>>().notNull(),
+    frames: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Moved on whenever a render looks the piece up; the render-pieces sweep removes old ones. */
+    lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("render_pieces_last_used_idx").on(t.lastUsedAt)],
+);
 
 // Every published version of an event's video. The event's `publishedMedia` points at the
 // current one; restoring points it back at an earlier one. Versions are never overwritten.

@@ -1,0 +1,1 @@
+CREATE INDEX "render_pieces_last_used_idx" ON "render_pieces" USING btree ("last_used_at");
