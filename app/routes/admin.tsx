@@ -64,7 +64,11 @@ export default function AdminPage() {
           </Form>
         </section>
       ) : null}
-      <StaffRenders initial={renders} canStop={isAdminUser} reply={stopReply} />
+      <StaffRenders
+        initial={renders}
+        canStop={isAdminUser}
+        reply={stopReply && { formError: stopReply.formError ?? stopReply.errors?.jobId, message: stopReply.message }}
+      />
       <section aria-labelledby="messages-heading">
         <h2 id="messages-heading">Chat and feedback</h2>
         {messages.length === 0 ? (
