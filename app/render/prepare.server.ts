@@ -16,7 +16,8 @@ export async function prepareRender(plan: RenderPlan, options: { store: PieceSto
   let rendered = 0;
   try {
     for (const segment of plan.segments) {
-      if (await options.store.get(segment.key)) continue;
+      // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
+      if (await options.store.has(segment.key)) continue;
       const files = await renderSlots().run(
         () => renderSegmentPieces(segment, { profile: plan.profile, workDir: path.join(work, `s-${segment.index}`), sourcePath: options.sourcePath, signal: options.signal }),
         options.signal,

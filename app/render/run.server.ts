@@ -25,6 +25,8 @@ export interface StoredPiece {
 
 /** Where rendered pieces are kept between renders, by key. */
 export interface PieceStore {
+  /** Whether the piece is stored whole, without fetching its files (and, like `get`, marks it used). */
+  has(key: string): Promise<boolean>;
   get(key: string): Promise<StoredPiece | null>;
   /** Keeps the files (they may be moved) and answers where they now are. */
   put(key: string, kind: string, files: Record<string, string>, frames: number): Promise<StoredPiece>;

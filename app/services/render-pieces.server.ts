@@ -19,20 +19,29 @@ export function storedPieces(): PieceStore & { release(): Promise<void> } {
     releases.push(copy.release);
     return copy.path;
   };
+  /** The piece's row when every file of it is stored, marked used; a piece missing a file is forgotten. */
+  const lookUp = async (key: string) => {
+    const row = await findRenderPiece(db(), key);
+    if (!row) return null;
+    for (const storageKey of Object.values(row.files)) {
+      // A piece whose files went missing is rendered again, never joined half.
+      if (!(await storage().stat(storageKey))) {
+        await deleteRenderPiece(db(), key);
+        return null;
+      }
+    }
+    await touchRenderPiece(db(), key);
+    return row;
+  };
   return {
+    async has(key) {
+      return (await lookUp(key)) !== null;
+    },
     async get(key) {
-      const row = await findRenderPiece(db(), key);
+      const row = await lookUp(key);
       if (!row) return null;
       const files: Record<string, string> = {};
-      for (const [name, storageKey] of Object.entries(row.files)) {
-        // A piece whose files went missing is rendered again, never joined half.
-        if (!(await storage().stat(storageKey))) {
-          await deleteRenderPiece(db(), key);
-          return null;
-        }
-        files[name] = await local(storageKey);
-      }
-      await touchRenderPiece(db(), key);
+      for (const [name, storageKey] of Object.entries(row.files)) files[name] = await local(storageKey);
       return { files, frames: row.frames } satisfies StoredPiece;
     },
     async put(key, kind, files, frames) {

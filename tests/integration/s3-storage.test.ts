@@ -9,6 +9,7 @@ import type { StorageProvider } from "../../app/integrations/storage/storage-por
 import { db } from "../../app/lib/db.server";
 import { resetEnvCache } from "../../app/lib/env.server";
 import { findMediaByUuid } from "../../app/models/media.server";
+import { storedPieces } from "../../app/services/render-pieces.server";
 import { storage } from "../../app/services/storage.server";
 import { uploadStagingDir } from "../../app/services/upload-expiry.server";
 import type { RunningServer } from "../../server";
@@ -295,5 +296,30 @@ describe("the app with its files in an S3 bucket", () => {
     const written = s3.requests.filter((r) => r.operation === "PutObject" && r.key.startsWith(`events/${event.id}/`));
     expect(written.map((r) => r.key)).toEqual(expect.arrayContaining([record!.originalKey, record!.renditionKey, record!.posterKey]));
     expect(written.every((r) => r.accessKeyId === "APPKEYID" && r.status === 200)).toBe(true);
+  });
+
+  test("render pieces are kept in the bucket; asking whether one is there downloads nothing", async () => {
+    const pieceKey = `test-piece-${crypto.randomUUID()}`;
+    const body = files.path(`${pieceKey}-body.mp4`);
+    const audio = files.path(`${pieceKey}-audio.wav`);
+    await fs.writeFile(body, bytes(4096));
+    await fs.writeFile(audio, bytes(2048));
+    const pieces = storedPieces();
+    await pieces.put(pieceKey, "clip", { body, audio }, 24);
+    const mine = () => s3.requests.filter((r) => r.key.includes(pieceKey));
+    const before = mine().length;
+
+    // Render-ahead asks this for every scene of the event each time a contribution arrives.
+    expect(await pieces.has(pieceKey)).toBe(true);
+    expect(mine().slice(before).map((r) => r.operation)).not.toContain("GetObject");
+    // A render that joins the piece does fetch it.
+    const got = await pieces.get(pieceKey);
+    expect(mine().slice(before).filter((r) => r.operation === "GetObject")).toHaveLength(2);
+    expect((await fs.readFile(got!.files.body!)).length).toBe(4096);
+    await pieces.release();
+
+    // A piece that lost a file is not there: it will be rendered again.
+    await storage().delete(mine().find((r) => r.operation === "PutObject" && r.key.endsWith("/audio.wav"))!.key);
+    expect(await pieces.has(pieceKey)).toBe(false);
   });
 });

@@ -217,6 +217,7 @@ describe("rendering a plan end to end", () => {
   test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
     const stored = new Map<string, StoredPiece>();
     const store: PieceStore = {
+      has: async (key) => stored.has(key),
       get: async (key) => stored.get(key) ?? null,
       put: async (key, _kind, pieceFiles, frames) => {
         stored.set(key, { files: pieceFiles, frames });
