@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 
 /** Every kind of background job, by queue name, with the data it carries. */
@@ -43,12 +44,12 @@ interface Queue {
 const state = () => singleton<{ queue: Queue | null }>("jobQueue", () => ({ queue: null }));
 
 /**
- * Starts the PostgreSQL job queue (pg-boss, in its own `pgboss` schema). With
+ * Starts the PostgreSQL job queue (pg-boss, in its own schema, JOB_QUEUE_SCHEMA). With
  * handlers, this process also works jobs; without, it only sends them.
  */
 export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers) {
   if (state().queue) return state().queue!.boss;
-  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, schedule: !!handlers, supervise: !!handlers });
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: env().JOB_QUEUE_SCHEMA, max: 4, schedule: !!handlers, supervise: !!handlers });
   boss.on("error", (error) => console.error("job queue:", error));
   await boss.start();
   for (const name of QUEUES) await boss.createQueue(name, { name, policy: KEYED.has(name) ? "short" : "standard" });

@@ -22,6 +22,12 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: optionalUrl,
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  // The PostgreSQL schema the job queue keeps its tables in. Processes that share it share jobs:
+  // a web process and its workers must name the same one.
+  JOB_QUEUE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,49}$/, "a lower-case PostgreSQL name: letters, digits and _")
+    .default("pgboss"),
   SESSION_SECRET: z.string().min(32).optional(),
   TRUST_PROXY: flag,
   // Work background jobs in the web process too (the one-machine default); set false when

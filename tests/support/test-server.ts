@@ -1,7 +1,16 @@
+import crypto from "node:crypto";
 import { inject } from "vitest";
 import { resetEnvCache } from "../../app/lib/env.server";
 import { startServer, type RunningServer } from "../../server";
 import { freePort } from "./global-database";
+
+/**
+ * This test file's own job queue. Test files run at the same time against one database: with one
+ * queue, a server of one file would work the jobs another queued, against files it does not have
+ * (its DATA_DIR is another). Modules are fresh for each test file, so this is one per file, kept
+ * across a server restart within it.
+ */
+const JOB_QUEUE_SCHEMA = `pgboss_test_${crypto.randomBytes(5).toString("hex")}`;
 
 /**
  * The real server (Express, Remix build, socket.io) in this process, on a free
@@ -17,6 +26,7 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     TRUST_PROXY: "true",
     DATA_DIR: "./data/test",
     SMTP_URL: "",
+    JOB_QUEUE_SCHEMA,
     // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
     RENDER_AHEAD: "false",
     // Settings a test file changes stay in this process's environment: reset them for the next one.
