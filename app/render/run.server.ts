@@ -27,7 +27,11 @@ export interface StoredPiece {
 export interface PieceStore {
   /** Whether the piece is stored whole, without fetching its files (and, like `get`, marks it used). */
   has(key: string): Promise<boolean>;
-  get(key: string): Promise<StoredPiece | null>;
+  /**
+   * The piece with its files as local paths, or null. With `only`, just those of its files are
+   * fetched (where fetching costs: from S3), though the piece counts as stored only when all are.
+   */
+  get(key: string, only?: readonly string[]): Promise<StoredPiece | null>;
   /** Keeps the files (they may be moved) and answers where they now are. */
   put(key: string, kind: string, files: Record<string, string>, frames: number): Promise<StoredPiece>;
 }
@@ -117,10 +121,19 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     signal,
   });
 
-  // What is there already, and so how much work is left.
-  const segmentPieces = await Promise.all(plan.segments.map((s) => store.get(s.key)));
+  // What is there already, and so how much work is left. Of a stored scene only what is still to
+  // be made from it is fetched: its body for the join, its head and tail for crossfades not stored,
+  // its sound when the soundtrack is not (after a caption change, bodies alone).
   const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
   const storedSoundtrack = await store.get(plan.soundtrackKey);
+  const crossfadeStored = new Map(plan.transitions.map((t, i) => [t.from, transitionPieces[i] !== null]));
+  const filesNeeded = (index: number) => [
+    "body",
+    ...(crossfadeStored.get(index - 1) === false ? ["head"] : []),
+    ...(crossfadeStored.get(index) === false ? ["tail"] : []),
+    ...(storedSoundtrack ? [] : ["audio"]),
+  ];
+  const segmentPieces = await Promise.all(plan.segments.map((s, i) => store.get(s.key, filesNeeded(i))));
   const timeline = plan.totalFrames;
   const work =
     plan.segments.reduce((sum, s, i) => sum + (segmentPieces[i] ? 0 : s.frames), 0) +

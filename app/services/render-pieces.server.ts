@@ -37,11 +37,13 @@ export function storedPieces(): PieceStore & { release(): Promise<void> } {
     async has(key) {
       return (await lookUp(key)) !== null;
     },
-    async get(key) {
+    async get(key, only) {
       const row = await lookUp(key);
       if (!row) return null;
       const files: Record<string, string> = {};
-      for (const [name, storageKey] of Object.entries(row.files)) files[name] = await local(storageKey);
+      for (const [name, storageKey] of Object.entries(row.files)) {
+        if (!only || only.includes(name)) files[name] = await local(storageKey);
+      }
       return { files, frames: row.frames } satisfies StoredPiece;
     },
     async put(key, kind, files, frames) {

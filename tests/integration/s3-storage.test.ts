@@ -298,7 +298,7 @@ describe("the app with its files in an S3 bucket", () => {
     expect(written.every((r) => r.accessKeyId === "APPKEYID" && r.status === 200)).toBe(true);
   });
 
-  test("render pieces are kept in the bucket; asking whether one is there downloads nothing", async () => {
+  test("render pieces are kept in the bucket; asking whether one is there downloads nothing, and a render fetches only the files it needs", async () => {
     const pieceKey = `test-piece-${crypto.randomUUID()}`;
     const body = files.path(`${pieceKey}-body.mp4`);
     const audio = files.path(`${pieceKey}-audio.wav`);
@@ -316,6 +316,10 @@ describe("the app with its files in an S3 bucket", () => {
     const got = await pieces.get(pieceKey);
     expect(mine().slice(before).filter((r) => r.operation === "GetObject")).toHaveLength(2);
     expect((await fs.readFile(got!.files.body!)).length).toBe(4096);
+    // A render that needs only the body (the join, after a caption change) fetches only that.
+    const bodyOnly = await pieces.get(pieceKey, ["body"]);
+    expect(Object.keys(bodyOnly!.files)).toEqual(["body"]);
+    expect(mine().slice(before).filter((r) => r.operation === "GetObject")).toHaveLength(3);
     await pieces.release();
 
     // A piece that lost a file is not there: it will be rendered again.

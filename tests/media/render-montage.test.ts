@@ -216,9 +216,16 @@ describe("rendering a plan end to end", () => {
 
   test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
     const stored = new Map<string, StoredPiece>();
+    // Which files of each stored piece a render asked for (all of them when it named none).
+    const asked = new Map<string, readonly string[] | "all">();
     const store: PieceStore = {
       has: async (key) => stored.has(key),
-      get: async (key) => stored.get(key) ?? null,
+      get: async (key, only) => {
+        const piece = stored.get(key);
+        if (!piece) return null;
+        asked.set(key, only ?? "all");
+        return { ...piece, files: Object.fromEntries(Object.entries(piece.files).filter(([name]) => !only || only.includes(name))) };
+      },
       put: async (key, _kind, pieceFiles, frames) => {
         stored.set(key, { files: pieceFiles, frames });
         return { files: pieceFiles, frames };
@@ -237,8 +244,16 @@ describe("rendering a plan end to end", () => {
 
     // A new caption on the photo: its scene and the two crossfades beside it; the sound is kept.
     const captioned = planRender(planInput(media.map((m, i) => (i === 1 ? { ...m, caption: "A new caption" } : m)), { theme }));
+    asked.clear();
     const second = await run(captioned, "runner-caption");
     expect(second.piecesRendered).toBe(3);
+    // Of the scenes kept, only what the new crossfades and the join need was fetched: the sound is
+    // reused, so no scene's WAV; the photo's neighbours give their tail or head to its crossfades.
+    const [intro, speech, , clip, outro] = captioned.segments.map((segment) => asked.get(segment.key));
+    expect(intro).toEqual(["body"]);
+    expect(speech).toEqual(["body", "tail"]);
+    expect(clip).toEqual(["body", "head"]);
+    expect(outro).toEqual(["body"]);
     expect(second.renderedKeys).not.toContain(captioned.soundtrackKey);
     expect(await countVideoFrames(second.output)).toBe(captioned.totalFrames);
 
