@@ -13,6 +13,7 @@ import { CLIENT_IP_HEADER } from "./app/lib/http.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
 import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
+import { postgresAdapter } from "./app/realtime/fan-out.server";
 import { attachRealtime } from "./app/realtime/server.server";
 import { ensureAdmin } from "./app/services/admin-bootstrap.server";
 import { ensureBuiltInTracks } from "./app/services/tracks.server";
@@ -97,7 +98,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const build = await loadBuild();
   const server = http.createServer(createApp(build, !!options.quiet));
-  const io = attachRealtime(server, settings.APP_URL);
+  // Broadcasts reach the sockets of other web processes and come in from workers (fan-out.server.ts).
+  const fanOut = postgresAdapter(database.url);
+  const io = attachRealtime(server, settings.APP_URL, fanOut.adapter);
   const port = options.port ?? settings.PORT;
   await new Promise<void>((resolve) => server.listen(port, resolve));
   const actualPort = (server.address() as { port: number }).port;
@@ -113,6 +116,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         void io.close(() => resolve());
         server.closeAllConnections();
       });
+      await fanOut.close();
       await closeDb();
       await database.stop();
     })());

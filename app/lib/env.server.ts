@@ -28,6 +28,12 @@ const schema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,49}$/, "a lower-case PostgreSQL name: letters, digits and _")
     .default("pgboss"),
+  // The PostgreSQL notification channel realtime messages travel between processes on (web
+  // processes and workers of one deployment name the same one; see app/realtime/fan-out.server.ts).
+  REALTIME_CHANNEL: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,39}$/, "a lower-case PostgreSQL name: letters, digits and _")
+    .default("chorus_realtime"),
   SESSION_SECRET: z.string().min(32).optional(),
   TRUST_PROXY: flag,
   // Work background jobs in the web process too (the one-machine default); set false when

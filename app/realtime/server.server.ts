@@ -1,11 +1,12 @@
 import type { Server as HttpServer } from "node:http";
-import { Server, type Namespace, type Socket } from "socket.io";
+import { Server, type Namespace, type ServerOptions, type Socket } from "socket.io";
 import type { User } from "../../drizzle/schema/index";
 import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
-import { dropSingleton, setSingleton } from "~/lib/singleton.server";
+import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
+import type { Broadcaster } from "./fan-out.server";
 import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
 
 type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { user: User | null }>;
@@ -35,11 +36,15 @@ function greet(namespace: RealtimeNamespace, socket: ChorusSocket) {
   socket.emit("session:ready", { namespace, userId: socket.data.user?.id ?? null });
 }
 
-/** One socket.io server on the app's HTTP server, with exactly the three namespaces of spec §9. */
-export function attachRealtime(httpServer: HttpServer, allowedOrigin: string) {
+/**
+ * One socket.io server on the app's HTTP server, with exactly the three namespaces of spec §9.
+ * `adapter` carries broadcasts to and from the deployment's other processes (fan-out.server.ts).
+ */
+export function attachRealtime(httpServer: HttpServer, allowedOrigin: string, adapter?: ServerOptions["adapter"]) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     cors: { origin: allowedOrigin, credentials: true },
     serveClient: false,
+    ...(adapter ? { adapter } : {}),
   });
   // The default namespace is not part of the contract: refuse it.
   io.of("/").use((_socket, next) => next(new Error("unknown namespace")));
@@ -68,8 +73,22 @@ export function attachRealtime(httpServer: HttpServer, allowedOrigin: string) {
   return io;
 }
 
-/** The running socket.io server, for services that push updates. */
+/** The running socket.io server of this process, if it has one. */
 export function realtime(): Server<ClientToServerEvents, ServerToClientEvents> | null {
   const store = (globalThis as unknown as { __chorus?: { io?: Server<ClientToServerEvents, ServerToClientEvents> } }).__chorus;
   return store?.io ?? null;
+}
+
+/** Where a process without a socket.io server (a worker) sends its updates. */
+export function useRealtimeEmitter(emitter: Broadcaster | null) {
+  if (emitter) setSingleton("realtimeEmitter", emitter);
+  else dropSingleton("realtimeEmitter");
+}
+
+/**
+ * For services that push updates: this process's socket.io server, which also hands them to the
+ * other web processes, or in a worker the emitter that does; null when nobody could listen.
+ */
+export function broadcaster(): Broadcaster | null {
+  return realtime() ?? singleton<Broadcaster | null>("realtimeEmitter", () => null);
 }

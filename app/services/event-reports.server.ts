@@ -1,7 +1,7 @@
 import type { Event, User } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { insertEventReport } from "~/models/event-report.server";
-import { realtime } from "~/realtime/server.server";
+import { broadcaster } from "~/realtime/server.server";
 import { notifyStaff } from "./notifications.server";
 import { countAttempt } from "./rate-limit.server";
 
@@ -16,5 +16,5 @@ export async function reportEvent(event: Event, reporter: { user: User | null; i
     body: reason || "No reason given.",
     url: `/e/${event.uuid}`,
   });
-  realtime()?.of("/staff").emit("event:reported", { eventId: event.id, eventUuid: event.uuid, reason });
+  broadcaster()?.of("/staff").emit("event:reported", { eventId: event.id, eventUuid: event.uuid, reason });
 }

@@ -2,7 +2,7 @@ import type { Media } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { roomOfEvent, roomOfUser } from "~/realtime/events";
-import { realtime } from "~/realtime/server.server";
+import { broadcaster } from "~/realtime/server.server";
 import { mediaView, publicMediaStatus } from "./media-views.server";
 
 /**
@@ -10,7 +10,7 @@ import { mediaView, publicMediaStatus } from "./media-views.server";
  * watching their uploads finish) and the full item to the organiser.
  */
 export async function publishMediaUpdate(record: Media) {
-  const io = realtime();
+  const io = broadcaster();
   if (!io) return;
   const event = await findEventById(db(), record.eventId, { withDeleted: true });
   if (!event) return;

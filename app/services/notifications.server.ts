@@ -2,7 +2,7 @@ import type { Notification } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { insertNotifications, listStaffIds, type NewNotification } from "~/models/notification.server";
 import { roomOfUser, type NotificationPayload } from "~/realtime/events";
-import { realtime } from "~/realtime/server.server";
+import { broadcaster } from "~/realtime/server.server";
 
 export const toNotificationPayload = (n: Notification): NotificationPayload => ({
   id: n.id,
@@ -19,7 +19,7 @@ export const toNotificationPayload = (n: Notification): NotificationPayload => (
 /** Stores notifications and pushes each to its user's `/users` room. */
 export async function notify(rows: NewNotification[]) {
   const saved = await insertNotifications(db(), rows);
-  const users = realtime()?.of("/users");
+  const users = broadcaster()?.of("/users");
   for (const n of saved) users?.to(roomOfUser(n.userId)).emit("notification:new", toNotificationPayload(n));
   return saved;
 }

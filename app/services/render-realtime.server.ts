@@ -3,7 +3,7 @@ import { db } from "~/lib/db.server";
 import { findEventById, findEventsByIds } from "~/models/event.server";
 import { listRecentRenderJobs } from "~/models/render-job.server";
 import { roomOfUser, type RenderJobUpdate } from "~/realtime/events";
-import { realtime } from "~/realtime/server.server";
+import { broadcaster } from "~/realtime/server.server";
 
 /** The part of a render job the organiser's page and staff tools show. */
 export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdate {
@@ -28,7 +28,7 @@ export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdat
 
 /** Pushes a render's progress to the organiser (their `/users` room) and to staff. */
 export async function publishRenderUpdate(job: RenderJob) {
-  const io = realtime();
+  const io = broadcaster();
   if (!io) return;
   const event = await findEventById(db(), job.eventId, { withDeleted: true });
   if (!event) return;

@@ -8,7 +8,7 @@ import { TRACK_RENDITION, analyseTrack, normaliseTrack, validateTrackFile, type 
 import { enqueue } from "~/jobs/queue.server";
 import { findTrackById, updateTrack, upsertBuiltInTrack, type TrackChanges } from "~/models/track.server";
 import { roomOfUser } from "~/realtime/events";
-import { realtime } from "~/realtime/server.server";
+import { broadcaster } from "~/realtime/server.server";
 import { storage } from "./storage.server";
 import { trackLimits } from "./track-library.server";
 
@@ -121,7 +121,7 @@ export async function ensureBuiltInTracks() {
 /** Saves changes and tells the owner's open pages (built-ins belong to nobody: no one is told). */
 async function setTrack(track: Track, changes: TrackChanges) {
   const updated = await updateTrack(db(), track.id, changes);
-  const io = realtime();
+  const io = broadcaster();
   if (!updated || !io || !track.ownerId) return;
   // The fields as the track's view names them; where files are stored stays on the server.
   const { renditionKey: _rendition, originalKey: _original, ...fields } = changes;

@@ -5,3 +5,4 @@ export * from "./events";
 export * from "./drafts";
 export * from "./media";
 export * from "./render";
+export * from "./realtime";

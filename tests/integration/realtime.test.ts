@@ -1,5 +1,9 @@
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { db } from "../../app/lib/db.server";
+import type { NotificationPayload } from "../../app/realtime/events";
+import { roomOfUser } from "../../app/realtime/events";
+import { postgresEmitter } from "../../app/realtime/fan-out.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { TestClient } from "../support/http-client";
@@ -65,5 +69,52 @@ describe("socket.io namespaces", () => {
 
   test("a forged cookie is treated as nobody", async () => {
     expect(await tryConnect("/users", "__session=forged-session-id")).toEqual({ ok: false, reason: "unauthorized" });
+  });
+});
+
+describe("updates from other processes", () => {
+  const notification = (title: string, body: string): NotificationPayload => ({
+    id: crypto.randomUUID(),
+    kind: "test",
+    title,
+    body,
+    url: null,
+    eventId: null,
+    createdAt: new Date().toISOString(),
+    seenAt: null,
+    readAt: null,
+  });
+
+  test("a worker's emitter reaches sockets of this server, in the room it names only, however large", async () => {
+    const [ana, ben] = [await cookieOf("user"), await cookieOf("user")];
+    const listeners = [ana, ben].map(({ cookie }) => {
+      const socket: Socket = connect(`${server.url}/users`, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+      const heard: NotificationPayload[] = [];
+      socket.on("notification:new", (payload: NotificationPayload) => heard.push(payload));
+      return { socket, heard, ready: new Promise<void>((resolve) => socket.on("session:ready", () => resolve())) };
+    });
+    await Promise.all(listeners.map((l) => l.ready));
+
+    // What `npm run worker` uses: no socket.io server, only the database.
+    const emitter = postgresEmitter(inject("databaseUrl"));
+    try {
+      const small = notification("Your video is ready", "Have a look.");
+      // Past PostgreSQL's 8000-byte limit for a notification: it travels through the table.
+      const large = notification("A long one", "é".repeat(6000));
+      emitter.of("/users").to(roomOfUser(ana.user.id)).emit("notification:new", small);
+      emitter.of("/users").to(roomOfUser(ana.user.id)).emit("notification:new", large);
+
+      await expect.poll(() => listeners[0]!.heard.length, { timeout: 10_000 }).toBe(2);
+      expect(listeners[0]!.heard.map((n) => n.id).sort()).toEqual([small.id, large.id].sort());
+      expect(listeners[0]!.heard.find((n) => n.id === large.id)!.body).toBe(large.body);
+      const kept = await db().execute<{ count: number }>("select count(*)::int as count from realtime_attachments");
+      expect(kept[0]!.count).toBeGreaterThan(0);
+      // Ben's room was not named.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(listeners[1]!.heard).toEqual([]);
+    } finally {
+      await emitter.close();
+      for (const l of listeners) l.socket.close();
+    }
   });
 });

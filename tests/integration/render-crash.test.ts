@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { db } from "../../app/lib/db.server";
 import { resetEnvCache } from "../../app/lib/env.server";
@@ -7,6 +8,7 @@ import { listPublishedVersions } from "../../app/models/published-media.server";
 import { findRenderJob } from "../../app/models/render-job.server";
 import { findRenderPiece } from "../../app/models/render-piece.server";
 import type { RenderPlan } from "../../app/render/plan";
+import type { RenderJobUpdate } from "../../app/realtime/events";
 import { recoverStalledRenders } from "../../app/services/render-jobs.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
@@ -17,7 +19,8 @@ import { startTestServer } from "../support/test-server";
 
 // A worker process killed in the middle of a render (the machine lost, an out-of-memory kill):
 // the render is taken up again by another worker, reuses what was already rendered, and
-// publishes exactly one version.
+// publishes exactly one version. The organiser's open page hears its progress from the worker
+// processes (through PostgreSQL: this web process renders nothing).
 
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
@@ -67,6 +70,11 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   const event = await createTestEvent(user);
   for (const kind of ["video", "photo", "video", "photo", "video"] as const) await addReadyMedia(event, kind, files, { name: "Ana" });
 
+  const socket = connect(`${server.url}/users`, { transports: ["websocket"], extraHeaders: { cookie: client.cookieHeader() }, forceNew: true, reconnection: false });
+  const heard: RenderJobUpdate[] = [];
+  socket.on("render:progress", (update: RenderJobUpdate) => heard.push(update));
+  await new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
+
   const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
   expect(started.status).toBe(202);
   const jobId: string = started.body.data.id;
@@ -105,4 +113,11 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   const versions = await listPublishedVersions(db(), event.id);
   expect(versions).toHaveLength(1);
   expect(versions[0]!.renderJobId).toBe(jobId);
+
+  // Progress only a worker sends (running, then done) reached the page live.
+  await until(async () => heard.some((u) => u.id === jobId && u.status === "succeeded"), 10_000, "the finished render to be heard");
+  const running = heard.filter((u) => u.id === jobId && u.status === "running");
+  expect(running.some((u) => u.percent > 0 && u.etaSeconds !== null)).toBe(true);
+  expect(heard.find((u) => u.status === "succeeded")).toMatchObject({ id: jobId, percent: 100, piecesReused: done.piecesReused });
+  socket.close();
 }, 360_000);

@@ -10,7 +10,10 @@ import { freePort } from "./global-database";
  * (its DATA_DIR is another). Modules are fresh for each test file, so this is one per file, kept
  * across a server restart within it.
  */
-const JOB_QUEUE_SCHEMA = `pgboss_test_${crypto.randomBytes(5).toString("hex")}`;
+const TEST_FILE_ID = crypto.randomBytes(5).toString("hex");
+const JOB_QUEUE_SCHEMA = `pgboss_test_${TEST_FILE_ID}`;
+/** Likewise its own realtime channel: a broadcast to staff reaches this file's sockets only. */
+const REALTIME_CHANNEL = `realtime_test_${TEST_FILE_ID}`;
 
 /**
  * The real server (Express, Remix build, socket.io) in this process, on a free
@@ -27,6 +30,7 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     DATA_DIR: "./data/test",
     SMTP_URL: "",
     JOB_QUEUE_SCHEMA,
+    REALTIME_CHANNEL,
     // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
     RENDER_AHEAD: "false",
     // Settings a test file changes stay in this process's environment: reset them for the next one.
