@@ -172,23 +172,27 @@ export function planRender(input: PlanInput): RenderPlan {
   });
 
   const totalFrames = cursor;
-  const music: MusicPlan | null = input.track
-    ? {
-        trackId: input.track.id,
-        source: input.track.renditionKey,
-        startSeconds: Math.max(0, Math.min(input.track.startSeconds, Math.max(0, input.track.durationSeconds - 1))),
-        fadeOutSeconds: Math.max(0, Math.min(input.track.fadeOutSeconds, totalFrames / fps)),
-        volume: Math.max(0, Math.min(1, input.track.volume)),
-        availableSeconds: Math.max(0, input.track.durationSeconds - input.track.startSeconds),
-      }
-    : null;
+  const music = input.track ? planMusic(input.track, totalFrames / fps) : null;
   const soundtrackKey = sha256Hex(JSON.stringify({ version: SOUNDTRACK_VERSION, fps, totalFrames, music, sound: segments.map(soundOf) }));
   const hash = sha256Hex(JSON.stringify({ segments: segments.map((s) => s.key), transitions: transitions.map((t) => t.key), music, profile }));
   return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, soundtrackKey, skipped, hash };
 }
 
 /** Bumped whenever the soundtrack's mixing changes, so stored soundtracks are made again. */
-const SOUNDTRACK_VERSION = 1;
+const SOUNDTRACK_VERSION = 2;
+
+/** The music within its bounds: it starts at least a second before the track ends. */
+function planMusic(track: NonNullable<PlanInput["track"]>, videoSeconds: number): MusicPlan {
+  const startSeconds = Math.max(0, Math.min(track.startSeconds, Math.max(0, track.durationSeconds - 1)));
+  return {
+    trackId: track.id,
+    source: track.renditionKey,
+    startSeconds,
+    fadeOutSeconds: Math.max(0, Math.min(track.fadeOutSeconds, videoSeconds)),
+    volume: Math.max(0, Math.min(1, track.volume)),
+    availableSeconds: Math.max(0, track.durationSeconds - startSeconds),
+  };
+}
 
 /** What of a segment its sound depends on: the clip's own sound and where it sits, nothing of its look. */
 function soundOf(segment: Segment) {

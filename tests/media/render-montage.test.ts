@@ -190,6 +190,32 @@ describe("rendering a plan end to end", () => {
     expect(await meanVolume(soundtrack, ...clipWindow, voice)).toBeGreaterThan((await meanVolume(soundtrack, ...photoWindow, voice)) + 20);
   });
 
+  test("music shorter than the video plays again from its start point, not from the track's beginning", async () => {
+    // Half a second of a low "intro" tone the organiser skipped, then the part they chose.
+    files["intro-music.m4a"] = dir.path("intro-music.m4a");
+    await runFfmpeg([
+      "-hide_banner", "-v", "error", "-y",
+      "-f", "lavfi", "-i", "sine=frequency=1200:sample_rate=48000:duration=0.5",
+      "-f", "lavfi", "-i", "sine=frequency=3000:sample_rate=48000:duration=2",
+      "-filter_complex", "[0:a][1:a]concat=n=2:v=0:a=1", "-ac", "2", "-c:a", "aac", files["intro-music.m4a"],
+    ]);
+    const plan = planRender(planInput([item("photo", "a.jpg"), item("photo", "b.jpg")], {
+      theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
+      track: { id: "intro-track", renditionKey: "intro-music.m4a", durationSeconds: 2.5, startSeconds: 0.5, fadeOutSeconds: 0, volume: 0.8 },
+    }));
+    expect(plan.durationSeconds).toBeGreaterThan(2 * 2); // the chosen 2 s play three times
+    const { soundtrack } = await renderAll(plan, "loop-from-start-point");
+    expect(Math.abs((await probeMedia(soundtrack)).duration! - plan.durationSeconds)).toBeLessThan(0.025);
+    const band = (hz: number) => `bandpass=f=${hz}:width_type=q:w=4,bandpass=f=${hz}:width_type=q:w=4`;
+    const chosen = await meanVolume(soundtrack, 0, plan.durationSeconds, band(3000));
+    const skipped = await meanVolume(soundtrack, 0, plan.durationSeconds, band(1200));
+    expect(chosen).toBeGreaterThan(-35);
+    // Looping from the track's beginning brings the intro back every time, only ~7 dB under the rest.
+    expect(chosen - skipped).toBeGreaterThan(25);
+    // And the chosen part is still playing at the end.
+    expect(await meanVolume(soundtrack, plan.durationSeconds - 1, 0.8, band(3000))).toBeGreaterThan(chosen - 4);
+  });
+
   test("a shipped track longer than the video plays under it without looping", async () => {
     files["warm-sunday.m4a"] = path.resolve("public/music/warm-sunday.m4a");
     const plan = planRender(

@@ -5,7 +5,7 @@ import { collageCells } from "~/render/pieces/collage.server";
 import { videoEncodingArgs } from "~/render/pieces/encoding";
 import { cameraMove } from "~/render/pieces/filters";
 import { concatList } from "~/render/pieces/join.server";
-import { integratedLoudness, soundtrackGainDb } from "~/render/pieces/soundtrack.server";
+import { integratedLoudness, musicLoopList, musicLoops, soundtrackGainDb, soundtrackMixArgs } from "~/render/pieces/soundtrack.server";
 import { wrapBalanced, wrapText } from "~/render/pieces/text.server";
 import { audioSpans, spanGain } from "~/render/pieces/timeline-audio.server";
 import { PROFILES, type Segment } from "~/render/plan";
@@ -172,5 +172,30 @@ describe("joining and loudness", () => {
     expect(soundtrackGainDb(-70)).toBe(0);
     expect(soundtrackGainDb(-50)).toBe(20);
     expect(integratedLoudness(["nothing here"])).toBeNull();
+  });
+
+  test("music shorter than the video plays again from its start point, from a list long enough to cover it", () => {
+    const list = musicLoopList({ startSeconds: 12.5, availableSeconds: 30 }, "/work/it's here/music.m4a", 100);
+    const lines = list.trim().split("\n");
+    expect(lines[0]).toBe("ffconcat version 1.0");
+    const files = lines.filter((line) => line.startsWith("file "));
+    expect(files.length * 30).toBeGreaterThanOrEqual(100);
+    expect(new Set(files)).toEqual(new Set(["file '/work/it'\\''s here/music.m4a'"]));
+    expect(lines.filter((line) => line === "inpoint 12.500")).toHaveLength(files.length);
+  });
+
+  test("only a track that ends before the video is read through the loop list", () => {
+    const plan = (availableSeconds: number) => ({
+      profile: PROFILES["720p"],
+      totalFrames: 300,
+      music: { trackId: "t", source: "t.m4a", startSeconds: 4, fadeOutSeconds: 2, volume: 0.8, availableSeconds },
+    });
+    expect(musicLoops(plan(9))).toBe(true);
+    expect(musicLoops(plan(60))).toBe(false);
+    const looped = soundtrackMixArgs(plan(9), "timeline.wav", "music.m4a", "mix.wav", "loop.ffconcat");
+    expect(looped.join(" ")).toContain("-f concat -safe 0 -i loop.ffconcat");
+    expect(looped).not.toContain("-stream_loop");
+    const once = soundtrackMixArgs(plan(60), "timeline.wav", "music.m4a", "mix.wav");
+    expect(once.join(" ")).toContain("-ss 4.000 -i music.m4a");
   });
 });

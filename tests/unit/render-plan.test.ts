@@ -208,6 +208,13 @@ describe("render planning", () => {
     expect(plan.music!.fadeOutSeconds).toBeCloseTo(plan.durationSeconds);
   });
 
+  test("a start point past the track's end moves back to its last second, and that second is what loops", () => {
+    const plan = planRender(
+      input([item("photo")], { track: { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 200, fadeOutSeconds: 3, volume: 0.8 } }),
+    );
+    expect(plan.music).toMatchObject({ startSeconds: 89, availableSeconds: 1 });
+  });
+
   test("an event with nothing ready yet still has its intro and outro", () => {
     const plan = planRender(input([]));
     expect(plan.segments.map((s) => s.kind)).toEqual(["title", "title"]);

@@ -15,9 +15,11 @@ export type JoinContext = Pick<PieceContext, "workDir" | "signal" | "onFrames"> 
   durationSeconds: number;
 };
 
-/** A concat demuxer list; paths are quoted the way the demuxer reads them. */
-export const concatList = (files: readonly string[]) =>
-  files.map((file) => `file '${path.resolve(file).replace(/'/g, "'\\''")}'`).join("\n") + "\n";
+/** A concat demuxer `file` line, its path quoted the way the demuxer reads it. */
+export const concatFileLine = (file: string) => `file '${path.resolve(file).replace(/'/g, "'\\''")}'`;
+
+/** A concat demuxer list of whole files. */
+export const concatList = (files: readonly string[]) => files.map(concatFileLine).join("\n") + "\n";
 
 export function joinArgs(listFile: string, soundtrack: string, output: string, durationSeconds: number) {
   return [

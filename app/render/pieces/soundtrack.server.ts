@@ -6,12 +6,13 @@
 // Why not loudnorm: on ffmpeg 4.1 it costs ~23× the CPU of measuring with ebur128 (2.8 s against
 // 0.12 s for two minutes of sound), and a measured gain keeps the mix's dynamics as they are.
 
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LOUDNESS_TARGET } from "~/media/loudness.server";
 import { type FfmpegProgress, runFfmpeg } from "~/media/run.server";
-import type { RenderPlan } from "../plan";
+import type { MusicPlan, RenderPlan } from "../plan";
 import { AUDIO_FORMAT_FILTER, AUDIO_RATE, samplesForFrames } from "./encoding";
+import { concatFileLine } from "./join.server";
 import type { PieceContext } from "./segment.server";
 import { audioSpans, mixTimelineAudio } from "./timeline-audio.server";
 
@@ -27,23 +28,45 @@ const SILENCE_LUFS = -69;
 
 const exactly = (samples: number) => `apad,atrim=end_sample=${samples}`;
 
-/** Pass one (pure): the clips' timeline and the music mixed, measured, written as float WAV. */
-export function soundtrackMixArgs(plan: SoundtrackPlan, timeline: string, musicFile: string | null, mixFile: string) {
+/** The video's length in seconds, as its soundtrack counts it. */
+const soundtrackSeconds = (plan: SoundtrackPlan) => samplesForFrames(plan.totalFrames, plan.profile.fps) / AUDIO_RATE;
+
+/** Whether the music, from its start point, ends before the video does and so has to play again. */
+export const musicLoops = (plan: SoundtrackPlan): plan is SoundtrackPlan & { music: MusicPlan } =>
+  plan.music !== null && plan.music.availableSeconds < soundtrackSeconds(plan) + 0.05;
+
+/**
+ * An ffconcat list (pure) that plays the track from its start point as many times as the video
+ * needs. A list rather than `-stream_loop`: that goes back to the file's beginning, not to the start
+ * point, and the concat demuxer's own looping cannot seek. Its length grows with the video's
+ * duration over the track's, never with the number of clips.
+ */
+export function musicLoopList(music: Pick<MusicPlan, "startSeconds" | "availableSeconds">, musicFile: string, seconds: number) {
+  // One play more than the video's length needs: the last is cut where the video ends.
+  const plays = Math.ceil(seconds / Math.max(music.availableSeconds, 0.25)) + 1;
+  const entry = `${concatFileLine(musicFile)}\ninpoint ${music.startSeconds.toFixed(3)}\n`;
+  return `ffconcat version 1.0\n${entry.repeat(plays)}`;
+}
+
+/**
+ * Pass one (pure): the clips' timeline and the music mixed, measured, written as float WAV.
+ * `loopList` is the music's ffconcat list when it loops (musicLoops), else null.
+ */
+export function soundtrackMixArgs(plan: SoundtrackPlan, timeline: string, musicFile: string | null, mixFile: string, loopList: string | null = null) {
   const samples = samplesForFrames(plan.totalFrames, plan.profile.fps);
-  const seconds = samples / AUDIO_RATE;
+  const seconds = soundtrackSeconds(plan);
   const measure = "ebur128=peak=sample:framelog=verbose";
   const inputs = ["-i", timeline];
   let graph: string;
   const music = musicFile ? plan.music : null;
   if (music && musicFile) {
-    // A track shorter than the video starts again from its beginning.
-    const loop = music.availableSeconds < seconds + 0.05 ? ["-stream_loop", "-1"] : [];
-    inputs.push(...loop, "-ss", music.startSeconds.toFixed(3), "-i", musicFile);
+    // A track shorter than the video starts again from its start point.
+    inputs.push(...(loopList ? ["-f", "concat", "-safe", "0", "-i", loopList] : ["-ss", music.startSeconds.toFixed(3), "-i", musicFile]));
     const fade = Math.min(music.fadeOutSeconds, seconds);
     const fadeOut = fade > 0 ? `,afade=t=out:st=${(seconds - fade).toFixed(6)}:d=${fade.toFixed(6)}` : "";
     graph = [
       `[0:a]${AUDIO_FORMAT_FILTER},asplit=2[clips][key]`,
-      // Timestamps of a looped input jump back at every loop: count them afresh.
+      // Count the music's timestamps afresh: each play of a looped track starts its own.
       `[1:a]${AUDIO_FORMAT_FILTER},asetpts=N/SR/TB,${exactly(samples)},volume=${music.volume.toFixed(3)}${fadeOut}[music]`,
       `[music][key]${DUCKING}[ducked]`,
       // amix halves each input; the volume puts them back at full level (amerge loses the channel
@@ -102,21 +125,24 @@ export async function renderSoundtrack(
   await mkdir(ctx.workDir, { recursive: true });
   const timeline = path.join(ctx.workDir, "clip-timeline.wav");
   const mix = path.join(ctx.workDir, "mix.wav");
+  const loops = musicFile !== null && musicLoops(plan);
+  const loopList = loops ? path.join(ctx.workDir, "music-loop.ffconcat") : null;
   const { fps } = plan.profile;
   const total = plan.totalFrames;
   // Half the progress for each ffmpeg pass.
   const report = (pass: 0 | 1) => (p: FfmpegProgress) =>
     ctx.onFrames?.(p.done && pass === 1 ? total : Math.floor((pass * total + Math.min(total, (p.outTime ?? 0) * fps)) / 2));
   try {
+    if (loops && loopList) await writeFile(loopList, musicLoopList(plan.music, musicFile, soundtrackSeconds(plan)));
     await mixTimelineAudio(audioSpans(plan, segmentAudio), samplesForFrames(total, fps), timeline, ctx.signal);
-    const measured = await runFfmpeg(soundtrackMixArgs(plan, timeline, musicFile, mix), { signal: ctx.signal, onProgress: report(0) });
+    const measured = await runFfmpeg(soundtrackMixArgs(plan, timeline, musicFile, mix, loopList), { signal: ctx.signal, onProgress: report(0) });
     const gain = soundtrackGainDb(integratedLoudness(measured.stderrTail));
     await runFfmpeg(soundtrackEncodeArgs(plan, mix, gain, output), { signal: ctx.signal, onProgress: report(1) });
   } catch (error) {
     await rm(output, { force: true });
     throw error;
   } finally {
-    await Promise.all([rm(timeline, { force: true }), rm(mix, { force: true })]);
+    await Promise.all([timeline, mix, loopList].map((file) => file && rm(file, { force: true })));
   }
   return output;
 }
