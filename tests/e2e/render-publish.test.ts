@@ -59,6 +59,14 @@ describe.skipIf(!chromiumPath)("making the video and watching it", { timeout: 24
     await page.getByRole("button", { name: /Play preview/ }).click();
     await expect.poll(() => page.locator(".preview-controls [role=status]").textContent(), { timeout: 10_000 }).toMatch(/Scene 2 of 4/);
     await expect.poll(() => page.locator(".preview-scene--active .preview-textbox").textContent()).toContain("Happy birthday, Sam!");
+    // Music that ends before the scenes do starts again from its start point, as in the video.
+    const { musicStartSeconds } = await findArrangement(db(), event.id);
+    const music = page.locator("#preview audio");
+    await music.evaluate((audio: HTMLAudioElement) => {
+      audio.currentTime = 60;
+      audio.dispatchEvent(new Event("ended"));
+    });
+    expect(await music.evaluate((audio: HTMLAudioElement) => audio.currentTime)).toBeLessThan(musicStartSeconds + 5);
     await page.getByRole("button", { name: "Stop" }).click();
 
     // Render and publish, with the progress shown while it works.

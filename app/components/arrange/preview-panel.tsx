@@ -85,14 +85,16 @@ function usePlayer(data: Data) {
     music.current?.pause();
     setIndex(-1);
   }, []);
-  const play = useCallback(() => {
-    if (music.current && data.music) {
-      music.current.currentTime = data.music.startSeconds;
-      music.current.volume = data.music.volume;
-      void music.current.play().catch(() => undefined);
-    }
-    setIndex(0);
+  const startMusic = useCallback(() => {
+    if (!music.current || !data.music) return;
+    music.current.currentTime = data.music.startSeconds;
+    void music.current.play().catch(() => undefined);
   }, [data.music]);
+  const play = useCallback(() => {
+    if (music.current && data.music) music.current.volume = data.music.volume;
+    startMusic();
+    setIndex(0);
+  }, [data.music, startMusic]);
   useEffect(() => {
     if (index < 0) return;
     const scene = data.scenes[index];
@@ -108,14 +110,14 @@ function usePlayer(data: Data) {
     return () => window.clearTimeout(timer.current);
   }, [index, data, stop]);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  return { index, play, stop, music };
+  return { index, play, stop, music, startMusic };
 }
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
 
 /** Watch the arrangement now, before rendering: the renditions in order with the theme drawn on top. */
 export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
-  const { index, play, stop, music } = usePlayer(data);
+  const { index, play, stop, music, startMusic } = usePlayer(data);
   const items = data.scenes.filter((s) => s.kind !== "title");
   const playing = index >= 0;
   return (
@@ -148,7 +150,9 @@ export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
           </button>
         </p>
       ) : null}
-      {data.music ? <audio ref={music} src={data.music.url} preload="none" /> : null}
+      {/* Stopping pauses the music, so it only ends while the preview plays: a track that ends
+          before the scenes do plays again from its start point, as in the video. */}
+      {data.music ? <audio ref={music} src={data.music.url} preload="none" onEnded={startMusic} /> : null}
       <PreviewScript />
       <noscript>
         <p className="muted">The preview plays with JavaScript on. Here is the running order instead:</p>
