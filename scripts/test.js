@@ -32,6 +32,6 @@ if (!summary) {
   process.exit(1);
 }
 if (!summary.success || summary.numFailedTests > 0 || summary.numFailedTestSuites > 0) {
-  console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} file(s) failed.`);
+  console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} suite(s) (files and describe blocks) failed.`);
   process.exit(1);
 }

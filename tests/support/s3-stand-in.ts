@@ -284,15 +284,15 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       const length = range ? range.end - range.start + 1 : size;
       res.setHeader("content-length", String(length));
       if (req.method === "HEAD") return res.end();
+      const data = Buffer.alloc(length);
       const handle = await fs.open(fileOf(key));
       try {
-        const data = Buffer.alloc(length);
         await handle.read(data, 0, length, range?.start ?? 0);
-        record.bytes = length;
-        return res.end(data);
       } finally {
         await handle.close();
       }
+      record.bytes = length;
+      return res.end(data);
     }
     if (req.method === "DELETE") {
       await fs.rm(fileOf(key), { force: true });
@@ -310,7 +310,10 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       bucket: "",
       query: {},
       operation: "Unknown",
-      status: 200,
+      // Read from the response, so a client that has its answer sees the status it was sent.
+      get status() {
+        return res.statusCode;
+      },
       accessKeyId: String(req.headers.authorization ?? "").match(/Credential=([^/]+)\//)?.[1] ?? null,
       contentEncoding: (req.headers["content-encoding"] as string | undefined) ?? null,
       contentSha256: (req.headers["x-amz-content-sha256"] as string | undefined) ?? null,
@@ -326,9 +329,6 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
         if (req.method === "HEAD") return res.end();
         res.setHeader("content-type", "application/xml");
         res.end(xml(`<Error><Code>${failure.code}</Code><Message>${escapeXml(failure.message)}</Message><Key>${escapeXml(record.key)}</Key></Error>`));
-      })
-      .finally(() => {
-        record.status = res.statusCode;
       });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
