@@ -125,15 +125,15 @@ export async function renderSoundtrack(
   await mkdir(ctx.workDir, { recursive: true });
   const timeline = path.join(ctx.workDir, "clip-timeline.wav");
   const mix = path.join(ctx.workDir, "mix.wav");
-  const loops = musicFile !== null && musicLoops(plan);
-  const loopList = loops ? path.join(ctx.workDir, "music-loop.ffconcat") : null;
+  const loopText = musicFile && musicLoops(plan) ? musicLoopList(plan.music, musicFile, soundtrackSeconds(plan)) : null;
+  const loopList = loopText ? path.join(ctx.workDir, "music-loop.ffconcat") : null;
   const { fps } = plan.profile;
   const total = plan.totalFrames;
   // Half the progress for each ffmpeg pass.
   const report = (pass: 0 | 1) => (p: FfmpegProgress) =>
     ctx.onFrames?.(p.done && pass === 1 ? total : Math.floor((pass * total + Math.min(total, (p.outTime ?? 0) * fps)) / 2));
   try {
-    if (loops && loopList) await writeFile(loopList, musicLoopList(plan.music, musicFile, soundtrackSeconds(plan)));
+    if (loopList && loopText) await writeFile(loopList, loopText);
     await mixTimelineAudio(audioSpans(plan, segmentAudio), samplesForFrames(total, fps), timeline, ctx.signal);
     const measured = await runFfmpeg(soundtrackMixArgs(plan, timeline, musicFile, mix, loopList), { signal: ctx.signal, onProgress: report(0) });
     const gain = soundtrackGainDb(integratedLoudness(measured.stderrTail));
