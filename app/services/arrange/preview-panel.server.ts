@@ -1,7 +1,6 @@
 import type { Media } from "../../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { signedMediaUrl } from "~/lib/media-url.server";
-import { findArrangement } from "~/models/arrangement.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
 import { renderPlanFor } from "../render-plan.server";
@@ -47,11 +46,7 @@ function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): Previ
  * renditions with the theme drawn in HTML and CSS — no render, no wait, nothing to pay.
  */
 export async function loadPreviewPanel({ event }: ArrangeContext) {
-  const [plan, media, arrangement] = await Promise.all([
-    renderPlanFor(event),
-    listMediaOfEvent(db(), event.id, { purpose: "contribution" }),
-    findArrangement(db(), event.id),
-  ]);
+  const [plan, media] = await Promise.all([renderPlanFor(event), listMediaOfEvent(db(), event.id, { purpose: "contribution" })]);
   const byId = new Map(media.map((m) => [m.id, m]));
   const scenes = plan.segments.flatMap((s) => sceneOf(s, plan.profile.fps, byId) ?? []);
   const style: ThemeStyle = plan.segments[0]!.style;
@@ -61,7 +56,7 @@ export async function loadPreviewPanel({ event }: ArrangeContext) {
     transitionSeconds: plan.transitions[0] ? plan.transitions[0].frames / plan.profile.fps : 0,
     durationSeconds: plan.durationSeconds,
     music: plan.music
-      ? { url: `/tracks/${plan.music.trackId}/audio`, startSeconds: plan.music.startSeconds, volume: arrangement.musicVolume, fadeOutSeconds: plan.music.fadeOutSeconds }
+      ? { url: `/tracks/${plan.music.trackId}/audio`, startSeconds: plan.music.startSeconds, volume: plan.music.volume, fadeOutSeconds: plan.music.fadeOutSeconds }
       : null,
   };
 }
