@@ -114,9 +114,6 @@ function readEnv(): Env {
   }
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
   const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;
-  if (parsed.data.NODE_ENV === "production" && !parsed.data.SESSION_SECRET) {
-    throw new Error("SESSION_SECRET must be set (32+ characters) when NODE_ENV=production.");
-  }
   return { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
 }
 
@@ -126,3 +123,9 @@ export function resetEnvCache() {
 }
 
 export const isProduction = () => env().NODE_ENV === "production";
+
+/**
+ * Cookies are marked Secure when the app is served over https. Over plain http (a fresh clone's
+ * `npm start` on http://localhost, or a phone on the LAN) a Secure cookie would never come back.
+ */
+export const secureCookies = () => env().APP_URL.startsWith("https:");
