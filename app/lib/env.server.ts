@@ -92,7 +92,12 @@ const schema = z.object({
   TERMS_URL: z.string().default("https://www.chorus.video/terms"),
   ADMIN_URL: z.string().default("/admin"),
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  // Wrong passwords for one account from one address before that address must wait; past as many
+  // from everywhere, every log-in to the account is slowed by LOGIN_SLOWDOWN_MS more per failure
+  // (at most LOGIN_SLOWDOWN_MAX_MS) but never refused, so guessing cannot lock the owner out.
   LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  LOGIN_SLOWDOWN_MS: z.coerce.number().int().min(0).default(500),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(8000),
   RESET_LIMIT_PER_IP: z.coerce.number().int().positive().default(10),
   RESET_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(3),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
