@@ -15,7 +15,7 @@ const optionalUrl = z
 // Every setting the app reads, with defaults that let a fresh clone run offline.
 // `.env.example` lists the same names; keep the two in step.
 const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  NODE_ENV: z.preprocess((v) => v || undefined, z.enum(["development", "production", "test"]).default("development")),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalUrl,
   SHARE_HOST: z.string().optional(),
