@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
 import { looksLikeMediaContainer } from "./container-signature.server";
+import { ASK_FOR_PHOTO_OR_VIDEO, NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "./file-signature";
 import { type MediaProbe, type Rotation, UNREADABLE_MEDIA_MESSAGE, UnreadableMediaError, probeMedia } from "./probe.server";
 import { MediaToolError, runFfmpeg } from "./run.server";
 import { UploadRejectedError, formatBytes, formatDuration } from "./upload-rejected-error";
@@ -55,8 +56,6 @@ const EXTENSIONS: Record<string, string[]> = {
   "video/mp4": ["mp4", "m4v"], "video/quicktime": ["mov", "qt"], "video/x-m4v": ["m4v", "mp4"], "video/3gpp": ["3gp", "3g2"],
   "video/webm": ["webm"], "video/x-matroska": ["mkv", "webm"], "video/x-msvideo": ["avi"],
 };
-
-const ASK_FOR_PHOTO_OR_VIDEO = "Please upload a photo or a video.";
 
 /**
  * Decides from the content whether an upload is a photo or a video we can use, within the limits.
@@ -140,10 +139,10 @@ async function validateVideo(file: string, bytes: number, limits: UploadLimits):
   } catch (error) {
     if (!(error instanceof UnreadableMediaError)) throw error;
     if (await looksLikeMediaContainer(file)) throw new UploadRejectedError("UNREADABLE", error.message, error.detail);
-    throw new UploadRejectedError("UNSUPPORTED_TYPE", `This doesn't look like a photo or a video. ${ASK_FOR_PHOTO_OR_VIDEO}`);
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", NOT_A_PHOTO_OR_VIDEO);
   }
   if (probe.kind === "audio") {
-    throw new UploadRejectedError("UNSUPPORTED_TYPE", `This is a sound file. ${ASK_FOR_PHOTO_OR_VIDEO}`);
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", SOUND_FILE);
   }
   const video = probe.video;
   if (probe.kind !== "video" || !video || !probe.formatNames.some((name) => VIDEO_CONTAINERS.has(name))) {
