@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
-import { dominant, grabFrame, makeClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
+import { dominant, grabFrame, makeClip, makeMultichannelClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -48,6 +48,21 @@ describe("normalising a clip for rendering", () => {
       const output = dir.path(`tone-${seconds}-out.mp4`);
       await normaliseVideo(input, output, small);
       expect(Math.abs((await integratedLoudness(output)) - -16), `${seconds} s`).toBeLessThan(1);
+    }
+  });
+
+  test("a 5.1 clip is mixed down to stereo at the loudness of a stereo clip, short or long", async () => {
+    for (const seconds of [1.5, 4]) {
+      const levels: Record<string, number> = {};
+      for (const layout of ["5.1", "stereo"] as const) {
+        const input = await makeMultichannelClip(dir.path(`${layout}-${seconds}.mp4`), { layout, seconds });
+        expect((await probeMedia(input)).audio?.channels).toBe(layout === "5.1" ? 6 : 2);
+        const output = dir.path(`${layout}-${seconds}-out.mp4`);
+        expect((await normaliseVideo(input, output, small)).audio?.channels).toBe(2);
+        levels[layout] = await integratedLoudness(output);
+      }
+      expect(Math.abs(levels["5.1"]! - levels.stereo!), `${seconds} s: ${JSON.stringify(levels)}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(levels["5.1"]! - -16), `${seconds} s`).toBeLessThan(1);
     }
   });
 
