@@ -27,7 +27,7 @@ import {
   sha256File,
   truncateFile,
 } from "../support/media-fixtures";
-import { makeTone } from "../media/support/media-fixtures";
+import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";
 import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
 
@@ -284,6 +284,19 @@ describe("uploads judged by their first bytes", () => {
       expect(await sha256File((await storage().localCopy(stored.originalKey)).path), file.filename).toBe(sha256(bytes));
       expect(await settled(stored.mediaUuid, 30_000), file.filename).toMatchObject({ status: "ready" });
     }
+  });
+});
+
+describe("what phones send", () => {
+  test("an iPhone HEIC photo becomes a ready photo, an animated GIF a ready clip", async () => {
+    const heic = await fs.readFile(HEIC_QUARTERS);
+    const gif = await fs.readFile(await makeAnimatedGif(files.path("dance.gif"), { seconds: 2 }));
+    const photo = await uploadFile(server.url, heic, metadataFor(event, { filename: "IMG_0042.HEIC", filetype: "image/heic" }), { chunkSize: MB });
+    const clip = await uploadFile(server.url, gif, metadataFor(event, { filename: "dance.gif", filetype: "image/gif" }), { chunkSize: MB });
+    expect(await settled(photo.mediaUuid!, 30_000)).toMatchObject({ status: "ready", kind: "photo", mimeType: "image/heic", width: 64, height: 48 });
+    const ready = await settled(clip.mediaUuid!, 30_000);
+    expect(ready).toMatchObject({ status: "ready", kind: "video", width: 160, height: 120, hasAudio: false });
+    expect(ready.renditionKey).toMatch(/rendition\.mp4$/);
   });
 });
 

@@ -71,6 +71,15 @@ export async function makeMultichannelClip(file: string, { layout, seconds = 4 }
   return file;
 }
 
+/** A HEIC photo as an iPhone sends it (HEVC in HEIF), 64 × 48 in quarters like makeQuartersImage: see fixtures/README.md. */
+export const HEIC_QUARTERS = path.join(__dirname, "..", "fixtures", "quarters.heic");
+
+/** An animated GIF of ffmpeg's test pattern: `seconds` long at 10 frames a second. */
+export async function makeAnimatedGif(file: string, { width = 160, height = 120, seconds = 2 } = {}) {
+  await ffmpeg(["-f", "lavfi", "-i", `testsrc=size=${width}x${height}:rate=10:duration=${seconds}`, "-loop", "0", file]);
+  return file;
+}
+
 export async function makeTone(file: string, seconds = 2) {
   await ffmpeg(["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-c:a", "aac", file]);
   return file;
