@@ -2,7 +2,7 @@
  * What a file is, judged from its first bytes: shared by the browser (before anything is sent),
  * the tus endpoint (at an upload's first chunk) and the no-JavaScript form (while it streams), so
  * a file that can never become part of a video is refused before the contributor's data is spent
- * on it (docs/decisions/013-file-types-judged-by-first-bytes.md). Pure: no Node or DOM APIs.
+ * on it (docs/decisions/014-file-types-judged-by-first-bytes.md). Pure: no Node or DOM APIs.
  *
  * Processing still decides with sharp and ffprobe; this only turns away what it would surely
  * refuse: no signature we know, or a sound file.

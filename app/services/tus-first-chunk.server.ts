@@ -9,7 +9,7 @@ const UPLOAD_ID = /^[\w-]+$/;
  * Judges an upload by the first bytes of its first chunk, before any of them is written: a file
  * that is no photo or video, or a sound file, is refused there (415, our error shape) and its
  * upload removed, instead of after the contributor has sent all of it
- * (docs/decisions/013-file-types-judged-by-first-bytes.md). Resolves to true when it answered
+ * (docs/decisions/014-file-types-judged-by-first-bytes.md). Resolves to true when it answered
  * the request (or the client left while it was read); false leaves the request, unread, to tus.
  *
  * The rest of a refused chunk is read and dropped by Node, not written: answering while the
