@@ -4,7 +4,7 @@ import { sendBroadcast } from "~/services/broadcast.server";
 import { sendInvitation } from "~/services/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
-import { processMedia } from "~/services/media-processing.server";
+import { abandonMedia, processMedia } from "~/services/media-processing.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
 import { processTrack } from "~/services/tracks.server";
@@ -20,7 +20,10 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
-  "media-process": ({ data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt }),
+  "media-small": ({ id, data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt, jobId: id }),
+  "media-large": ({ id, data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt, jobId: id }),
+  "media-process": ({ id, data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt, jobId: id }),
+  "media-dead": ({ data }) => abandonMedia(data.mediaId),
   "track-process": ({ data, finalAttempt }) => processTrack(data.trackId, { finalAttempt }),
   "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
