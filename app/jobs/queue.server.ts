@@ -1,7 +1,8 @@
 import PgBoss from "pg-boss";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
-import { EXPIRY_GRACE_SECONDS } from "~/models/job-lease.server";
+import { db } from "~/lib/db.server";
+import { EXPIRY_GRACE_SECONDS, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
 import { startRunner, type Lane } from "./job-runner.server";
 import { sweepOrphanWorkDirs } from "./work-dir.server";
 
@@ -29,7 +30,8 @@ export interface JobData {
 }
 export type JobName = keyof JobData;
 /** `finalAttempt`: no retry follows if this one fails, so a handler can leave a clear state behind. */
-export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean }) => Promise<void>;
+/** `startedOn`: when this attempt started, which tells it apart from another attempt of the same job. */
+export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean; startedOn: Date }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 // The dead-letter queue comes before the queues that name it.
@@ -95,11 +97,18 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
       slots: slotsOf(name),
       leased: !UNLEASED.has(name),
       run: (job: PgBoss.JobWithMetadata<unknown>) =>
-        (handlers[name] as JobHandler<JobName>)({ id: job.id, data: job.data as JobData[JobName], finalAttempt: job.retryCount >= job.retryLimit }),
+        (handlers[name] as JobHandler<JobName>)({
+          id: job.id,
+          data: job.data as JobData[JobName],
+          finalAttempt: job.retryCount >= job.retryLimit,
+          startedOn: job.startedOn,
+        }),
     }));
-    // What workers killed on this machine left in their job folders goes before new work starts.
+    // What workers killed on this machine left in their job folders goes before new work starts,
+    // and their jobs run again now rather than when their leases lapse.
     const orphans = await sweepOrphanWorkDirs();
-    if (orphans) console.info(`job queue: removed ${orphans} folder(s) left by stopped workers`);
+    const handedOn = await releaseJobsOfDeadWorker(db(), env().JOB_QUEUE_SCHEMA, orphans.deadJobs);
+    if (orphans.removed) console.info(`job queue: removed ${orphans.removed} folder(s) of stopped workers; ${handedOn} job(s) run again`);
     state().queue!.runner = startRunner(boss, lanes);
     // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.
     await boss.schedule("event-reminders", "*/10 * * * *", {});

@@ -50,3 +50,23 @@ export async function releaseLapsedJobs(db: Db, schema: string, names: readonly 
       and started_on + expire_in - ${grace} < now() and retry_count >= retry_limit`);
   return { released: [...released], exhausted: [...exhausted] };
 }
+
+/**
+ * Jobs whose worker is known to be dead (its process is gone: see sweepOrphanWorkDirs) are made
+ * ready to run again without waiting for their lease to lapse, unless they were already handed
+ * on: the same start, to the millisecond, is the dead worker's attempt.
+ */
+export async function releaseJobsOfDeadWorker(db: Db, schema: string, jobs: readonly { name: string; id: string; startedOn: Date }[]) {
+  let released = 0;
+  for (const job of jobs) {
+    const rows = await db.execute(sql`
+      update ${jobTable(schema)}
+      set state = 'retry', start_after = now(),
+        output = jsonb_build_object('message', 'its worker stopped: run again')
+      where name = ${job.name} and id = ${job.id} and state = 'active' and retry_count < retry_limit
+        and abs(extract(epoch from started_on) - ${job.startedOn.getTime() / 1000}) < 0.001
+      returning id`);
+    released += rows.length;
+  }
+  return released;
+}

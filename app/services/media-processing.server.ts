@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Media } from "../../drizzle/schema/index";
-import { openWorkDir } from "~/jobs/work-dir.server";
+import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
 import { photoRendition, thumbnails, videoPoster, type WrittenImage } from "~/media/images.server";
 import { normaliseVideo } from "~/media/normalise-video.server";
 import { validateUpload } from "~/media/validate.server";
@@ -39,7 +39,7 @@ async function storeImages(base: string, images: WrittenImage[]) {
  * loudness normalised), a poster and thumbnails. Idempotent: a retry redoes the
  * same files under the same keys; a file that is not acceptable ends `failed`.
  */
-export async function processMedia(mediaId: string, { finalAttempt = false, jobId = "direct" }: { finalAttempt?: boolean; jobId?: string } = {}) {
+export async function processMedia(mediaId: string, { finalAttempt = false, job }: { finalAttempt?: boolean; job?: JobRef } = {}) {
   const record = await findMediaById(db(), mediaId);
   if (!record || record.status === "ready") return;
   // Re-processing (a retry by the organiser) is not news for the digest.
@@ -47,7 +47,7 @@ export async function processMedia(mediaId: string, { finalAttempt = false, jobI
   await setStatus(record, { status: "processing", failureReason: null });
   // Named by item and job: run again after its worker died, the job first empties what the dead
   // attempt left (a half-written rendition can be hundreds of megabytes).
-  const workDir = await openWorkDir(`media-${record.id}-${jobId}`);
+  const workDir = await openWorkDir(`media-${record.id}-${job?.id ?? "direct"}`, job);
   const work = workDir.path;
   let original: { path: string; release: () => Promise<void> } | undefined;
   try {
