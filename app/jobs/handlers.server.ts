@@ -7,7 +7,7 @@ import { sendContributionDigest } from "~/services/digest.server";
 import { abandonMedia, processMedia } from "~/services/media-processing.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
-import { processTrack } from "~/services/tracks.server";
+import { abandonTrack, processTrack } from "~/services/tracks.server";
 import { expireUploads } from "~/services/upload-expiry.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
@@ -24,7 +24,8 @@ export const jobHandlers: JobHandlers = {
   "media-large": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-large", id, startedOn } }),
   "media-process": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-process", id, startedOn } }),
   "media-dead": ({ data }) => abandonMedia(data.mediaId),
-  "track-process": ({ data, finalAttempt }) => processTrack(data.trackId, { finalAttempt }),
+  "track-process": ({ id, data, finalAttempt, startedOn }) => processTrack(data.trackId, { finalAttempt, job: { name: "track-process", id, startedOn } }),
+  "track-dead": ({ data }) => abandonTrack(data.trackId),
   "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
   "render-recover": async () => {

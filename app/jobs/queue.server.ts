@@ -14,7 +14,7 @@ export interface JobData {
   "event-broadcast": { eventId: string; message: string };
   "event-deliver": { eventId: string };
   "event-digest": { eventId: string };
-  // Media processing in two lanes (docs/decisions/013): photos and small clips, large clips.
+  // Media processing in two lanes (docs/decisions/014): photos and small clips, large clips.
   "media-small": { mediaId: string };
   "media-large": { mediaId: string };
   // Queued before the lanes existed; worked like the large lane until none is left.
@@ -22,6 +22,8 @@ export interface JobData {
   // A media job that failed for good, also when its worker died on the last attempt.
   "media-dead": { mediaId: string };
   "track-process": { trackId: string };
+  // A track whose processing failed for good, also when its worker died on the last attempt.
+  "track-dead": { trackId: string };
   "render-prepare": { eventId: string };
   "render-run": { renderJobId: string };
   "render-recover": Record<string, never>;
@@ -35,13 +37,13 @@ export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 // The dead-letter queue comes before the queues that name it.
-const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-dead", "media-small", "media-large", "media-process", "track-process", "render-prepare", "render-run", "render-recover", "uploads-expire", "render-pieces-sweep"];
+const QUEUES: JobName[] = ["rsvp-invite", "rsvp-reminder", "event-reminders", "event-broadcast", "event-deliver", "event-digest", "media-dead", "media-small", "media-large", "media-process", "track-dead", "track-process", "render-prepare", "render-run", "render-recover", "uploads-expire", "render-pieces-sweep"];
 
 // Queues whose jobs always carry a singletonKey use pg-boss's "short" policy: at most one
 // job per key waits at a time, so a double click or a burst of uploads queues one job.
 const KEYED: ReadonlySet<JobName> = new Set(["rsvp-invite", "rsvp-reminder", "event-deliver", "event-digest", "media-small", "media-large", "media-process", "track-process", "render-prepare", "render-run"]);
 
-const DEAD_LETTER: Partial<Record<JobName, JobName>> = { "media-small": "media-dead", "media-large": "media-dead" };
+const DEAD_LETTER: Partial<Record<JobName, JobName>> = { "media-small": "media-dead", "media-large": "media-dead", "track-process": "track-dead" };
 
 /** Jobs of one queue at a time in a process: the media lanes have their own (see env.server.ts). */
 const slotsOf = (name: JobName) =>
@@ -88,7 +90,10 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
   await boss.start();
   for (const name of QUEUES) {
     const deadLetter = DEAD_LETTER[name];
-    await boss.createQueue(name, { name, policy: KEYED.has(name) ? "short" : "standard", ...(deadLetter ? { deadLetter } : {}) });
+    const policy = KEYED.has(name) ? "short" : "standard";
+    await boss.createQueue(name, { name, policy, ...(deadLetter ? { deadLetter } : {}) });
+    // A queue made before it had a dead-letter queue gets it (createQueue leaves an existing one be).
+    if (deadLetter) await boss.updateQueue(name, { name, policy, deadLetter });
   }
   state().queue = { boss, runner: null };
   if (handlers) {
