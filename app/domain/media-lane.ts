@@ -1,4 +1,4 @@
-// Which lane processes a contributed file (docs/decisions/014). Decided when it is queued, before
+// Which lane processes a contributed file (docs/decisions/015). Decided when it is queued, before
 // anything reads the file, so only what the upload declared is known: its type and its size.
 // Size stands in for the work: a clip's processing time follows its length, and phones record at
 // a near-fixed bitrate, so bytes say roughly how long its ffmpeg will run.

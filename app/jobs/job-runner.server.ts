@@ -3,7 +3,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { releaseLapsedJobs, renewJobLease } from "~/models/job-lease.server";
 
-// Works the queues of this process (docs/decisions/014). pg-boss's own `work()` runs one job per
+// Works the queues of this process (docs/decisions/015). pg-boss's own `work()` runs one job per
 // queue at a time and fails a job locally once its `expire_in` has passed, whatever the job is
 // doing: neither fits slots that run several jobs of one lane at once under a short lease. So
 // this loop fetches, keeps the lease of what it runs, and completes or fails it itself.

@@ -14,7 +14,7 @@ export interface JobData {
   "event-broadcast": { eventId: string; message: string };
   "event-deliver": { eventId: string };
   "event-digest": { eventId: string };
-  // Media processing in two lanes (docs/decisions/014): photos and small clips, large clips.
+  // Media processing in two lanes (docs/decisions/015): photos and small clips, large clips.
   "media-small": { mediaId: string };
   "media-large": { mediaId: string };
   // Queued before the lanes existed; worked like the large lane until none is left.

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-// Temporary folders of jobs (docs/decisions/014). Each is named after what the job works on and
+// Temporary folders of jobs (docs/decisions/015). Each is named after what the job works on and
 // which job it is, and records the process that owns it: a job run again after its worker died
 // finds and empties the dead attempt's folder, and a worker starting up removes the folders of
 // processes that are gone. A clip's rendition is hundreds of megabytes; none may be left behind.

@@ -52,7 +52,7 @@ const schema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(5).default(20),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().positive().default(5),
   JOB_SWEEP_SECONDS: z.coerce.number().positive().default(5),
-  // Media processing lanes (docs/decisions/014): originals up to MEDIA_SMALL_MAX_BYTES (and every
+  // Media processing lanes (docs/decisions/015): originals up to MEDIA_SMALL_MAX_BYTES (and every
   // photo) go to the fast lane, larger clips to the slow one; each lane works this many at a time
   // per worker process. A 1080p rendition's ffmpeg takes about 400 MB and every core it is given.
   MEDIA_SMALL_MAX_BYTES: z.coerce.number().int().positive().default(40 * 1024 ** 2),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
-// Leases on running jobs, kept in pg-boss's own job table (docs/decisions/014). pg-boss 10 has no
+// Leases on running jobs, kept in pg-boss's own job table (docs/decisions/015). pg-boss 10 has no
 // heartbeat: a job's `expire_in`, counted from `started_on`, is its lease, and a worker renews it
 // by moving the end forward. These are the only queries that touch pg-boss's tables directly.
 

@@ -4,7 +4,7 @@ import { enqueue } from "~/jobs/queue.server";
 import { env } from "~/lib/env.server";
 
 /**
- * Queues the processing of an item in its lane (docs/decisions/014): photos and small clips in
+ * Queues the processing of an item in its lane (docs/decisions/015): photos and small clips in
  * the fast lane, so they never wait behind a long clip. One waiting job per item.
  */
 export async function queueMediaProcessing(record: Pick<Media, "id" | "mimeType" | "sizeBytes">) {

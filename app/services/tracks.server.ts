@@ -32,7 +32,7 @@ export async function processTrack(trackId: string, { finalAttempt = false, job 
   const track = await findTrackById(db(), trackId);
   if (!track || track.status === "ready" || track.archivedAt) return;
   await setTrack(track, { status: "processing", failureReason: null });
-  // Named by track and job, like media's (docs/decisions/014): a dead attempt's files are found.
+  // Named by track and job, like media's (docs/decisions/015): a dead attempt's files are found.
   const workDir = await openWorkDir(`track-${track.id}-${job?.id ?? "direct"}`, job);
   const work = workDir.path;
   try {
