@@ -17,7 +17,7 @@ import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { startTestServer } from "../support/test-server";
 
-// Media processing in worker processes (docs/decisions/014): a worker killed in the middle of a
+// Media processing in worker processes (docs/decisions/015): a worker killed in the middle of a
 // clip loses nothing but time, and a long clip does not hold up the photos and short clips
 // queued behind it. The lease, heartbeat and sweep run with their real settings: the time to
 // recover is what a deployment sees.
