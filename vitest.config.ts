@@ -2,11 +2,18 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(__dirname, "app") };
+const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 4);
 
 export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    // One pool of processes for every project, one test file at a time in each. Integration and
+    // browser files spend most of their time waiting on jobs, ffmpeg and the browser, so more
+    // files than cores at once finish sooner; each worker has its own database, ports, job queue
+    // and storage folder (tests/support/worker-database.ts, test-server.ts). TEST_WORKERS overrides.
+    pool: "forks",
+    poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 } },
     projects: [
       {
         extends: true,
@@ -34,10 +41,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/global-database.ts"],
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
-          // One server and one database for the whole project: files run one after another.
-          pool: "forks",
-          poolOptions: { forks: { singleFork: true } },
+          setupFiles: ["tests/support/worker-database.ts", "tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -48,8 +52,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/support/global-database.ts"],
-          pool: "forks",
-          poolOptions: { forks: { singleFork: true } },
+          setupFiles: ["tests/support/worker-database.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
