@@ -2,16 +2,17 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(__dirname, "app") };
-const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 4);
+const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
 
 export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
-    // One pool of processes for every project, one test file at a time in each. Integration and
-    // browser files spend most of their time waiting on jobs, ffmpeg and the browser, so more
-    // files than cores at once finish sooner; each worker has its own database, ports, job queue
-    // and storage folder (tests/support/worker-database.ts, test-server.ts). TEST_WORKERS overrides.
+    // One pool of processes for every project, one test file at a time in each; each worker has
+    // its own database, and each file its own ports, job queue and storage folder
+    // (tests/support/worker-database.ts, test-server.ts). Two workers on two shared cores: three
+    // or four ran the ffmpeg-bound render and upload tests into their timeouts. TEST_WORKERS
+    // overrides (a bigger machine).
     pool: "forks",
     poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 } },
     projects: [
