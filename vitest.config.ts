@@ -2,11 +2,19 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(__dirname, "app") };
+const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
 
 export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    // One pool of processes for every project, one test file at a time in each; each worker has
+    // its own database, and each file its own ports, job queue and storage folder
+    // (tests/support/worker-database.ts, test-server.ts). Two workers on two shared cores: three
+    // or four ran the ffmpeg-bound render and upload tests into their timeouts. TEST_WORKERS
+    // overrides (a bigger machine).
+    pool: "forks",
+    poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 } },
     projects: [
       {
         extends: true,
@@ -34,10 +42,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/global-database.ts"],
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
-          // One server and one database for the whole project: files run one after another.
-          pool: "forks",
-          poolOptions: { forks: { singleFork: true } },
+          setupFiles: ["tests/support/worker-database.ts", "tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -48,8 +53,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/support/global-database.ts"],
-          pool: "forks",
-          poolOptions: { forks: { singleFork: true } },
+          setupFiles: ["tests/support/worker-database.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

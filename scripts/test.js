@@ -1,5 +1,7 @@
 // `npm test`: build the app once (integration and browser tests run the real build), then run
 // every vitest project: unit, media, integration (real PostgreSQL) and end-to-end (Chromium).
+// Arguments go to vitest: `npm run test:integration` is this script with `--project integration`,
+// so it never tests a build older than the sources.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

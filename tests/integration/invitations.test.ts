@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { messageDeliveries, rsvps } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
-import { findRsvpByInviteToken } from "../../app/models/rsvp.server";
+import { findRsvpByInviteToken, listUninvitedRsvps } from "../../app/models/rsvp.server";
 import { sendInvitation } from "../../app/services/invitations.server";
 import { sweepReminders } from "../../app/services/reminders.server";
 import type { RunningServer } from "../../server";
@@ -112,6 +112,8 @@ describe("invitations", () => {
     const reply = await client.post("/api/mail/contributors", { eventId: event.id });
     expect(reply.body.data.queued).toBe(2);
     for (const email of emails) await expect.poll(() => smtp.to(email).length, { timeout: 15_000 }).toBe(1);
+    // The job marks an invitation sent just after the mail leaves: wait for that too.
+    await expect.poll(async () => (await listUninvitedRsvps(db(), event.id)).length, { timeout: 15_000 }).toBe(0);
     expect((await client.get(`/api/event/${event.id}`)).body.data.event.contributorsNotified).toBe(true);
     expect((await client.post("/api/mail/contributors", { eventId: event.id })).body.data.queued).toBe(0);
   });

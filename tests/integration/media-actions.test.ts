@@ -16,6 +16,7 @@ import { createUser, loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
@@ -95,16 +96,6 @@ const dimensionsOf = async (key: string) => {
 
 async function pageOf(response: Response) {
   return (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-}
-
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe("who may act on a media item", () => {
@@ -290,7 +281,7 @@ describe("claiming, duplicating and processing again", () => {
     const retried = await client.post("/api/v2/media", { eventId: event.id, mediaId: item.id });
     expect(retried.status).toBe(202);
     expect(retried.body.data).toMatchObject({ status: "uploaded", failureReason: null });
-    await waitFor(async () => (await row(item.id)).status === "ready");
+    await until(async () => (await row(item.id)).status === "ready", { what: "the photo to be processed again" });
   });
 });
 
@@ -392,7 +383,7 @@ describe("photo versions", () => {
     const clip = await addMedia(event, { kind: "video" });
     const requeued = await client.put(`/api/v2/media/${clip.id}/regenerate-image`);
     expect(requeued.body.data.status).toBe("uploaded");
-    await waitFor(async () => (await row(clip.id)).status === "ready");
+    await until(async () => (await row(clip.id)).status === "ready", { what: "the clip to be processed again" });
   }, 90_000);
 });
 

@@ -1,5 +1,5 @@
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "../../app/lib/db.server";
 import type { NotificationPayload } from "../../app/realtime/events";
 import { roomOfUser } from "../../app/realtime/events";
@@ -7,6 +7,7 @@ import { postgresEmitter } from "../../app/realtime/fan-out.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { TestClient } from "../support/http-client";
+import { testDatabaseUrl } from "../support/test-database";
 import { startTestServer } from "../support/test-server";
 
 let server: RunningServer;
@@ -112,7 +113,7 @@ describe("updates from other processes", () => {
     await Promise.all(listeners.map((l) => l.ready));
 
     // What `npm run worker` uses: no socket.io server, only the database.
-    const emitter = postgresEmitter(inject("databaseUrl"));
+    const emitter = postgresEmitter(testDatabaseUrl());
     try {
       const small = notification("Your video is ready", "Have a look.");
       // Past PostgreSQL's 8000-byte limit for a notification: it travels through the table.

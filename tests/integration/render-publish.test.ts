@@ -21,6 +21,7 @@ import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 const run = promisify(execFile);
 
@@ -58,14 +59,13 @@ async function arrangedEvent() {
   return { user, client, event, media };
 }
 
-async function waitForJob(id: string, until: (status: string) => boolean, timeoutMs = 120_000) {
-  const started = Date.now();
-  for (;;) {
+async function waitForJob(id: string, done: (status: string) => boolean, timeout = 120_000) {
+  let status: string | undefined;
+  return until(async () => {
     const job = await findRenderJob(db(), id);
-    if (job && until(job.status)) return job;
-    if (Date.now() - started > timeoutMs) throw new Error(`render ${id} still ${job?.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+    status = job?.status;
+    return job && done(job.status) ? job : null;
+  }, { timeout, what: () => `render ${id}, still ${status}` });
 }
 
 async function renderAndWait(client: TestClient, event: Event, options: { resolution?: "720p" | "1080p" } = {}) {

@@ -15,6 +15,7 @@ import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
@@ -41,12 +42,10 @@ async function pageOf(response: Response) {
 }
 
 async function settled(id: string): Promise<Media> {
-  for (let tries = 0; tries < 240; tries++) {
+  return until(async () => {
     const record = await findMediaById(db(), id);
-    if (record?.status === "ready" || record?.status === "failed") return record;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`media ${id} never settled`);
+    return record?.status === "ready" || record?.status === "failed" ? record : null;
+  }, { what: `media ${id} to settle` });
 }
 
 const contributions = (event: Event) => listMediaOfEvent(db(), event.id, { purpose: "contribution" });

@@ -15,6 +15,7 @@ import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { makeTempDir } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
@@ -48,15 +49,13 @@ async function json<T = any>(response: Response): Promise<T> {
 }
 
 /** Polls a track through the API until processing has settled. */
-async function settled(client: TestClient, id: string, timeoutMs = 90_000): Promise<TrackJson> {
-  const started = Date.now();
-  for (;;) {
-    const reply = await client.get(`/api/v2/tracks/${id}`);
-    const track = reply.body.data as TrackJson;
-    if (track.status === "ready" || track.status === "failed") return track;
-    if (Date.now() - started > timeoutMs) throw new Error(`track ${id} still ${track.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+async function settled(client: TestClient, id: string, timeout = 90_000): Promise<TrackJson> {
+  let status: string | undefined;
+  return until(async () => {
+    const track = (await client.get(`/api/v2/tracks/${id}`)).body.data as TrackJson;
+    status = track.status;
+    return track.status === "ready" || track.status === "failed" ? track : null;
+  }, { timeout, interval: 300, what: () => `track ${id}, still ${status}` });
 }
 
 function listen(cookie: string) {

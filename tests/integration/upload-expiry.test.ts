@@ -13,6 +13,7 @@ import { createTestEvent } from "../support/events";
 import { makePhoto, makeTempDir, mp4LikeBytes } from "../support/media-fixtures";
 import { TusRequestError, create, head, patch, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -71,12 +72,10 @@ async function headStatus(uploadPath: string) {
 }
 
 async function settled(mediaUuid: string): Promise<Media> {
-  for (let tries = 0; tries < 240; tries++) {
+  return until(async () => {
     const record = await findMediaByUuid(db(), mediaUuid);
-    if (record?.status === "ready" || record?.status === "failed") return record;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`media ${mediaUuid} never settled`);
+    return record?.status === "ready" || record?.status === "failed" ? record : null;
+  }, { what: `media ${mediaUuid} to settle` });
 }
 
 describe("the uploads-expire sweep", () => {

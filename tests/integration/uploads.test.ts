@@ -30,6 +30,7 @@ import {
 import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";
 import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 const MB = 1024 * 1024;
 
@@ -64,21 +65,20 @@ const metadataFor = (target: Event, file: { filename: string; filetype: string }
 });
 
 /** Polls the media record until processing has settled (ready or failed). */
-async function settled(mediaUuid: string, timeoutMs = 60_000): Promise<Media> {
-  const started = Date.now();
-  for (;;) {
+async function settled(mediaUuid: string, timeout = 60_000): Promise<Media> {
+  let status: string | undefined;
+  return until(async () => {
     const record = await findMediaByUuid(db(), mediaUuid);
-    if (record && (record.status === "ready" || record.status === "failed")) return record;
-    if (Date.now() - started > timeoutMs) throw new Error(`media ${mediaUuid} still ${record?.status ?? "missing"} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+    status = record?.status ?? "missing";
+    return record && (record.status === "ready" || record.status === "failed") ? record : null;
+  }, { timeout, what: () => `media ${mediaUuid}, still ${status}` });
 }
 
 /** Resolves once nothing listens at `url` any more. */
 async function untilRefused(url: string) {
   const { hostname, port } = new URL(url);
-  for (;;) {
-    const refused = await new Promise<boolean>((resolve) => {
+  const refused = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect({ host: hostname, port: Number(port) });
       socket.once("connect", () => {
         socket.destroy();
@@ -86,9 +86,7 @@ async function untilRefused(url: string) {
       });
       socket.once("error", () => resolve(true));
     });
-    if (refused) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(refused, { timeout: 10_000, interval: 20, what: `nothing to listen at ${url}` });
 }
 
 /** What a refused tus request answered: its status and the message meant for the contributor. */

@@ -9,7 +9,10 @@ import { migrateDatabase, startEmbeddedPostgres } from "../../app/lib/database-b
 
 declare module "vitest" {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** The PostgreSQL server of the run, at a database that is neither the template nor a copy. */
+    databaseServerUrl: string;
+    /** The migrated database each worker copies its own from (tests/support/worker-database.ts). */
+    templateDatabase: string;
   }
 }
 
@@ -26,8 +29,10 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * A fresh, migrated database for one test run: on the server named by
- * DATABASE_URL when set, otherwise on an embedded PostgreSQL in a temporary folder.
+ * Migrates a template database once for the project's run: on the server named by DATABASE_URL
+ * when set, otherwise on an embedded PostgreSQL in a temporary folder. Each worker then works in
+ * its own copy of it, so test files run side by side without seeing each other's rows; the copies
+ * and the template are dropped when the run ends.
  */
 export default async function setup(project: TestProject) {
   let serverUrl = process.env.DATABASE_URL;
@@ -41,18 +46,20 @@ export default async function setup(project: TestProject) {
     stopEmbedded = running.stop;
   }
 
-  const name = `chorus_test_${crypto.randomBytes(4).toString("hex")}`;
+  const template = `chorus_test_${crypto.randomBytes(4).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(`create database ${template}`);
   const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  url.pathname = `/${template}`;
   await migrateDatabase(url.toString());
 
-  project.provide("databaseUrl", url.toString());
-  process.env.TEST_DATABASE_URL = url.toString();
+  project.provide("databaseServerUrl", serverUrl);
+  project.provide("templateDatabase", template);
 
   return async () => {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    const copies = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${template}\\_w%`}`;
+    for (const { datname } of copies) await admin.unsafe(`drop database if exists ${datname} with (force)`);
+    await admin.unsafe(`drop database if exists ${template} with (force)`);
     await admin.end({ timeout: 5 });
     await stopEmbedded?.();
     if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });

@@ -1,33 +1,31 @@
-import crypto from "node:crypto";
-import { inject } from "vitest";
 import { resetEnvCache } from "../../app/lib/env.server";
 import { startServer, type RunningServer } from "../../server";
 import { freePort } from "./global-database";
+import { testDatabaseUrl } from "./test-database";
+import { TEST_FILE_DATA_DIR, TEST_FILE_ID } from "./test-file";
 
 /**
- * This test file's own job queue. Test files run at the same time against one database: with one
- * queue, a server of one file would work the jobs another queued, against files it does not have
- * (its DATA_DIR is another). Modules are fresh for each test file, so this is one per file, kept
- * across a server restart within it.
+ * This test file's own job queue. The files of one worker share its database one after another: a
+ * job one file left queued must not be worked by the next, against files it does not have (its
+ * DATA_DIR is another).
  */
-const TEST_FILE_ID = crypto.randomBytes(5).toString("hex");
 const JOB_QUEUE_SCHEMA = `pgboss_test_${TEST_FILE_ID}`;
 /** Likewise its own realtime channel: a broadcast to staff reaches this file's sockets only. */
 const REALTIME_CHANNEL = `realtime_test_${TEST_FILE_ID}`;
 
 /**
  * The real server (Express, Remix build, socket.io) in this process, on a free
- * port, against the run's test database. `settings` are extra environment values.
+ * port, against the worker's test database. `settings` are extra environment values.
  */
 export async function startTestServer(settings: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   Object.assign(process.env, {
     NODE_ENV: "test",
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: testDatabaseUrl(),
     PORT: String(port),
     APP_URL: `http://localhost:${port}`,
     TRUST_PROXY: "true",
-    DATA_DIR: "./data/test",
+    DATA_DIR: TEST_FILE_DATA_DIR,
     SMTP_URL: "",
     JOB_QUEUE_SCHEMA,
     REALTIME_CHANNEL,
