@@ -1,4 +1,5 @@
 import type { JobHandlers } from "./queue.server";
+import { sweepExpiredSessions } from "~/services/auth.server";
 import { deliverToRecipients } from "~/services/event-delivery.server";
 import { sendBroadcast } from "~/services/broadcast.server";
 import { sendInvitation } from "~/services/invitations.server";
@@ -37,4 +38,5 @@ export const jobHandlers: JobHandlers = {
   "render-pieces-sweep": async () => {
     await sweepUnusedRenderPieces();
   },
+  "expired-sessions-sweep": () => sweepExpiredSessions(),
 };

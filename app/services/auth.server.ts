@@ -4,7 +4,8 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest } from "~/lib/http.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/lib/password.server";
-import { deleteSessionsOfUser } from "~/models/auth-session.server";
+import { deleteExpiredSessions, deleteSessionsOfUser } from "~/models/auth-session.server";
+import { deleteExpiredDrafts } from "~/models/start-draft.server";
 import { consumeToken, issueToken, type ConsumedToken } from "~/models/auth-token.server";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "~/models/user.server";
 import { sendEmailChangeConfirmation, sendEmailChangedNotice, sendPasswordResetEmail, sendVerificationEmail } from "./auth-mail.server";
@@ -166,4 +167,10 @@ export async function checkUser(email: string, ip: string) {
   await countAttempt(rateLimitKeys.lookupIp(ip), env().LOGIN_LIMIT_PER_IP);
   const user = await findUserByEmail(db(), email);
   return { exists: !!user, verified: !!user?.emailVerifiedAt };
+}
+
+/** Log-in sessions and "start a Chorus" drafts past their expiry leave the database (a nightly job). */
+export async function sweepExpiredSessions() {
+  await deleteExpiredSessions(db());
+  await deleteExpiredDrafts(db());
 }

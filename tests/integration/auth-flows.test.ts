@@ -1,4 +1,10 @@
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sessions, startDrafts } from "../../drizzle/schema/index";
+import { jobHandlers } from "../../app/jobs/handlers.server";
+import { db } from "../../app/lib/db.server";
+import { insertSession } from "../../app/models/auth-session.server";
+import { insertDraft } from "../../app/models/start-draft.server";
 import type { RunningServer } from "../../server";
 import { expireTokensOf, lastMailTo, linkIn, PASSWORD, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";
@@ -225,5 +231,24 @@ describe("forgotten password", () => {
     const email = await verifiedAccount(c);
     expect((await c.post("/api/v2/auth/check-user", { email })).body.data).toEqual({ exists: true, verified: true });
     expect((await c.post("/api/v2/auth/check-user", { email: uniqueEmail() })).body.data).toEqual({ exists: false, verified: false });
+  });
+});
+
+describe("the nightly sweep of expired sessions", () => {
+  test("removes sessions and start drafts past their expiry and keeps live ones", async () => {
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    const record = { userId: null, impersonatorId: null, data: {} };
+    const expiredSession = await insertSession(db(), record, hourAgo);
+    const liveSession = await insertSession(db(), record, inAnHour);
+    const expiredDraft = await insertDraft(db(), { step: "occasion" }, hourAgo);
+    const liveDraft = await insertDraft(db(), { step: "occasion" }, inAnHour);
+
+    await jobHandlers["expired-sessions-sweep"]({ id: "test", data: {}, finalAttempt: true, startedOn: new Date() });
+
+    const sessionIds = (await db().select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [expiredSession, liveSession]))).map((r) => r.id);
+    const draftIds = (await db().select({ id: startDrafts.id }).from(startDrafts).where(inArray(startDrafts.id, [expiredDraft, liveDraft]))).map((r) => r.id);
+    expect(sessionIds).toEqual([liveSession]);
+    expect(draftIds).toEqual([liveDraft]);
   });
 });

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunningServer } from "../../server";
 import { freePort } from "../support/global-database";
 import { makeTempDir } from "../support/media-fixtures";
+import { testDatabaseUrl } from "../support/test-database";
 import { startTestServer } from "../support/test-server";
 
 // Addresses no browser sends — broken percent escapes, dot segments, encoded NULs — are refused
@@ -93,7 +94,7 @@ describe("npm start", () => {
     // As a person runs it: no NODE_ENV of its own (spawn leaves out undefined values).
     const environment: Record<string, string | undefined> = { ...process.env, NODE_ENV: undefined };
     const started = spawn(process.execPath, ["scripts/start.js"], {
-      env: { ...environment, PORT: String(port), APP_URL: "", DATABASE_URL: inject("databaseUrl"), DATA_DIR: files.path("start"), JOB_QUEUE_SCHEMA: "pgboss_start_test", RUN_WORKER: "false" } as unknown as NodeJS.ProcessEnv,
+      env: { ...environment, PORT: String(port), APP_URL: "", DATABASE_URL: testDatabaseUrl(), DATA_DIR: files.path("start"), JOB_QUEUE_SCHEMA: "pgboss_start_test", RUN_WORKER: "false" } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = started;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { resetEnvCache } from "../../app/lib/env.server";
@@ -15,6 +15,7 @@ import type { RunningServer } from "../../server";
 import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
+import { testDatabaseUrl } from "../support/test-database";
 import { startTestServer } from "../support/test-server";
 
 // Media processing in worker processes (docs/decisions/015): a worker killed in the middle of a
@@ -48,7 +49,7 @@ function startWorker(machine = "a") {
   // node itself with tsx as a loader (see render-crash.test.ts), with its own temporary folder so
   // the test can see every file a worker leaves behind.
   const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
-    env: { ...process.env, ...SETTINGS, DATABASE_URL: inject("databaseUrl"), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test", TMPDIR: files.path(`tmp-${machine}`) },
+    env: { ...process.env, ...SETTINGS, DATABASE_URL: testDatabaseUrl(), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test", TMPDIR: files.path(`tmp-${machine}`) },
     stdio: ["ignore", "ignore", "pipe"],
   });
   worker.stderr!.on("data", () => {});

@@ -1,0 +1,63 @@
+// Every kind of background job, declared once: the data it carries and how its queue behaves.
+// The queue (queue.server.ts) creates, schedules and works what is here, and handlers.server.ts
+// must give each one a handler (the type checks it). To add a job: an entry here, a handler there.
+
+type Empty = Record<string, never>;
+
+interface JobOptions {
+  /** Jobs always carry a singletonKey: pg-boss's "short" policy keeps one waiting job per key. */
+  keyed?: boolean;
+  /** Where a job that failed for good goes (declared in this table too). */
+  deadLetter?: string;
+  /** Cron expression: the job is sent on this schedule by the processes that work jobs. */
+  schedule?: string;
+  /**
+   * Whether a running job holds a lease its worker renews, so a job whose worker died runs again
+   * within half a minute (docs/decisions/015). Renders keep their own heartbeat instead.
+   */
+  leased?: boolean;
+  /** Which setting says how many jobs of this queue one process runs at a time (1 otherwise). */
+  slots?: "MEDIA_SMALL_CONCURRENCY" | "MEDIA_LARGE_CONCURRENCY";
+}
+
+/** One job kind: its options, with the data type carried along for JobData. */
+const job = <Data>(options: JobOptions = {}) => options as JobOptions & { readonly data?: Data };
+
+export const JOBS = {
+  "rsvp-invite": job<{ rsvpId: string }>({ keyed: true }),
+  "rsvp-reminder": job<{ rsvpId: string; window: string }>({ keyed: true }),
+  // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.
+  "event-reminders": job<Empty>({ schedule: "*/10 * * * *" }),
+  "event-broadcast": job<{ eventId: string; message: string }>(),
+  "event-deliver": job<{ eventId: string }>({ keyed: true }),
+  "event-digest": job<{ eventId: string }>({ keyed: true }),
+  // Media processing in two lanes (docs/decisions/015): photos and small clips, large clips.
+  "media-small": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_SMALL_CONCURRENCY" }),
+  "media-large": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_LARGE_CONCURRENCY" }),
+  // Queued before the lanes existed; worked like the large lane until none is left.
+  "media-process": job<{ mediaId: string }>({ keyed: true }),
+  // A media job that failed for good, also when its worker died on the last attempt.
+  "media-dead": job<{ mediaId: string }>(),
+  "track-process": job<{ trackId: string }>({ keyed: true, deadLetter: "track-dead" }),
+  // A track whose processing failed for good, also when its worker died on the last attempt.
+  "track-dead": job<{ trackId: string }>(),
+  "render-prepare": job<{ eventId: string }>({ keyed: true }),
+  // Renders keep their own heartbeat and recovery in render_jobs (recoverStalledRenders), which
+  // also resumes from stored pieces: the queue's lease would only run them twice.
+  "render-run": job<{ renderJobId: string }>({ keyed: true, leased: false }),
+  // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders).
+  "render-recover": job<Empty>({ schedule: "* * * * *" }),
+  "uploads-expire": job<Empty>({ schedule: "17 * * * *" }),
+  // Rendered pieces nobody has used for a while (RENDER_PIECE_RETENTION_DAYS) leave storage nightly.
+  "render-pieces-sweep": job<Empty>({ schedule: "41 3 * * *" }),
+  // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
+  "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
+} satisfies Record<string, JobOptions & { readonly data?: unknown }>;
+
+export type JobName = keyof typeof JOBS;
+export type JobData = { [N in JobName]: NonNullable<(typeof JOBS)[N]["data"]> };
+
+/** Queue names in creation order: a dead-letter queue before the queues that name it. */
+export const JOB_NAMES = (Object.keys(JOBS) as JobName[]).sort((a, b) => Number(!!JOBS[a].deadLetter) - Number(!!JOBS[b].deadLetter));
+
+export const jobOptions = (name: JobName): JobOptions => JOBS[name];
