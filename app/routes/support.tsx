@@ -6,7 +6,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fieldErrors } from "~/lib/http.server";
+import { fieldErrors, validateInput } from "~/lib/http.server";
 import { insertSupportMessage } from "~/models/support-message.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
@@ -39,7 +39,7 @@ interface SupportReply {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request);
   const form = await request.formData();
-  const parsed = supportInput.safeParse(Object.fromEntries(form));
+  const parsed = validateInput(supportInput, Object.fromEntries(form));
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     return json<SupportReply>(
