@@ -9,6 +9,7 @@ import morgan from "morgan";
 import { closeDb } from "./app/lib/db.server";
 import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/lib/database-bootstrap.server";
 import { env } from "./app/lib/env.server";
+import { answerUnexpectedErrors } from "./app/lib/express-errors.server";
 import { CLIENT_IP_HEADER } from "./app/lib/http.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
 import { jobHandlers } from "./app/jobs/handlers.server";
@@ -74,10 +75,12 @@ function createApp(build: ServerBuild, quiet: boolean) {
     "*",
     createRequestHandler({
       build,
-      mode: settings.NODE_ENV === "production" ? "production" : "development",
+      // Only development shows errors' messages and stacks in the page; tests get what production serves.
+      mode: settings.NODE_ENV === "development" ? "development" : "production",
       getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
     }),
   );
+  app.use(answerUnexpectedErrors);
   return app;
 }
 
