@@ -13,6 +13,18 @@ export interface FormReply {
 
 const SECRET_FIELDS = /password/i;
 
+/**
+ * A page action's form. A body that is not form data (JSON, text, a broken multipart) comes from
+ * no browser form: it is answered 400 and its page's error boundary, not a 500.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw json<FormReply>({ formError: "This form could not be read. Reload the page and try again." }, { status: 400 });
+  }
+}
+
 function keptValues(form: FormData) {
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === "string" && !SECRET_FIELDS.test(key)) values[key] = value;

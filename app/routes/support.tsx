@@ -8,6 +8,7 @@ import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fieldErrors, validateInput } from "~/lib/http.server";
 import { insertSupportMessage } from "~/models/support-message.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
 
@@ -38,7 +39,7 @@ interface SupportReply {
 /** Used by the page form (no JavaScript) and by the floating widget (fetcher). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = validateInput(supportInput, Object.fromEntries(form));
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
