@@ -10,8 +10,8 @@ import { closeDb } from "./app/lib/db.server";
 import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/lib/database-bootstrap.server";
 import { env } from "./app/lib/env.server";
 import { refuseUnroutableApiPaths } from "./app/lib/api-paths.server";
-import { answerUnexpectedErrors } from "./app/lib/express-errors.server";
 import { CLIENT_IP_HEADER } from "./app/lib/http.server";
+import { finalErrorHandler, refuseMalformedPaths } from "./app/lib/request-guards.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
 import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
@@ -48,6 +48,9 @@ function createApp(build: ServerBuild, quiet: boolean) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", settings.TRUST_PROXY);
+  // Express's own error pages print stacks unless its env is "production": ours never do (below).
+  app.set("env", "production");
+  app.use(refuseMalformedPaths);
   app.use(rejectCrossOriginMutations(settings.APP_URL));
   app.use((req, _res, next) => {
     // Only the server says who the client is; a header sent by the client is replaced.
@@ -56,12 +59,14 @@ function createApp(build: ServerBuild, quiet: boolean) {
   });
   // Upload chunks come before the page middleware below: they need no compression, CSP or static
   // files, which cost ~0.15 ms on every chunk (bench/uploads.bench.ts).
+  // Reading a finished upload back (GET) is a page route with its own access check
+  // (app/routes/uploads.tus.$id.ts), not tus's, which streams it to anyone holding the URL.
   const tus = tusRequestHandler(createTusServer(), TUS_PATH);
-  app.all([TUS_PATH, `${TUS_PATH}/*`], (req, res) => {
-    tus(req, res).catch((error: unknown) => {
-      console.error("upload failed:", error);
-      if (!res.headersSent) res.status(500).end();
-    });
+  app.use(TUS_PATH, (req, res, next) => {
+    if (req.method === "GET") return next();
+    // Mounted at TUS_PATH, req.url is the rest of the path: tus matches on the whole of it.
+    req.url = req.originalUrl;
+    tus(req, res).catch(next);
   });
 
   app.use(compression());
@@ -73,16 +78,16 @@ function createApp(build: ServerBuild, quiet: boolean) {
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
   if (!quiet) app.use(morgan("tiny"));
   app.use("/api", refuseUnroutableApiPaths);
-  app.all(
-    "*",
+  // No route pattern here: a pattern with a parameter would make Express decode the whole path.
+  app.use(
     createRequestHandler({
       build,
-      // Only development shows errors' messages and stacks in the page; tests get what production serves.
+      // Remix answers with stacks in development mode: only `npm run dev` uses it.
       mode: settings.NODE_ENV === "development" ? "development" : "production",
       getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
     }),
   );
-  app.use(answerUnexpectedErrors);
+  app.use(finalErrorHandler);
   return app;
 }
 
@@ -110,6 +115,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   await new Promise<void>((resolve) => server.listen(port, resolve));
   const actualPort = (server.address() as { port: number }).port;
   log(`Chorus is ready on http://localhost:${actualPort}${database.embedded ? " (embedded PostgreSQL)" : ""}`);
+  if (settings.NODE_ENV === "production" && !settings.SMTP_URL) {
+    log("No SMTP_URL: mail is kept in the local outbox, readable at /dev/outbox from this machine only.");
+  }
+  if (settings.NODE_ENV === "production" && !settings.SESSION_SECRET) {
+    log(`No SESSION_SECRET: log-ins are signed with the secret kept in ${settings.DATA_DIR}; set one when running more than one web process.`);
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -19,6 +19,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "../app/lib/upload-chunk-size";
+import { mp4LikeBytes } from "../tests/support/media-fixtures";
 import { type UploadResult, create, head, patch, patchAndCut } from "../tests/support/tus-client";
 
 const MB = 1024 * 1024;
@@ -258,9 +259,13 @@ function send(client: ChildProcess, job: UploadJob) {
   });
 }
 
-/** A file of `mb` MB of random bytes (one random 16 MB block, repeated: nothing here compresses). */
+/**
+ * A file of `mb` MB of random bytes (one random 16 MB block, repeated: nothing here compresses),
+ * starting like an MP4 so the endpoint's first-bytes check lets it in.
+ */
 async function makeFile(file: string, mb: number) {
   const block = crypto.randomBytes(16 * MB);
+  mp4LikeBytes(24).copy(block);
   const out = await fs.open(file, "w");
   try {
     for (let written = 0; written < mb * MB; written += block.length) await out.write(block, 0, Math.min(block.length, mb * MB - written));

@@ -1,4 +1,5 @@
-// `npm start`: build the app if the build is missing or older than its sources, then serve it.
+// `npm start`: build the app if the build is missing or older than its sources, then serve it in
+// production mode.
 // Plain JavaScript so it runs on a fresh clone before anything is compiled.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -39,6 +40,12 @@ if (buildIsStale()) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], { cwd: root, stdio: "inherit" });
+// `npm start` is how Chorus runs for real: production mode (no stacks in answers, Remix and Express
+// in their production paths). `npm run dev` is the development server.
+const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "production" },
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

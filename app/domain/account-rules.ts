@@ -56,3 +56,12 @@ export const profileInput = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === true || v === "on" || v === "true")),
 });
+
+/**
+ * How long a log-in to an account waits, given its wrong passwords from everywhere in the window:
+ * nothing up to the limit, then one step more per failure, capped.
+ */
+export function loginSlowdownMs(failures: number, settings: { limit: number; stepMs: number; maxMs: number }) {
+  if (failures < settings.limit) return 0;
+  return Math.min(settings.maxMs, (failures - settings.limit + 1) * settings.stepMs);
+}

@@ -48,11 +48,7 @@ export async function getUser(request: Request) {
   return (await getAuthState(request)).user;
 }
 
-const safeRedirect = (to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard") => {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
-};
-export { safeRedirect };
+export { safeRedirect } from "./safe-redirect";
 
 /** For pages: the user, or a redirect to the log-in page that comes back here afterwards. */
 export async function requireUser(request: Request) {

@@ -15,7 +15,7 @@ const optionalUrl = z
 // Every setting the app reads, with defaults that let a fresh clone run offline.
 // `.env.example` lists the same names; keep the two in step.
 const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  NODE_ENV: z.preprocess((v) => v || undefined, z.enum(["development", "production", "test"]).default("development")),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalUrl,
   SHARE_HOST: z.string().optional(),
@@ -92,7 +92,12 @@ const schema = z.object({
   TERMS_URL: z.string().default("https://www.chorus.video/terms"),
   ADMIN_URL: z.string().default("/admin"),
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  // Wrong passwords for one account from one address before that address must wait; past as many
+  // from everywhere, every log-in to the account is slowed by LOGIN_SLOWDOWN_MS more per failure
+  // (at most LOGIN_SLOWDOWN_MAX_MS) but never refused, so guessing cannot lock the owner out.
   LOGIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  LOGIN_SLOWDOWN_MS: z.coerce.number().int().min(0).default(500),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(8000),
   RESET_LIMIT_PER_IP: z.coerce.number().int().positive().default(10),
   RESET_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(3),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
@@ -114,9 +119,6 @@ function readEnv(): Env {
   }
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
   const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;
-  if (parsed.data.NODE_ENV === "production" && !parsed.data.SESSION_SECRET) {
-    throw new Error("SESSION_SECRET must be set (32+ characters) when NODE_ENV=production.");
-  }
   return { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
 }
 
@@ -126,3 +128,9 @@ export function resetEnvCache() {
 }
 
 export const isProduction = () => env().NODE_ENV === "production";
+
+/**
+ * Cookies are marked Secure when the app is served over https. Over plain http (a fresh clone's
+ * `npm start` on http://localhost, or a phone on the LAN) a Secure cookie would never come back.
+ */
+export const secureCookies = () => env().APP_URL.startsWith("https:");

@@ -1,7 +1,7 @@
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
 import { deleteSession, findLiveSession, insertSession, updateSession } from "~/models/auth-session.server";
 import { db } from "./db.server";
-import { isProduction } from "./env.server";
+import { secureCookies } from "./env.server";
 import { sessionSecrets } from "./session-secret.server";
 import { singleton } from "./singleton.server";
 
@@ -28,7 +28,7 @@ export function sessionStorage() {
       cookie: createCookie(SESSION_COOKIE, {
         httpOnly: true,
         sameSite: "lax",
-        secure: isProduction(),
+        secure: secureCookies(),
         path: "/",
         maxAge: THIRTY_DAYS,
         secrets: sessionSecrets(),

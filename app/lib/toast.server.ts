@@ -1,6 +1,6 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 import { z } from "zod";
-import { isProduction } from "./env.server";
+import { secureCookies } from "./env.server";
 import { sessionSecrets } from "./session-secret.server";
 import { singleton } from "./singleton.server";
 
@@ -22,7 +22,7 @@ const storage = () =>
         name: "__toast",
         httpOnly: true,
         sameSite: "lax",
-        secure: isProduction(),
+        secure: secureCookies(),
         path: "/",
         secrets: sessionSecrets(),
       },

@@ -17,8 +17,16 @@ export type WrittenImage = { path: string; width: number; height: number; format
 const open = (input: string | Buffer) => sharp(input, { limitInputPixels: DEFAULT_UPLOAD_LIMITS.maxPhotoPixels });
 
 /**
+ * What shows through a photo's transparent parts: renditions are JPEG, which has no alpha, and
+ * the thumbnails beside them are flattened onto the same white. Black (libvips' default) made a
+ * logo or a sticker with a soft edge look burnt.
+ */
+export const PHOTO_BACKDROP = "#ffffff";
+
+/**
  * A photo as a frame of the montage: upright, fitted inside the frame on a blurred, scaled-up copy
- * of itself (the same look as clips, see blur-fill-graph.ts), JPEG quality 90.
+ * of itself (the same look as clips, see blur-fill-graph.ts), JPEG quality 90. Transparent parts
+ * show white (PHOTO_BACKDROP), in the photo and in its blurred copy.
  */
 export async function photoRendition(input: string, output: string, frame: Frame = RENDITION_DEFAULTS): Promise<WrittenImage> {
   const { width = 1, height = 1 } = await open(input).autoOrient().metadata().then((m) => m.autoOrient);
@@ -28,12 +36,12 @@ export async function photoRendition(input: string, output: string, frame: Frame
   const blurred = await open(input)
     .autoOrient()
     .resize(small.width, small.height, { fit: "cover" })
-    .flatten({ background: "#000000" })
+    .flatten({ background: PHOTO_BACKDROP })
     .blur(Math.max(0.3, Math.min(small.width, small.height) / 10))
     .raw()
     .toBuffer({ resolveWithObject: true });
   const background = await sharp(blurred.data, { raw: blurred.info }).resize(frame.width, frame.height).raw().toBuffer();
-  const picture = await open(input).autoOrient().resize(fitted.width, fitted.height, { fit: "fill" }).png().toBuffer();
+  const picture = await open(input).autoOrient().resize(fitted.width, fitted.height, { fit: "fill" }).flatten({ background: PHOTO_BACKDROP }).png().toBuffer();
   const info = await sharp(background, { raw: { width: frame.width, height: frame.height, channels: blurred.info.channels } })
     .composite([{ input: picture, gravity: "centre" }])
     .jpeg({ quality: 90, mozjpeg: true })
@@ -57,7 +65,7 @@ export async function thumbnails(
   const upright = open(input).autoOrient();
   const written: WrittenImage[] = [];
   for (const width of widths) {
-    const resized = upright.clone().resize({ width, withoutEnlargement: true }).flatten({ background: "#ffffff" });
+    const resized = upright.clone().resize({ width, withoutEnlargement: true }).flatten({ background: PHOTO_BACKDROP });
     for (const [extension, encode] of THUMBNAIL_ENCODERS) {
       const file = path.join(dir, `${baseName}-${width}.${extension}`);
       const info = await encode(resized.clone()).toFile(file);

@@ -7,6 +7,15 @@ const { integrated: I, range: LRA, truePeak: TP } = LOUDNESS_TARGET;
 export const LOUDNORM_FILTER = `loudnorm=I=${I}:LRA=${LRA}:TP=${TP}`;
 
 /**
+ * Renditions are stereo, and their loudness is measured and levelled on the stereo mix: measured
+ * on 5.1, the surrounds count +1.5 dB each, the LFE not at all, and the later downmix (ffmpeg's
+ * matrix, normalised against clipping) changes the level again, so a 5.1 clip came out several
+ * LU away from the −16 of every other clip. Mono becomes two equal channels at −3 dB: its
+ * loudness does not change.
+ */
+export const STEREO_MIX = "aformat=channel_layouts=stereo";
+
+/**
  * Single-pass loudnorm needs 3 s of audio: on shorter input it passes the sound through almost
  * untouched (measured with ffmpeg 4.1: a 2 s clip at -21.8 LUFS comes out at -21.0, in dynamic and
  * in linear mode alike). Shorter clips get a measured, fixed gain instead.
@@ -18,10 +27,10 @@ const MAX_GAIN_DB = 20;
 
 export type Loudness = { integrated: number | null; truePeak: number | null };
 
-/** Integrated loudness (LUFS) and true peak (dBTP) of one audio stream. */
+/** Integrated loudness (LUFS) and true peak (dBTP) of one audio stream, as its stereo mix. */
 export async function measureLoudness(file: string, audioStreamIndex: number, { signal }: { signal?: AbortSignal } = {}): Promise<Loudness> {
   const { stderrTail } = await runFfmpeg(
-    ["-hide_banner", "-nostats", "-vn", "-i", file, "-map", `0:${audioStreamIndex}`, "-af", `${LOUDNORM_FILTER}:print_format=json`, "-f", "null", "-"],
+    ["-hide_banner", "-nostats", "-vn", "-i", file, "-map", `0:${audioStreamIndex}`, "-af", `${STEREO_MIX},${LOUDNORM_FILTER}:print_format=json`, "-f", "null", "-"],
     { signal, timeoutMs: 600_000 },
   );
   const text = stderrTail.join("\n");

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { type Frame, blurFillGraph } from "./blur-fill-graph";
-import { LOUDNORM_FILTER, LOUDNORM_MIN_SECONDS, gainToTarget, measureLoudness } from "./loudness.server";
+import { LOUDNORM_FILTER, LOUDNORM_MIN_SECONDS, STEREO_MIX, gainToTarget, measureLoudness } from "./loudness.server";
 import { type MediaProbe, UnreadableMediaError, probeMedia } from "./probe.server";
 import { type FfmpegProgress, runFfmpeg } from "./run.server";
 
@@ -94,7 +94,7 @@ export function normaliseArgs({ input, output, source, duration, frame, fps, aud
   // later), and the graph sets every size explicitly: the display shape is all it needs.
   const aspect = video.displayWidth / video.displayHeight;
   const audio = source.audio
-    ? `[0:${source.audio.index}]${audioGainDb === undefined ? LOUDNORM_FILTER : `volume=${audioGainDb}dB`},aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad[a]`
+    ? `[0:${source.audio.index}]${STEREO_MIX},${audioGainDb === undefined ? LOUDNORM_FILTER : `volume=${audioGainDb}dB`},aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo,apad[a]`
     : // A silent track keeps every rendition alike: the soundtrack job can then treat all clips the same.
       `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_RATE}[a]`;
   const maxKbits = renditionMaxKbits(frame);

@@ -2,6 +2,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
 import { looksLikeMediaContainer } from "./container-signature.server";
+import { ASK_FOR_PHOTO_OR_VIDEO, NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "./file-signature";
+import { decodeHeicPixels, decodeHeicToFile, needsHeicDecoder } from "./heic.server";
 import { type MediaProbe, type Rotation, UNREADABLE_MEDIA_MESSAGE, UnreadableMediaError, probeMedia } from "./probe.server";
 import { MediaToolError, runFfmpeg } from "./run.server";
 import { UploadRejectedError, formatBytes, formatDuration } from "./upload-rejected-error";
@@ -42,6 +44,11 @@ export type ValidatedUpload = {
   frameRate: number | null;
   /** Whether the name's extension fits the content; null when no name was given. */
   extensionMatchesContent: boolean | null;
+  /**
+   * A HEIC photo's pixels, decoded into the `workDir` given (heic.server.ts): the file every later
+   * step reads the photo from. null for everything else, and without a `workDir`.
+   */
+  decodedPhoto: string | null;
 };
 
 const PHOTO_MIME: Record<string, string> = {
@@ -56,29 +63,31 @@ const EXTENSIONS: Record<string, string[]> = {
   "video/webm": ["webm"], "video/x-matroska": ["mkv", "webm"], "video/x-msvideo": ["avi"],
 };
 
-const ASK_FOR_PHOTO_OR_VIDEO = "Please upload a photo or a video.";
-
 /**
  * Decides from the content whether an upload is a photo or a video we can use, within the limits.
  * Throws UploadRejectedError with a message for the contributor.
  */
 export async function validateUpload(
   file: string,
-  { declaredName, limits = DEFAULT_UPLOAD_LIMITS }: { declaredName?: string; limits?: UploadLimits } = {},
+  {
+    declaredName,
+    limits = DEFAULT_UPLOAD_LIMITS,
+    workDir,
+  }: { declaredName?: string; limits?: UploadLimits; /** Where a HEIC photo's decoded pixels are kept. */ workDir?: string } = {},
 ): Promise<ValidatedUpload> {
   const { size: bytes } = await stat(file);
   if (bytes === 0) throw new UploadRejectedError("EMPTY", "This file is empty.");
   const largest = Math.max(limits.maxPhotoBytes, limits.maxVideoBytes);
   if (bytes > largest) throw new UploadRejectedError("TOO_LARGE", `This file is larger than ${formatBytes(largest)}.`);
 
-  const upload = (await validatePhoto(file, bytes, limits)) ?? (await validateVideo(file, bytes, limits));
+  const upload = (await validatePhoto(file, bytes, limits, workDir)) ?? { ...(await validateVideo(file, bytes, limits)), decodedPhoto: null };
   return { ...upload, extensionMatchesContent: declaredName ? extensionFits(declaredName, upload.mime) : null };
 }
 
-type Checked = Omit<ValidatedUpload, "extensionMatchesContent">;
+type Checked = Omit<ValidatedUpload, "extensionMatchesContent" | "decodedPhoto">;
 
 /** null when sharp does not see an image at all: then it may be a video. */
-async function validatePhoto(file: string, bytes: number, limits: UploadLimits): Promise<Checked | null> {
+async function validatePhoto(file: string, bytes: number, limits: UploadLimits, workDir?: string): Promise<(Checked & { decodedPhoto: string | null }) | null> {
   let metadata: Metadata;
   try {
     metadata = await sharp(file, { limitInputPixels: limits.maxPhotoPixels }).metadata();
@@ -94,7 +103,9 @@ async function validatePhoto(file: string, bytes: number, limits: UploadLimits):
   if (bytes > limits.maxPhotoBytes) {
     throw new UploadRejectedError("TOO_LARGE", `This photo is larger than ${formatBytes(limits.maxPhotoBytes)}.`);
   }
-  await assertPhotoDecodes(file, limits, metadata);
+  if (needsHeicDecoder(metadata)) return validateHeic(file, bytes, mime, workDir);
+  await assertPhotoDecodes(file, limits);
+  if (format === "gif" && (metadata.pages ?? 1) > 1) return { ...animatedGif(metadata, bytes, limits), decodedPhoto: null };
   return {
     kind: "photo",
     mime,
@@ -105,6 +116,67 @@ async function validatePhoto(file: string, bytes: number, limits: UploadLimits):
     rotation: ORIENTATION_ROTATION[metadata.orientation ?? 1] ?? 0,
     hasAudio: false,
     codec: format,
+    frameRate: null,
+    decodedPhoto: null,
+  };
+}
+
+/**
+ * A HEIC photo, decoded whole (sharp cannot: heic.server.ts); the decode is what finds a damaged
+ * one. libheif turns the pixels upright as it decodes, so their size is the size shown.
+ */
+async function validateHeic(file: string, bytes: number, mime: string, workDir?: string) {
+  let decoded: { width: number; height: number; path: string | null };
+  try {
+    if (workDir) {
+      const output = await decodeHeicToFile(file, path.join(workDir, "decoded.v"));
+      const { width = 0, height = 0 } = await sharp(output).metadata();
+      decoded = { width, height, path: output };
+    } else {
+      decoded = { ...(await decodeHeicPixels(file)).info, path: null };
+    }
+  } catch (error) {
+    throw new UploadRejectedError("UNREADABLE", UNREADABLE_MEDIA_MESSAGE, String(error));
+  }
+  return {
+    kind: "photo" as const,
+    mime,
+    bytes,
+    width: decoded.width,
+    height: decoded.height,
+    duration: null,
+    rotation: 0 as const,
+    hasAudio: false,
+    codec: "heif",
+    frameRate: null,
+    decodedPhoto: decoded.path,
+  };
+}
+
+/**
+ * An animated GIF is a short clip, not a photo: it goes through the video path (ffmpeg reads
+ * GIFs) and plays in the video as it plays in a browser, once through.
+ */
+function animatedGif(metadata: Metadata, bytes: number, limits: UploadLimits): Checked {
+  // Like browsers and ffmpeg's GIF reader, a frame shown for under 20 ms is shown for 100 ms.
+  const delays = metadata.delay ?? [];
+  const duration = Array.from({ length: metadata.pages ?? 1 }, (_, i) => delays[i] ?? 0).reduce((sum, ms) => sum + (ms < 20 ? 100 : ms), 0) / 1000;
+  if (duration > limits.maxClipSeconds) {
+    throw new UploadRejectedError(
+      "TOO_LONG",
+      `This animation is ${formatDuration(duration)} long. Clips can be at most ${formatDuration(limits.maxClipSeconds)}.`,
+    );
+  }
+  return {
+    kind: "video",
+    mime: "image/gif",
+    bytes,
+    width: metadata.width ?? 0,
+    height: metadata.pageHeight ?? metadata.height ?? 0,
+    duration,
+    rotation: 0,
+    hasAudio: false,
+    codec: "gif",
     frameRate: null,
   };
 }
@@ -120,15 +192,11 @@ async function tooManyPixels(file: string, limits: UploadLimits) {
   return new UploadRejectedError("TOO_MANY_PIXELS", `This photo is too big${size}. Photos can have at most ${megapixels} megapixels.`);
 }
 
-async function assertPhotoDecodes(file: string, limits: UploadLimits, metadata: Metadata) {
+async function assertPhotoDecodes(file: string, limits: UploadLimits) {
   try {
     // A small decode (JPEG shrinks on load) catches truncated or corrupt pixel data cheaply.
     await sharp(file, { limitInputPixels: limits.maxPhotoPixels, failOn: "error" }).resize(64, 64, { fit: "inside" }).raw().toBuffer();
   } catch (error) {
-    // Prebuilt sharp reads HEIF's AVIF flavour only: iPhone HEIC photos need the "Most Compatible" setting.
-    if (metadata.format === "heif" && metadata.compression === "hevc") {
-      throw new UploadRejectedError("UNSUPPORTED_TYPE", "We can't read HEIC photos yet. Please upload it as a JPEG.", String(error));
-    }
     throw new UploadRejectedError("UNREADABLE", UNREADABLE_MEDIA_MESSAGE, String(error));
   }
 }
@@ -140,10 +208,10 @@ async function validateVideo(file: string, bytes: number, limits: UploadLimits):
   } catch (error) {
     if (!(error instanceof UnreadableMediaError)) throw error;
     if (await looksLikeMediaContainer(file)) throw new UploadRejectedError("UNREADABLE", error.message, error.detail);
-    throw new UploadRejectedError("UNSUPPORTED_TYPE", `This doesn't look like a photo or a video. ${ASK_FOR_PHOTO_OR_VIDEO}`);
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", NOT_A_PHOTO_OR_VIDEO);
   }
   if (probe.kind === "audio") {
-    throw new UploadRejectedError("UNSUPPORTED_TYPE", `This is a sound file. ${ASK_FOR_PHOTO_OR_VIDEO}`);
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", SOUND_FILE);
   }
   const video = probe.video;
   if (probe.kind !== "video" || !video || !probe.formatNames.some((name) => VIDEO_CONTAINERS.has(name))) {

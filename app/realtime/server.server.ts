@@ -37,12 +37,32 @@ function greet(namespace: RealtimeNamespace, socket: ChorusSocket) {
 }
 
 /**
+ * Whether a handshake may go on, judged by its Origin: a page of another site must not open a
+ * socket with the visitor's cookie (cross-site WebSocket hijacking; CORS does not cover WebSockets).
+ * Browsers send Origin on every WebSocket and cross-origin request; a same-origin polling request
+ * may come without one, and a client that is no browser carries no visitor's cookie.
+ */
+export function handshakeOriginAllowed(origin: string | undefined, host: string | undefined, allowedOrigin: string) {
+  if (!origin) return true;
+  if (origin === new URL(allowedOrigin).origin) return true;
+  try {
+    return !!host && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * One socket.io server on the app's HTTP server, with exactly the three namespaces of spec §9.
  * `adapter` carries broadcasts to and from the deployment's other processes (fan-out.server.ts).
  */
 export function attachRealtime(httpServer: HttpServer, allowedOrigin: string, adapter?: ServerOptions["adapter"]) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     cors: { origin: allowedOrigin, credentials: true },
+    allowRequest: (req, callback) => {
+      const allowed = handshakeOriginAllowed(req.headers.origin, req.headers.host, allowedOrigin);
+      callback(allowed ? null : "this page's origin may not connect", allowed);
+    },
     serveClient: false,
     ...(adapter ? { adapter } : {}),
   });

@@ -7,12 +7,12 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { resendVerification } from "~/services/auth.server";
-import { outboxEnabled } from "~/services/mail.server";
+import { outboxReadableBy } from "~/services/mail.server";
 
 export const meta: MetaFunction = () => [{ title: `Confirm your e-mail — ${PRODUCT_NAME}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ email: new URL(request.url).searchParams.get("email") ?? "", outbox: outboxEnabled() });
+  return json({ email: new URL(request.url).searchParams.get("email") ?? "", outbox: outboxReadableBy(request) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

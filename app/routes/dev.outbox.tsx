@@ -1,14 +1,14 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { db } from "~/lib/db.server";
 import { listOutboxMessages } from "~/models/outbox.server";
-import { outboxEnabled } from "~/services/mail.server";
+import { outboxReadableBy } from "~/services/mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "robots", content: "noindex" }];
 
-/** Mail and text messages kept locally when no SMTP server is set. Never served in production. */
-export async function loader() {
-  if (!outboxEnabled()) throw new Response("Not found", { status: 404 });
+/** Mail and text messages kept locally when no SMTP server is set. In production only to a browser on this machine. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!outboxReadableBy(request)) throw new Response("Not found", { status: 404 });
   const messages = await listOutboxMessages(db());
   return json({ messages: messages.map((m) => ({ id: m.id, channel: m.channel, to: m.to, subject: m.subject, createdAt: m.createdAt })) });
 }

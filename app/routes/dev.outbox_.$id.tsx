@@ -3,14 +3,14 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { db } from "~/lib/db.server";
 import { findOutboxMessage } from "~/models/outbox.server";
-import { outboxEnabled } from "~/services/mail.server";
+import { outboxReadableBy } from "~/services/mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "robots", content: "noindex" }];
 
 const UUID = /^[0-9a-f-]{36}$/i;
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  if (!outboxEnabled() || !UUID.test(params.id ?? "")) throw new Response("Not found", { status: 404 });
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  if (!outboxReadableBy(request) || !UUID.test(params.id ?? "")) throw new Response("Not found", { status: 404 });
   const message = await findOutboxMessage(db(), params.id!);
   if (!message) throw new Response("Not found", { status: 404 });
   return json({ message });

@@ -1,4 +1,5 @@
 import type { User } from "../../drizzle/schema/index";
+import { loginSlowdownMs } from "~/domain/account-rules";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest } from "~/lib/http.server";
@@ -7,7 +8,7 @@ import { deleteSessionsOfUser } from "~/models/auth-session.server";
 import { consumeToken, issueToken, type ConsumedToken } from "~/models/auth-token.server";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "~/models/user.server";
 import { sendEmailChangeConfirmation, sendEmailChangedNotice, sendPasswordResetEmail, sendVerificationEmail } from "./auth-mail.server";
-import { countAttempt, forgetAttempts, rateLimitKeys, recordFailure, refuseIfExhausted } from "./rate-limit.server";
+import { countAttempt, failuresOf, forgetAttempts, rateLimitKeys, recordFailure, refuseIfExhausted } from "./rate-limit.server";
 
 const HOUR = 60 * 60 * 1000;
 const TTL = { verify: 48 * HOUR, reset: HOUR, changeEmail: 24 * HOUR };
@@ -23,20 +24,29 @@ const wrongCredentials = () =>
     password: "That e-mail and password do not match an account.",
   });
 
-/** Checks a password log-in, counting attempts per address of the caller and per account. */
+/**
+ * Checks a password log-in. Attempts are counted per address of the caller (across accounts),
+ * and wrong passwords per account and address: an address that guessed too often must wait. Wrong
+ * passwords from everywhere only slow the account's log-ins down, so nobody can lock its owner out.
+ */
 export async function logInWithPassword(input: { email: string; password: string; ip: string }): Promise<User> {
-  const { LOGIN_LIMIT_PER_IP, LOGIN_LIMIT_PER_ACCOUNT } = env();
+  const { LOGIN_LIMIT_PER_IP, LOGIN_LIMIT_PER_ACCOUNT, LOGIN_SLOWDOWN_MS, LOGIN_SLOWDOWN_MAX_MS } = env();
   const accountKey = rateLimitKeys.loginAccount(input.email);
+  const fromHereKey = rateLimitKeys.loginAccountFromIp(input.email, input.ip);
   await countAttempt(rateLimitKeys.loginIp(input.ip), LOGIN_LIMIT_PER_IP);
-  await refuseIfExhausted(accountKey, LOGIN_LIMIT_PER_ACCOUNT);
+  await refuseIfExhausted(fromHereKey, LOGIN_LIMIT_PER_ACCOUNT);
+  const wait = loginSlowdownMs(await failuresOf(accountKey), { limit: LOGIN_LIMIT_PER_ACCOUNT, stepMs: LOGIN_SLOWDOWN_MS, maxMs: LOGIN_SLOWDOWN_MAX_MS });
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 
   const user = await findUserByEmail(db(), input.email);
   const matches = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstNothing(input.password);
   if (!user || !matches) {
     await recordFailure(accountKey);
+    await recordFailure(fromHereKey);
     throw wrongCredentials();
   }
   await forgetAttempts(accountKey);
+  await forgetAttempts(fromHereKey);
   if (!user.emailVerifiedAt) {
     await startEmailVerification(user);
     throw new EmailNotVerifiedError();

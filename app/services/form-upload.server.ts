@@ -14,6 +14,7 @@ import {
 } from "@remix-run/node";
 import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
+import { SIGNATURE_BYTES, type SignatureRefusal, refusalForHead } from "~/media/file-signature";
 import { db } from "~/lib/db.server";
 import { findEventByUuid } from "~/models/event.server";
 import { signGuestbook } from "./guestbook.server";
@@ -22,10 +23,23 @@ import { storage } from "./storage.server";
 
 const MAX_FILES_PER_POST = 20;
 
+/** A file of the post refused by its first bytes (file-signature.ts): nothing of the post is kept. */
+class RefusedByFirstBytes extends Error {
+  constructor(
+    readonly filename: string,
+    readonly refusal: SignatureRefusal,
+  ) {
+    super(refusal.message);
+  }
+}
+
 /**
  * The upload path for browsers without JavaScript: a plain multipart post,
  * streamed part by part to disk (never a whole clip in memory), then stored and
- * recorded exactly like a resumable upload.
+ * recorded exactly like a resumable upload. Each file is judged by its first bytes
+ * as they arrive, like a resumable upload's first chunk: one that is no photo or
+ * video stops the post with its reason, instead of a thank-you for a file that
+ * processing would refuse.
  */
 export async function receiveFormUpload(request: Request, eventUuid: string) {
   const staging = path.join(env().DATA_DIR, "storage", "form-uploads");
@@ -41,6 +55,9 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
   } catch (error) {
     // Files that arrived before the part that failed are not kept either.
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    if (error instanceof RefusedByFirstBytes) {
+      throw new ApiError(415, error.refusal.code, `${error.filename}: ${error.refusal.message}`);
+    }
     if (error instanceof MaxPartSizeExceededError) {
       throw new ApiError(413, "TOO_LARGE", "That file is larger than we accept. Pick a shorter clip or a smaller file.");
     }
@@ -95,6 +112,7 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
  * Writes each `file` part to `directory` under a random name, waiting for the disk as it goes:
  * Remix's stock file handler writes without heeding backpressure (a fast client can pile a clip
  * up in memory) and names the file after its random path, losing the name the browser sent.
+ * Its first SIGNATURE_BYTES are judged before any of it is written.
  */
 function streamFileToDisk(directory: string, maxBytes: number, written: string[]): UploadHandler {
   return async ({ name, filename, contentType, data }) => {
@@ -102,10 +120,29 @@ function streamFileToDisk(directory: string, maxBytes: number, written: string[]
     const filePath = path.join(directory, crypto.randomUUID());
     written.push(filePath);
     let size = 0;
+    // The first bytes wait here until there are enough to judge the file by.
+    let head: Buffer[] | null = [];
+    const judged = (wholeFile: boolean) => {
+      const bytes = Buffer.concat(head!);
+      head = null;
+      const refusal = refusalForHead(bytes.subarray(0, SIGNATURE_BYTES), { wholeFile });
+      return refusal ? { error: new RefusedByFirstBytes(filename, refusal), bytes } : { error: null, bytes };
+    };
     const limit = new Transform({
       transform(chunk: Uint8Array, _encoding, done) {
         size += chunk.byteLength;
-        done(size > maxBytes ? new MaxPartSizeExceededError(name, maxBytes) : null, chunk);
+        if (size > maxBytes) return done(new MaxPartSizeExceededError(name, maxBytes));
+        if (!head) return done(null, chunk);
+        head.push(Buffer.from(chunk));
+        if (size < SIGNATURE_BYTES) return done();
+        const { error, bytes } = judged(false);
+        done(error, error ? undefined : bytes);
+      },
+      flush(done) {
+        // An empty part is no file at all: the post goes on without it.
+        if (!head || size === 0) return done();
+        const { error, bytes } = judged(true);
+        done(error, error ? undefined : bytes);
       },
     });
     await pipeline(Readable.from(data), limit, createWriteStream(filePath));

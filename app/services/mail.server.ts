@@ -1,5 +1,6 @@
 import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { env, isProduction } from "~/lib/env.server";
+import { clientIp } from "~/lib/http.server";
 import { singleton } from "~/lib/singleton.server";
 import type { MailMessage, MailProvider } from "~/integrations/mail/mail-port";
 import { outboxMailProvider } from "~/integrations/mail/outbox.server";
@@ -12,7 +13,21 @@ export function mailProvider(): MailProvider {
   });
 }
 
-export const outboxEnabled = () => !env().SMTP_URL && env().NODE_ENV !== "production";
+/** With no SMTP server, mail is kept in the local outbox (`/dev/outbox`) instead of being sent. */
+export const outboxEnabled = () => !env().SMTP_URL;
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Who may read the outbox. It holds confirmation and password links, so in production only a
+ * browser on this machine may (a fresh clone's `npm start` opened at localhost); a server open
+ * to others sets SMTP_URL. Behind a proxy on the same machine, TRUST_PROXY must be set so the
+ * client's own address is seen.
+ */
+export function outboxReadableBy(request: Request) {
+  if (!outboxEnabled()) return false;
+  return !isProduction() || LOOPBACK.test(clientIp(request));
+}
 
 export async function sendMail(message: MailMessage) {
   await mailProvider().send(message);

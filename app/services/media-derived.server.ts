@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import type { Media } from "../../drizzle/schema/index";
+import { photoSharpCanRead } from "~/media/heic.server";
 import { photoRendition, thumbnails } from "~/media/images.server";
 import { db } from "~/lib/db.server";
 import { findMediaVersion, updateMedia } from "~/models/media.server";
@@ -29,16 +30,17 @@ export async function renderDerivedImages(record: Media, sourceKey: string): Pro
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-derived-"));
   try {
     const base = `events/${record.eventId}/media/${record.mediaUuid}/derived-${crypto.randomUUID().slice(0, 8)}`;
-    const rendition = await photoRendition(source.path, path.join(work, "rendition.jpg"));
+    const photo = await photoSharpCanRead(source.path, work);
+    const rendition = await photoRendition(photo, path.join(work, "rendition.jpg"));
     const renditionKey = `${base}/rendition.jpg`;
     await storage().putFile(renditionKey, rendition.path, "image/jpeg");
     const thumbs: Record<string, string> = {};
-    for (const image of await thumbnails(source.path, work)) {
+    for (const image of await thumbnails(photo, work)) {
       const name = path.basename(image.path);
       thumbs[name] = `${base}/${name}`;
       await storage().putFile(thumbs[name], image.path, image.format === "webp" ? "image/webp" : "image/jpeg");
     }
-    const { width, height } = (await sharp(source.path).metadata()).autoOrient;
+    const { width, height } = (await sharp(photo).metadata()).autoOrient;
     return { renditionKey, posterKey: thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!, thumbnails: thumbs, width, height };
   } finally {
     await fs.rm(work, { recursive: true, force: true });

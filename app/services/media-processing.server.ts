@@ -54,6 +54,7 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
     const limits = uploadLimits();
     const checked = await validateUpload(original.path, {
       declaredName: record.originalName,
+      workDir: work,
       limits: { maxVideoBytes: limits.maxVideoBytes, maxPhotoBytes: limits.maxPhotoBytes, maxClipSeconds: limits.maxClipSeconds, maxPhotoPixels: 100_000_000 },
     });
     const base = `events/${record.eventId}/media/${record.mediaUuid}`;
@@ -61,10 +62,12 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
     let posterKey: string;
     let thumbs: Record<string, string>;
     if (checked.kind === "photo") {
-      const rendition = await photoRendition(original.path, path.join(work, "rendition.jpg"));
+      // A HEIC photo is read from its decoded pixels (sharp cannot decode HEVC).
+      const photo = checked.decodedPhoto ?? original.path;
+      const rendition = await photoRendition(photo, path.join(work, "rendition.jpg"));
       renditionKey = `${base}/rendition.jpg`;
       await storage().putFile(renditionKey, rendition.path, "image/jpeg");
-      thumbs = await storeImages(base, await thumbnails(original.path, work));
+      thumbs = await storeImages(base, await thumbnails(photo, work));
       posterKey = thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!;
     } else {
       const renditionFile = path.join(work, "rendition.mp4");

@@ -5,6 +5,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { Media, MediaVersion } from "../../drizzle/schema/index";
 import { upscaleFactorFor } from "~/domain/media-rules";
+import { photoSharpCanRead } from "~/media/heic.server";
 import { editPhoto, photoEditsSchema, upscalePhoto, type PhotoEdits } from "~/media/images.server";
 import { assertCropInside } from "~/media/photo-edits";
 import { db } from "~/lib/db.server";
@@ -44,7 +45,8 @@ async function withLocalFile<T>(sourceKey: string, make: (input: string, work: s
   const source = await storage().localCopy(sourceKey);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-version-"));
   try {
-    return await make(source.path, work);
+    // Photos only reach here: a HEIC original is read from its decoded pixels.
+    return await make(await photoSharpCanRead(source.path, work), work);
   } finally {
     await fs.rm(work, { recursive: true, force: true });
     await source.release();

@@ -31,11 +31,17 @@ export async function recordFailure(key: string) {
   await hitRateLimit(db(), key, env().RATE_LIMIT_WINDOW_SECONDS);
 }
 
+/** Failures counted against `key` in its current window (0 when none). */
+export async function failuresOf(key: string) {
+  return (await peekRateLimit(db(), key))?.count ?? 0;
+}
+
 export const forgetAttempts = (key: string) => clearRateLimit(db(), key);
 
 export const rateLimitKeys = {
   loginIp: (ip: string) => `login:ip:${ip}`,
   loginAccount: (email: string) => `login:account:${email.trim().toLowerCase()}`,
+  loginAccountFromIp: (email: string, ip: string) => `login:account-ip:${email.trim().toLowerCase()}:${ip}`,
   resetIp: (ip: string) => `reset:ip:${ip}`,
   resetAccount: (email: string) => `reset:account:${email.trim().toLowerCase()}`,
   signupIp: (ip: string) => `signup:ip:${ip}`,

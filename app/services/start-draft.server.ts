@@ -1,7 +1,7 @@
 import { createCookie, createSessionStorage } from "@remix-run/node";
 import { z } from "zod";
 import { db } from "~/lib/db.server";
-import { isProduction } from "~/lib/env.server";
+import { secureCookies } from "~/lib/env.server";
 import { sessionSecrets } from "~/lib/session-secret.server";
 import { singleton } from "~/lib/singleton.server";
 import { deleteDraft, findLiveDraft, insertDraft, updateDraft } from "~/models/start-draft.server";
@@ -46,7 +46,7 @@ const storage = () =>
       cookie: createCookie("__start_draft", {
         httpOnly: true,
         sameSite: "lax",
-        secure: isProduction(),
+        secure: secureCookies(),
         path: "/",
         maxAge: SEVEN_DAYS,
         secrets: sessionSecrets(),

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ERRORS, EVENTS, HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";
+import { firstChunkCheck } from "./tus-first-chunk.server";
 
 /** A chunk's body is written in writes of up to 1 MiB, not the 16 KiB a write stream defaults to. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
@@ -22,7 +23,8 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * known, unexpired upload at its offset on disk, and does not finish it, is written here: to the
  * same file, under the same lock, answered as tus answers it. Every other request, every refusal
  * and the last chunk (whose hook records the media) are left to tus, so the protocol's checks and
- * our hooks stay in one place.
+ * our hooks stay in one place. Before either, an upload's first bytes are judged
+ * (tus-first-chunk.server.ts): a file that is no photo or video is refused there.
  */
 export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
   const store = tus.datastore;
@@ -40,6 +42,7 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
     "Access-Control-Expose-Headers": [...HEADERS, ...exposedHeaders].join(", "),
   };
   const delegate: NodeHandler = (req, res) => tus.handle(req, res);
+  const refusedByFirstBytes = firstChunkCheck(tus, endpoint, exposedHeaders);
 
   /** Writes the chunk and answers it, or says tus should ('tus': nothing was read from the request). */
   const append = async (req: IncomingMessage, res: ServerResponse, id: string, offset: number, length: number) => {
@@ -74,6 +77,7 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
   };
 
   return async (req, res) => {
+    if (await refusedByFirstBytes(req, res)) return;
     const chunk = locker && tus.listenerCount(EVENTS.POST_RECEIVE) === 0 && plainAppend(req, endpoint);
     if (!chunk) return delegate(req, res);
 

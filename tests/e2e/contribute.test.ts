@@ -1,10 +1,11 @@
+import { writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { listMediaOfEvent } from "../../app/models/media.server";
 import type { RunningServer } from "../../server";
-import { makeClip, makeTempDir } from "../media/support/media-fixtures";
+import { makeClip, makeTempDir, makeTone } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
 import { chromiumPath, launchChromium, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { createTestEvent } from "../support/events";
@@ -58,6 +59,33 @@ describe.skipIf(!chromiumPath)("a contributor on a phone", () => {
     const media = await listMediaOfEvent(db(), event.id);
     expect(media.map((m) => m.contributorName)).toEqual(["Lea", "Lea"]);
     expect(media.map((m) => m.kind).sort()).toEqual(["photo", "video"]);
+    await page.context().close();
+  });
+
+  test("a text file renamed .mp4 and a voice memo are refused on their cards before a byte is sent", async () => {
+    const event = await createTestEvent(await createUser());
+    const notes = dir!.path("notes.mp4");
+    await writeFile(notes, "These are my notes, not a video.\n".repeat(2000));
+    const memo = await makeTone(dir!.path("memo.m4a"), 2);
+    const page = await newPage(browser, server.url, { viewport: PHONE });
+    const uploadRequests: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/uploads/tus")) uploadRequests.push(`${request.method()} ${request.url()}`);
+    });
+    await page.goto(`/e/${event.uuid}`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Photos and videos").setInputFiles([notes, memo, photo]);
+    await page.getByRole("button", { name: "Upload" }).click();
+
+    const card = (name: string) => page.locator(".upload-item").filter({ hasText: name });
+    await expect.poll(() => card("notes.mp4").textContent()).toContain("This doesn't look like a photo or a video.");
+    expect(await card("notes.mp4").textContent()).toContain("Not sent");
+    await expect.poll(() => card("memo.m4a").textContent()).toContain("This is a sound file.");
+    // The photo beside them goes up as usual, and it is the only file that does.
+    await expect.poll(() => statuses(event), { timeout: 60_000 }).toEqual(["ready"]);
+    await saveScreenshot(page, "contribute-refused-by-first-bytes");
+    expect(uploadRequests.filter((r) => r.startsWith("POST"))).toHaveLength(1);
+    expect((await listMediaOfEvent(db(), event.id)).map((m) => m.originalName)).toEqual(["party.jpg"]);
     await page.context().close();
   });
 

@@ -148,6 +148,32 @@ describe("log-in and log-out", () => {
   });
 });
 
+describe("where the log-in page sends you", () => {
+  test.each(["/%09/evil.example", "/%0a/evil.example", "/%0d/evil.example", "/%E3%80%82/evil.example", "//evil.example", "/%5Cevil.example", "https://evil.example"])(
+    "a logged-in user opening ?redirectTo=%s stays on this site",
+    async (target) => {
+      const c = client();
+      const email = await register(c);
+      await confirm(c, email);
+      await c.post("/api/v2/auth/login", { email, password: PASSWORD });
+      const response = await c.raw("GET", `/auth/login?redirectTo=${target}`);
+      expect(response.status).toBe(302);
+      const location = response.headers.get("location")!;
+      expect(new URL(location, server.url).origin).toBe(new URL(server.url).origin);
+      expect(location).not.toMatch(/[\s\\]/);
+    },
+  );
+
+  test("logging in through the form goes back to the page that asked", async () => {
+    const c = client();
+    const email = await register(c);
+    await confirm(c, email);
+    const response = await c.form("/auth/login", { email, password: PASSWORD, redirectTo: "/settings/profile" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^\/settings\/profile/);
+  });
+});
+
 describe("forgotten password", () => {
   async function verifiedAccount(c: TestClient) {
     const email = await register(c);

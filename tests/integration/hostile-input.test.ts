@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import sharp from "sharp";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { recipients, themes } from "../../drizzle/schema/index";
@@ -259,18 +260,19 @@ describe("hostile input never breaks the server or leaks its internals", () => {
       fc.oneof(hostileString.filter((s) => s.length < 5000), fc.constantFrom(real.event![1]!, "video/mp4", "contribution", "thank_you")),
       { maxKeys: 9 },
     );
+    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
     const creation = fc.record({
       method: fc.constant("POST"),
       path: fc.constant("/uploads/tus"),
       actor,
-      headers: fc.tuple(metadata, fc.constantFrom("1", "100", "0", "-5", "99999999999999")).map(([meta, length]) => ({
+      headers: fc.tuple(metadata, fc.constantFrom(String(photo.length), "100000", "0", "-5", "99999999999999")).map(([meta, length]) => ({
         "tus-resumable": "1.0.0",
         "upload-length": length,
         "content-type": "application/offset+octet-stream",
-        "upload-metadata": encodeMetadata({ eventUuid: real.event![1]!, uploadToken: contributorToken, ...meta }),
+        "upload-metadata": encodeMetadata({ eventUuid: real.event![1]!, uploadToken: contributorToken, filetype: "image/jpeg", ...meta }),
       })),
-      // A one-byte upload sent with its creation finishes at once: the metadata reaches the media record.
-      bytes: fc.constant(Buffer.from("x")),
+      // A small photo sent whole with its creation finishes at once: the metadata reaches the media record.
+      bytes: fc.constant(photo),
     });
     const elsewhere = fc.record({
       method: fc.constantFrom("HEAD", "PATCH", "DELETE", "GET", "OPTIONS"),

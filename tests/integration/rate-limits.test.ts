@@ -10,6 +10,8 @@ beforeAll(async () => {
   server = await startTestServer({
     LOGIN_LIMIT_PER_IP: "6",
     LOGIN_LIMIT_PER_ACCOUNT: "3",
+    LOGIN_SLOWDOWN_MS: "400",
+    LOGIN_SLOWDOWN_MAX_MS: "1200",
     RESET_LIMIT_PER_IP: "4",
     RESET_LIMIT_PER_ACCOUNT: "2",
   });
@@ -17,17 +19,40 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("log-in rate limits", () => {
-  test("an account locks after repeated wrong passwords, from any address", async () => {
+  test("an address that guesses an account's password too often must wait, even with the right one", async () => {
     const user = await createUser();
+    const guesser = new TestClient(server.url);
     for (let i = 0; i < 3; i++) {
-      const reply = await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
+      const reply = await guesser.post("/api/v2/auth/login", { email: user.email, password: "wrong-password" });
       expect(reply.status).toBe(401);
     }
-    // Even the right password from a fresh address is refused while the account is locked.
-    const locked = await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: PASSWORD });
+    const locked = await guesser.post("/api/v2/auth/login", { email: user.email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(locked.body.error.code).toBe("RATE_LIMITED");
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test("wrong passwords from many addresses slow the account down but never lock its owner out", async () => {
+    const user = await createUser();
+    const timed = async (client: TestClient, password: string) => {
+      const started = Date.now();
+      const reply = await client.post("/api/v2/auth/login", { email: user.email, password });
+      return { status: reply.status, ms: Date.now() - started };
+    };
+    const before = await timed(new TestClient(server.url), "wrong-password");
+    expect(before.status).toBe(401);
+    for (let i = 0; i < 9; i++) expect((await timed(new TestClient(server.url), "wrong-password")).status).toBe(401);
+
+    // Ten failures against a limit of 3: each attempt now waits the longest slow-down (1.2 s).
+    const slowed = await timed(new TestClient(server.url), "still-wrong");
+    expect(slowed.status).toBe(401);
+    expect(slowed.ms).toBeGreaterThanOrEqual(1200);
+    expect(slowed.ms - before.ms).toBeGreaterThanOrEqual(1000);
+
+    const owner = await timed(new TestClient(server.url), PASSWORD);
+    expect(owner.status).toBe(200);
+    // Once the owner is in, the account's count starts again.
+    expect((await timed(new TestClient(server.url), "wrong-password")).ms).toBeLessThan(1200);
   });
 
   test("one address is limited across accounts", async () => {
@@ -57,8 +82,9 @@ describe("log-in rate limits", () => {
 
   test("the log-in form shows the limit as a message, not an error page", async () => {
     const user = await createUser();
-    for (let i = 0; i < 3; i++) await new TestClient(server.url).post("/api/v2/auth/login", { email: user.email, password: "nope-nope" });
-    const page = await new TestClient(server.url).form("/auth/login", { email: user.email, password: PASSWORD });
+    const client = new TestClient(server.url);
+    for (let i = 0; i < 3; i++) await client.post("/api/v2/auth/login", { email: user.email, password: "nope-nope" });
+    const page = await client.form("/auth/login", { email: user.email, password: PASSWORD });
     expect(page.status).toBe(429);
     expect(await page.text()).toContain("Too many attempts");
   });

@@ -16,10 +16,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Connects to a namespace with a cookie; resolves with the greeting or the refusal. */
-function tryConnect(namespace: string, cookie = "") {
+function tryConnect(namespace: string, cookie = "", headers: Record<string, string> = {}) {
   const socket: Socket = connect(`${server.url}${namespace}`, {
     transports: ["websocket"],
-    extraHeaders: { cookie },
+    extraHeaders: { cookie, ...headers },
     reconnection: false,
     // A new connection each time: a shared manager would reuse the first cookie.
     forceNew: true,
@@ -42,6 +42,22 @@ async function cookieOf(role: "user" | "editor" | "admin") {
   await logIn(client, user.email);
   return { user, cookie: client.cookieHeader() };
 }
+
+describe("the handshake's origin", () => {
+  test("a page of another site cannot open a socket with a staff member's cookie", async () => {
+    const { user, cookie } = await cookieOf("admin");
+    expect(await tryConnect("/staff", cookie, { origin: "http://evil.example" })).toMatchObject({ ok: false });
+    expect(await tryConnect("/users", cookie, { origin: "null" })).toMatchObject({ ok: false });
+    expect(await tryConnect("/staff", cookie, { origin: new URL(server.url).origin })).toEqual({ ok: true, userId: user.id });
+  });
+
+  test("the long-polling transport is refused too", async () => {
+    const handshake = await fetch(`${server.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: "http://evil.example" } });
+    expect(handshake.status).toBe(403);
+    const own = await fetch(`${server.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: new URL(server.url).origin } });
+    expect(own.status).toBe(200);
+  });
+});
 
 describe("socket.io namespaces", () => {
   test("/public accepts anyone", async () => {

@@ -9,6 +9,7 @@ import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
+import { mp4LikeBytes } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";
 
 let server: RunningServer;
@@ -61,7 +62,7 @@ describe("the recipient's thank-you video", () => {
     const form = new FormData();
     form.set("purpose", "thank_you");
     form.set("privateKey", "not-the-key");
-    form.set("file", new File([Buffer.from("x".repeat(100))], "thanks.mp4", { type: "video/mp4" }));
+    form.set("file", new File([mp4LikeBytes(100)], "thanks.mp4", { type: "video/mp4" }));
     const client = new TestClient(server.url);
     await client.raw("POST", `/e/${event.uuid}/contribute`, { body: form });
     expect(await listMediaOfEvent(db(), event.id, { purpose: "thank_you" })).toEqual([]);

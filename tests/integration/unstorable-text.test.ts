@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Event } from "../../drizzle/schema/index";
 import { guestbookEntries, media } from "../../drizzle/schema/index";
@@ -116,13 +117,14 @@ describe("an upload the database refuses", () => {
       if new.caption = 'refused by the database' then raise exception 'refused for this test'; end if; return new; end $$ language plpgsql`);
     await db().execute(sql`create trigger refuse_test_media before insert on media for each row execute function refuse_test_media()`);
     try {
+      const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
       const reply = await new TestClient(server.url).raw("POST", TUS_ENDPOINT, {
-        body: Buffer.from("x"),
+        body: photo,
         headers: {
           "tus-resumable": "1.0.0",
-          "upload-length": "1",
+          "upload-length": String(photo.length),
           "content-type": "application/offset+octet-stream",
-          "upload-metadata": encodeMetadata({ eventUuid: event.uuid, filetype: "video/mp4", caption: "refused by the database", uploadToken: crypto.randomBytes(24).toString("base64url") }),
+          "upload-metadata": encodeMetadata({ eventUuid: event.uuid, filetype: "image/jpeg", filename: "photo.jpg", caption: "refused by the database", uploadToken: crypto.randomBytes(24).toString("base64url") }),
         },
       });
       const text = await reply.text();

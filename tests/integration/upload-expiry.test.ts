@@ -10,7 +10,7 @@ import { expireUploads, uploadStagingDir } from "../../app/services/upload-expir
 import type { RunningServer } from "../../server";
 import { createUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
-import { makePhoto, makeTempDir } from "../support/media-fixtures";
+import { makePhoto, makeTempDir, mp4LikeBytes } from "../support/media-fixtures";
 import { TusRequestError, create, head, patch, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
 
@@ -48,7 +48,7 @@ const exists = (file: string) => fs.access(file).then(() => true, () => false);
 /** Half of a 2,000-byte clip, sent and then left. */
 async function startUpload() {
   const uploadPath = await create(server.url, 2000, metadata("clip.mp4", "video/mp4"));
-  await patch(server.url, uploadPath, 0, crypto.randomBytes(1000));
+  await patch(server.url, uploadPath, 0, mp4LikeBytes(1000));
   return uploadPath;
 }
 
@@ -142,7 +142,7 @@ describe("the uploads-expire sweep", () => {
     const response = await fetch(new URL(uploadPath, server.url), {
       method: "PATCH",
       headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
-      body: crypto.randomBytes(100),
+      body: mp4LikeBytes(100),
     });
     expect(response.status).toBe(204);
     const expires = Date.parse(response.headers.get("upload-expires") ?? "");

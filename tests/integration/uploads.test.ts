@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Event, Media, User } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { signedMediaUrl } from "../../app/lib/media-url.server";
 import { takeToast } from "../../app/lib/toast.server";
+import { NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "../../app/media/file-signature";
 import { UNREADABLE_MEDIA_MESSAGE, probeMedia } from "../../app/media/probe.server";
 import { findMediaByUuid, listMediaOfEvent } from "../../app/models/media.server";
 import { updateEvent } from "../../app/models/event.server";
@@ -20,11 +22,13 @@ import {
   makePhoto,
   makePixelFloodPng,
   makeTempDir,
+  mp4LikeBytes,
   sha256,
   sha256File,
   truncateFile,
 } from "../support/media-fixtures";
-import { TusRequestError, create, patch, terminate, uploadFile } from "../support/tus-client";
+import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";
+import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
 
 const MB = 1024 * 1024;
@@ -95,6 +99,39 @@ async function refusal(attempt: Promise<unknown>) {
   );
   if (!(error instanceof TusRequestError)) throw new Error(`expected a refused upload, got ${String(error)}`);
   return { status: error.status, message: error.userMessage };
+}
+
+/**
+ * Starts a PATCH at offset 0 that announces all of `chunk` but sends only its first `sendFirst`
+ * bytes, then waits: resolves to the server's answer, which must come before the rest is sent.
+ */
+function patchFirstBytes(baseUrl: string, path: string, chunk: Buffer, sendFirst: number) {
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const request = http.request(new URL(path, baseUrl), {
+      method: "PATCH",
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        "Content-Type": "application/offset+octet-stream",
+        "Upload-Offset": "0",
+        "Content-Length": String(chunk.length),
+      },
+    });
+    const waited = setTimeout(() => {
+      request.destroy();
+      reject(new Error(`no answer after the first ${sendFirst} bytes of ${chunk.length}`));
+    }, 5000);
+    request.on("error", reject);
+    request.on("response", (response) => {
+      const parts: Buffer[] = [];
+      response.on("data", (part: Buffer) => parts.push(part));
+      response.on("end", () => {
+        clearTimeout(waited);
+        request.destroy();
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString("utf8")) });
+      });
+    });
+    request.write(chunk.subarray(0, sendFirst));
+  });
 }
 
 describe("resumable uploads (tus)", () => {
@@ -189,9 +226,84 @@ describe("uploads refused when they start", () => {
   });
 });
 
+describe("uploads judged by their first bytes", () => {
+  const refusedAs = (message: string) => ({ success: false, error: { code: "UNSUPPORTED_TYPE", message } });
+
+  test("a text file named .mp4 is refused at its first chunk, after a few KB, and its upload is removed", async () => {
+    const notes = Buffer.from("These are my notes, not a video.\n".repeat(100_000));
+    const path = await create(server.url, notes.length, metadataFor(event, { filename: "notes.mp4", filetype: "video/mp4" }));
+    const id = path.split("/").pop()!;
+    const before = await listMediaOfEvent(db(), event.id);
+
+    // 8 KB of a 1 MB chunk are out when the answer comes: the rest, and the other 2 MB, are never needed.
+    const answer = await patchFirstBytes(server.url, path, notes.subarray(0, MB), 8 * 1024);
+
+    expect(answer).toEqual({ status: 415, body: refusedAs(NOT_A_PHOTO_OR_VIDEO) });
+    expect(await refusal(head(server.url, path))).toMatchObject({ status: 404 });
+    await expect(fs.stat(files.path(`data/storage/tus/${id}`))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(fs.stat(files.path(`data/storage/tus/${id}.json`))).rejects.toMatchObject({ code: "ENOENT" });
+    expect(await listMediaOfEvent(db(), event.id)).toHaveLength(before.length);
+  });
+
+  test("a voice memo (M4A) is refused as sound, a small text file sent whole or with its creation as no photo", async () => {
+    const memo = await makeTone(files.path("memo.m4a"), 2);
+    const sound = await refusal(uploadFile(server.url, memo, metadataFor(event, { filename: "memo.m4a", filetype: "audio/mp4" }), { chunkSize: 16 * 1024 }));
+    expect(sound).toEqual({ status: 415, message: SOUND_FILE });
+
+    // One chunk that is the whole file: the chunk tus itself finishes.
+    const shortNote = Buffer.from("Happy birthday!\n");
+    const whole = await refusal(uploadFile(server.url, shortNote, metadataFor(event, { filename: "card.jpg", filetype: "image/jpeg" }), { chunkSize: MB }));
+    expect(whole).toEqual({ status: 415, message: NOT_A_PHOTO_OR_VIDEO });
+
+    // Data sent with the request that creates the upload (tus creation-with-upload): no upload is made.
+    const created = await new TestClient(server.url).raw("POST", "/uploads/tus", {
+      body: shortNote,
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        "Upload-Length": String(shortNote.length),
+        "Upload-Metadata": encodeMetadata(metadataFor(event, { filename: "card.jpg", filetype: "image/jpeg" })),
+        "Content-Type": "application/offset+octet-stream",
+      },
+    });
+    expect(created.status).toBe(415);
+    expect(created.headers.get("location")).toBeNull();
+    expect(await created.json()).toEqual(refusedAs(NOT_A_PHOTO_OR_VIDEO));
+  });
+
+  test("a JPEG sent whole and an MP4 in small chunks pass their first bytes and arrive byte-identical", async () => {
+    const photo = await fs.readFile(await makePhoto(files.path("first-bytes.jpg"), { width: 400, height: 300 }));
+    const clip = await fs.readFile(await makeClip(files.path("first-bytes.mp4"), { seconds: 1 }));
+    for (const [bytes, file, chunkSize] of [
+      [photo, { filename: "first-bytes.jpg", filetype: "image/jpeg" }, MB],
+      // The first chunk is read ahead and put back, then written on the short path for middle chunks.
+      [clip, { filename: "first-bytes.mp4", filetype: "video/mp4" }, 8 * 1024],
+    ] as const) {
+      expect(bytes.length).toBeGreaterThan(chunkSize === MB ? 1000 : 3 * chunkSize);
+      const sent = await uploadFile(server.url, bytes, metadataFor(event, file), { chunkSize });
+      const stored = (await findMediaByUuid(db(), sent.mediaUuid!))!;
+      expect(await sha256File((await storage().localCopy(stored.originalKey)).path), file.filename).toBe(sha256(bytes));
+      expect(await settled(stored.mediaUuid, 30_000), file.filename).toMatchObject({ status: "ready" });
+    }
+  });
+});
+
+describe("what phones send", () => {
+  test("an iPhone HEIC photo becomes a ready photo, an animated GIF a ready clip", async () => {
+    const heic = await fs.readFile(HEIC_QUARTERS);
+    const gif = await fs.readFile(await makeAnimatedGif(files.path("dance.gif"), { seconds: 2 }));
+    const photo = await uploadFile(server.url, heic, metadataFor(event, { filename: "IMG_0042.HEIC", filetype: "image/heic" }), { chunkSize: MB });
+    const clip = await uploadFile(server.url, gif, metadataFor(event, { filename: "dance.gif", filetype: "image/gif" }), { chunkSize: MB });
+    expect(await settled(photo.mediaUuid!, 30_000)).toMatchObject({ status: "ready", kind: "photo", mimeType: "image/heic", width: 64, height: 48 });
+    const ready = await settled(clip.mediaUuid!, 30_000);
+    expect(ready).toMatchObject({ status: "ready", kind: "video", width: 160, height: 120, hasAudio: false });
+    expect(ready.renditionKey).toMatch(/rendition\.mp4$/);
+  });
+});
+
 describe("the tus protocol's own checks", () => {
   test("a wrong offset, an unknown upload and unreadable metadata are 4xx; a finished upload cannot be deleted", async () => {
-    const bytes = Buffer.from("not a clip\n".repeat(100));
+    // An MP4's first box, then nothing of a clip: it passes the first bytes and fails in processing.
+    const bytes = Buffer.concat([mp4LikeBytes(24), Buffer.from("not a clip\n".repeat(100))]);
     const sent = await uploadFile(server.url, bytes, metadataFor(event, { filename: "notes.mp4", filetype: "video/mp4" }), { chunkSize: MB });
     expect(await refusal(patch(server.url, sent.path, 10, Buffer.from("more")))).toMatchObject({ status: 409 });
     expect(await refusal(patch(server.url, "/uploads/tus/0123456789abcdef0123456789abcdef", 0, Buffer.from("more")))).toMatchObject({ status: 404 });
@@ -210,14 +322,9 @@ describe("the tus protocol's own checks", () => {
 });
 
 describe("uploads refused by their content", () => {
-  test("a text file named .mp4, a truncated MP4 and a pixel-flood PNG end failed, each with its reason", async () => {
+  test("a truncated MP4 and a pixel-flood PNG pass their first bytes, then end failed, each with its reason", async () => {
     const whole = await makeClip(files.path("whole.mp4"), { seconds: 2, faststart: true });
     const cases = [
-      {
-        file: { filename: "clip.mp4", filetype: "video/mp4" },
-        bytes: Buffer.from("These are my notes, not a video.\n".repeat(40)),
-        reason: "This doesn't look like a photo or a video. Please upload a photo or a video.",
-      },
       {
         file: { filename: "cut-off.mp4", filetype: "video/mp4" },
         bytes: await fs.readFile(await truncateFile(whole, files.path("cut-off.mp4"), 0.3)),
@@ -267,6 +374,21 @@ describe("the no-JavaScript form", () => {
     expect(Object.keys(ready.thumbnails).sort()).toEqual(["thumb-320.jpg", "thumb-320.webp", "thumb-640.jpg", "thumb-640.webp"]);
   });
 
+  test("a text file named .jpg comes back with its reason instead of a thank-you, and nothing is kept", async () => {
+    const form = new FormData();
+    form.append("contributorName", "Dee");
+    form.append("purpose", "contribution");
+    form.append("file", new Blob([Buffer.from("Dear Ana, these are my notes.\n".repeat(2000))], { type: "image/jpeg" }), "notes.jpg");
+    const before = await listMediaOfEvent(db(), event.id);
+
+    const response = await new TestClient(server.url).raw("POST", `/e/${event.uuid}/contribute`, { body: form });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/e/${event.uuid}`);
+    expect(await toastOf(response)).toMatchObject({ type: "error", title: "Upload failed", description: `notes.jpg: ${NOT_A_PHOTO_OR_VIDEO}` });
+    expect(await listMediaOfEvent(db(), event.id)).toHaveLength(before.length);
+    expect(await fs.readdir(files.path("data/storage/form-uploads"))).toEqual([]);
+  });
+
   test("a post without a file comes back with an error toast and records nothing", async () => {
     const form = new FormData();
     form.append("contributorName", "Dee");
@@ -307,7 +429,8 @@ describe("signed media links", () => {
   });
 
   test("an original of a type a browser would run is only ever a download", async () => {
-    const page = Buffer.from("<!doctype html><script>alert(document.cookie)</script>");
+    // A GIF's first bytes pass the upload's check; what follows is a page a browser would run.
+    const page = Buffer.from("GIF89a<!doctype html><script>alert(document.cookie)</script>");
     const sent = await uploadFile(server.url, page, metadataFor(event, { filename: "hello.html", filetype: "text/html" }), { chunkSize: MB });
     const response = await new TestClient(server.url).raw("GET", signedMediaUrl(sent.mediaUuid!, "original"));
     expect(response.status).toBe(200);

@@ -3,7 +3,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ZodError } from "zod";
 import { InvalidPhotoEditError, editPhoto, photoRendition, thumbnails, upscalePhoto, videoPoster } from "~/media/images.server";
-import { dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
+import { validateUpload } from "~/media/validate.server";
+import { HEIC_QUARTERS, dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 let quarters: string;
@@ -28,6 +29,36 @@ describe("photo renditions", () => {
     expect(dominant(await pixelAt(rendition.path, 250, 40))).toBe("red");
     expect(dominant(await pixelAt(rendition.path, 390, 320))).toBe("white");
     for (const x of [1, 638]) expect(dominant(await pixelAt(rendition.path, x, 180))).not.toBe("black");
+  });
+
+  test("a semi-transparent PNG shows white through its clear parts, not black", async () => {
+    // A half-transparent red square in the middle of a fully transparent picture.
+    const sticker = dir.path("sticker.png");
+    await sharp({ create: { width: 320, height: 180, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .composite([{ input: { create: { width: 160, height: 90, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }, gravity: "centre" }])
+      .png()
+      .toFile(sticker);
+    const rendition = await photoRendition(sticker, dir.path("sticker-rendition.jpg"), { width: 640, height: 360 });
+    const [clearR, clearG, clearB] = await pixelAt(rendition.path, 20, 20);
+    expect(Math.min(clearR, clearG, clearB), "the clear corner").toBeGreaterThan(240);
+    const [r, g, b] = await pixelAt(rendition.path, 320, 180);
+    // Half red over white is pink: (255, 128, 128).
+    expect(r).toBeGreaterThan(240);
+    for (const channel of [g, b]) expect(Math.abs(channel - 128)).toBeLessThan(12);
+  });
+
+  test("an iPhone HEIC photo is decoded and comes out upright with its colours", async () => {
+    const upload = await validateUpload(HEIC_QUARTERS, { declaredName: "IMG_0001.HEIC", workDir: dir.path("") });
+    expect(upload).toMatchObject({ kind: "photo", mime: "image/heic", width: 64, height: 48, extensionMatchesContent: true });
+    expect(upload.decodedPhoto).toBeTruthy();
+    const rendition = await photoRendition(upload.decodedPhoto!, dir.path("heic-rendition.jpg"), { width: 640, height: 480 });
+    expect(await sizeOf(rendition.path)).toEqual({ width: 640, height: 480, format: "jpeg" });
+    expect(dominant(await pixelAt(rendition.path, 160, 120))).toBe("red");
+    expect(dominant(await pixelAt(rendition.path, 480, 120))).toBe("green");
+    expect(dominant(await pixelAt(rendition.path, 160, 360))).toBe("blue");
+    expect(dominant(await pixelAt(rendition.path, 480, 360))).toBe("white");
+    const [thumbnail] = await thumbnails(upload.decodedPhoto!, dir.path(""), { baseName: "heic", widths: [32] });
+    expect(thumbnail).toMatchObject({ width: 32, height: 24 });
   });
 
   test("EXIF orientation is applied", async () => {

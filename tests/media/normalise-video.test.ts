@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
-import { dominant, grabFrame, makeClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
+import { dominant, grabFrame, makeAnimatedGif, makeClip, makeMultichannelClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -49,6 +49,30 @@ describe("normalising a clip for rendering", () => {
       await normaliseVideo(input, output, small);
       expect(Math.abs((await integratedLoudness(output)) - -16), `${seconds} s`).toBeLessThan(1);
     }
+  });
+
+  test("a 5.1 clip is mixed down to stereo at the loudness of a stereo clip, short or long", async () => {
+    for (const seconds of [1.5, 4]) {
+      const levels: Record<string, number> = {};
+      for (const layout of ["5.1", "stereo"] as const) {
+        const input = await makeMultichannelClip(dir.path(`${layout}-${seconds}.mp4`), { layout, seconds });
+        expect((await probeMedia(input)).audio?.channels).toBe(layout === "5.1" ? 6 : 2);
+        const output = dir.path(`${layout}-${seconds}-out.mp4`);
+        expect((await normaliseVideo(input, output, small)).audio?.channels).toBe(2);
+        levels[layout] = await integratedLoudness(output);
+      }
+      expect(Math.abs(levels["5.1"]! - levels.stereo!), `${seconds} s: ${JSON.stringify(levels)}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(levels["5.1"]! - -16), `${seconds} s`).toBeLessThan(1);
+    }
+  });
+
+  test("an animated GIF becomes a clip as long as one pass of its animation, with silent sound", async () => {
+    const gif = await makeAnimatedGif(dir.path("dance.gif"), { seconds: 2 });
+    const rendition = await normaliseVideo(gif, dir.path("dance-out.mp4"), small);
+    expect(rendition.kind).toBe("video");
+    expect(rendition.video).toMatchObject({ codec: "h264", ...small, frameRate: 30 });
+    expect(rendition.audio).toMatchObject({ codec: "aac", channels: 2 });
+    expect(Math.abs((rendition.video?.duration ?? 0) - 2)).toBeLessThanOrEqual(0.1);
   });
 
   test("a grainy clip's rendition keeps to the bitrate cap for its frame size", async () => {

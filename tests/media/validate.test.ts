@@ -2,7 +2,7 @@ import { copyFile, readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_UPLOAD_LIMITS, UploadRejectedError, type UploadRejectionCode, validateUpload } from "~/media/validate.server";
-import { makeClip, makePixelFloodPng, makeTempDir, makeTone, markRotated } from "./support/media-fixtures";
+import { HEIC_QUARTERS, makeAnimatedGif, makeClip, makePixelFloodPng, makeTempDir, makeTone, markRotated } from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 let clip: string;
@@ -43,6 +43,26 @@ describe("accepting uploads by their content", () => {
     const upload = await validateUpload(dir.path("really-a-photo.mp4"), { declaredName: "holiday.mp4" });
     expect(upload).toMatchObject({ kind: "photo", mime: "image/png", width: 64, height: 48, duration: null, hasAudio: false });
     expect(upload.extensionMatchesContent).toBe(false);
+  });
+
+  test("an animated GIF is a short clip, a GIF of one frame a photo", async () => {
+    const animated = await validateUpload(await makeAnimatedGif(dir.path("dance.gif"), { seconds: 2 }), { declaredName: "dance.gif" });
+    expect(animated).toMatchObject({ kind: "video", mime: "image/gif", width: 160, height: 120, hasAudio: false, codec: "gif", extensionMatchesContent: true });
+    expect(animated.duration).toBeCloseTo(2, 1);
+    await sharp({ create: { width: 30, height: 20, channels: 3, background: "#40c040" } }).gif().toFile(dir.path("still.gif"));
+    expect(await validateUpload(dir.path("still.gif"))).toMatchObject({ kind: "photo", mime: "image/gif", duration: null });
+  });
+
+  test("an animated GIF longer than the clip limit is refused as too long", async () => {
+    const gif = await makeAnimatedGif(dir.path("long-dance.gif"), { width: 40, height: 30, seconds: 3 });
+    await expectRejected(validateUpload(gif, { limits: { ...DEFAULT_UPLOAD_LIMITS, maxClipSeconds: 2 } }), "TOO_LONG", /This animation is 3 seconds long/);
+  });
+
+  test("a HEIC photo is taken, and a damaged one is unreadable", async () => {
+    expect(await validateUpload(HEIC_QUARTERS)).toMatchObject({ kind: "photo", mime: "image/heic", width: 64, height: 48, decodedPhoto: null });
+    const whole = await readFile(HEIC_QUARTERS);
+    await writeFile(dir.path("cut-off.heic"), whole.subarray(0, Math.floor(whole.length * 0.8)));
+    await expectRejected(validateUpload(dir.path("cut-off.heic")), "UNREADABLE");
   });
 
   test("a photo's size is its upright size", async () => {

@@ -49,3 +49,12 @@ export async function sha256File(file: string) {
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest("hex");
 }
+
+/**
+ * `length` bytes that start like an MP4 (an `ftyp` box, brand isom) and go on at random: they pass
+ * the upload's first-bytes check and fail in processing. For tests of the upload path itself.
+ */
+export function mp4LikeBytes(length: number) {
+  const start = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.from([0, 0, 2, 0]), Buffer.from("isommp42")]);
+  return Buffer.concat([start, crypto.randomBytes(Math.max(0, length - start.length))]).subarray(0, length);
+}

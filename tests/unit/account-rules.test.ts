@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { loginInput, profileInput, registerInput } from "~/domain/account-rules";
+import { loginInput, loginSlowdownMs, profileInput, registerInput } from "~/domain/account-rules";
 
 describe("account input rules", () => {
   test("e-mails are trimmed and checked", () => {
@@ -21,5 +21,18 @@ describe("account input rules", () => {
     expect(profileInput.parse({}).marketingOptIn).toBeUndefined();
     expect(profileInput.parse({ phone: "" }).phone).toBeNull();
     expect(profileInput.safeParse({ phone: "call me maybe" }).success).toBe(false);
+  });
+});
+
+describe("loginSlowdownMs", () => {
+  const settings = { limit: 10, stepMs: 500, maxMs: 8000 };
+  test("costs nothing below the account's limit", () => {
+    expect(loginSlowdownMs(0, settings)).toBe(0);
+    expect(loginSlowdownMs(9, settings)).toBe(0);
+  });
+  test("grows by one step per failure past it, up to the maximum", () => {
+    expect(loginSlowdownMs(10, settings)).toBe(500);
+    expect(loginSlowdownMs(13, settings)).toBe(2000);
+    expect(loginSlowdownMs(1000, settings)).toBe(8000);
   });
 });

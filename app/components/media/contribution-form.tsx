@@ -13,7 +13,7 @@ export interface UploadLimits {
 const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} KB`;
 
-const STATE_TEXT = { preparing: "Preparing…", uploading: "Uploading", paused: "Paused", done: "Uploaded ✓", failed: "Failed", cancelled: "Cancelled" } as const;
+const STATE_TEXT = { preparing: "Preparing…", uploading: "Uploading", paused: "Paused", done: "Uploaded ✓", failed: "Failed", cancelled: "Cancelled", refused: "Not sent" } as const;
 const PROCESSING_TEXT: Record<string, string> = { uploaded: "Uploaded ✓", processing: "Getting it ready…", ready: "Ready ✓", failed: "We could not use this file" };
 
 /**
@@ -68,7 +68,8 @@ export function ContributionForm(props: {
   }
 
   const { limits } = props;
-  const active = uploader.items.filter((i) => i.state !== "cancelled");
+  const active = uploader.items.filter((i) => i.state !== "cancelled" && i.state !== "refused");
+  const shown = uploader.items.filter((i) => i.state !== "cancelled");
   return (
     <form method="post" encType="multipart/form-data" action={props.action} onSubmit={hydrated ? onSubmit : undefined} className="contribution-form">
       {props.invite ? <input type="hidden" name="invite" value={props.invite} /> : null}
@@ -105,12 +106,16 @@ export function ContributionForm(props: {
         </div>
       ) : null}
 
-      {active.length ? (
+      {shown.length ? (
         <section aria-live="polite" className="upload-list">
-          <p>
-            <strong>{Math.round(uploader.overall * 100)}%</strong> of {active.length} {active.length === 1 ? "file" : "files"}
-          </p>
-          <progress max={1} value={uploader.overall} aria-label="Overall upload progress" />
+          {active.length ? (
+            <>
+              <p>
+                <strong>{Math.round(uploader.overall * 100)}%</strong> of {active.length} {active.length === 1 ? "file" : "files"}
+              </p>
+              <progress max={1} value={uploader.overall} aria-label="Overall upload progress" />
+            </>
+          ) : null}
           <ul>
             {uploader.items.map((item) => (
               <li key={item.id} className={`upload-item upload-item--${item.state}`}>
@@ -121,7 +126,7 @@ export function ContributionForm(props: {
                     {item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}
                   </span>
                 </div>
-                <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
+                {item.state === "refused" ? null : <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />}
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
                 {item.error ? <p className="field-error">{item.error}</p> : null}
                 <div className="row">

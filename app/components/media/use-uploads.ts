@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/downscale-photo";
+import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-signature";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/upload-store";
 
@@ -14,7 +15,8 @@ export interface UploadItem {
   size: number;
   type: string;
   bytesSent: number;
-  state: "preparing" | "uploading" | "paused" | "done" | "failed" | "cancelled";
+  /** `refused`: judged by its first bytes to be no photo or video, and never sent. */
+  state: "preparing" | "uploading" | "paused" | "done" | "failed" | "cancelled" | "refused";
   downscaled: boolean;
   error?: string;
   mediaUuid?: string;
@@ -41,6 +43,19 @@ function errorMessage(error: Error) {
     }
   }
   return response ? "The server refused this file." : "The connection dropped and did not come back. Tap Retry when you have signal.";
+}
+
+/**
+ * Reads a file's first bytes and judges them as the server will (file-signature.ts), so a file
+ * that would be refused costs the contributor no data. A file that cannot be read is left to the server.
+ */
+async function judgeFirstBytes(file: Blob) {
+  try {
+    const head = new Uint8Array(await file.slice(0, SIGNATURE_BYTES).arrayBuffer());
+    return { refusal: refusalForHead(head, { wholeFile: file.size <= SIGNATURE_BYTES }), signature: fileSignature(head) };
+  } catch {
+    return { refusal: null, signature: null };
+  }
 }
 
 /** 4xx answers (refused, too large, closed) will not change on retry; network trouble and 5xx may. */
@@ -159,7 +174,14 @@ export function useUploads(context: UploadContext) {
       for (const original of files) {
         const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
         setItems((list) => [...list, { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false }]);
-        const { file, downscaled } = await downscalePhoto(original);
+        const { refusal, signature } = await judgeFirstBytes(original);
+        if (refusal) {
+          patch(id, { state: "refused", error: refusal.message });
+          continue;
+        }
+        // Some phones give HEIC photos no type: the server sizes its limit by the type it is told.
+        const typed = original.type || !signature ? original : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
+        const { file, downscaled } = await downscalePhoto(typed);
         patch(id, { size: file.size, downscaled, state: "uploading" });
         await start(id, file);
       }
@@ -182,7 +204,8 @@ export function useUploads(context: UploadContext) {
     forgetUpload(await entry.upload.options.fingerprint!(entry.file, entry.upload.options));
   }, [patch]);
 
-  const totalBytes = items.filter((i) => i.state !== "cancelled").reduce((sum, i) => sum + i.size, 0);
-  const sentBytes = items.filter((i) => i.state !== "cancelled").reduce((sum, i) => sum + i.bytesSent, 0);
+  const counted = (item: UploadItem) => item.state !== "cancelled" && item.state !== "refused";
+  const totalBytes = items.filter(counted).reduce((sum, i) => sum + i.size, 0);
+  const sentBytes = items.filter(counted).reduce((sum, i) => sum + i.bytesSent, 0);
   return { items, interrupted, add, retry, cancel, overall: totalBytes ? sentBytes / totalBytes : 0 };
 }

@@ -55,6 +55,31 @@ export async function markRotated(input: string, output: string, clockwise: 90 |
   return output;
 }
 
+/**
+ * A short test pattern with a tone of its own in every channel: 5.1 as some phones and cameras
+ * record it (front left, right, centre, LFE, surround left, right), or plain stereo.
+ */
+export async function makeMultichannelClip(file: string, { layout, seconds = 4 }: { layout: "5.1" | "stereo"; seconds?: number }) {
+  const frequencies = layout === "5.1" ? [440, 550, 660, 60, 770, 880] : [440, 550];
+  const tones = frequencies.map((f, i) => `sine=frequency=${f}:sample_rate=48000:duration=${seconds}[a${i}]`).join(";");
+  const inputs = frequencies.map((_, i) => `[a${i}]`).join("");
+  await ffmpeg([
+    "-f", "lavfi", "-i", `testsrc=size=160x90:rate=30:duration=${seconds}`,
+    "-filter_complex", `${tones};${inputs}join=inputs=${frequencies.length}:channel_layout=${layout}[a]`,
+    "-map", "0:v", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file,
+  ]);
+  return file;
+}
+
+/** A HEIC photo as an iPhone sends it (HEVC in HEIF), 64 × 48 in quarters like makeQuartersImage: see fixtures/README.md. */
+export const HEIC_QUARTERS = path.join(__dirname, "..", "fixtures", "quarters.heic");
+
+/** An animated GIF of ffmpeg's test pattern: `seconds` long at 10 frames a second. */
+export async function makeAnimatedGif(file: string, { width = 160, height = 120, seconds = 2 } = {}) {
+  await ffmpeg(["-f", "lavfi", "-i", `testsrc=size=${width}x${height}:rate=10:duration=${seconds}`, "-loop", "0", file]);
+  return file;
+}
+
 export async function makeTone(file: string, seconds = 2) {
   await ffmpeg(["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-c:a", "aac", file]);
   return file;

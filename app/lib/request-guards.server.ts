@@ -1,0 +1,72 @@
+import type { NextFunction, Request, Response } from "express";
+
+/**
+ * Guards that run before any route: an address no browser would send is refused here, in the
+ * shape its caller expects, instead of reaching a router that throws on it (Express decodes route
+ * parameters with decodeURIComponent, which throws a URIError on a broken escape) or a page that
+ * would be matched against a normalised path.
+ */
+
+/** Paths answered in the API's JSON error shape: the /api calls and the upload endpoint. */
+const answersJson = (path: string) => path === "/api" || path.startsWith("/api/") || path.startsWith("/uploads/");
+
+// `..` and `.` segments, also percent-encoded: browsers remove them before sending, so only a
+// hand-made request has them, and a router would otherwise match the path they lead to.
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
+// An encoded slash or NUL inside a segment: ids never contain one.
+const ENCODED_SEPARATOR = /%(2f|5c|00)/i;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A small page of its own: the app's shell is not rendered for an address that never reaches it. */
+export function plainErrorPage(status: number, title: string, message: string) {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Chorus</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.25rem;color:#1f2937;line-height:1.5}a{color:#4338ca}</style>
+</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>
+<!-- ${status} --></body></html>`;
+}
+
+export function sendError(req: Request, res: Response, status: number, code: string, message: string, title = "Something went wrong") {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status);
+  res.setHeader("Cache-Control", "no-store");
+  if (answersJson(req.path)) {
+    res.json({ success: false, error: { code, message } });
+  } else {
+    res.type("html").send(plainErrorPage(status, title, message));
+  }
+}
+
+/** Refuses request paths with a broken percent escape, dot segments or an encoded separator. */
+export function refuseMalformedPaths(req: Request, res: Response, next: NextFunction) {
+  const raw = (req.originalUrl || req.url || "/").split("?")[0]!;
+  let valid = !DOT_SEGMENT.test(raw) && !ENCODED_SEPARATOR.test(raw) && !raw.includes("\0");
+  if (valid) {
+    try {
+      decodeURIComponent(raw);
+    } catch {
+      valid = false;
+    }
+  }
+  if (valid) return next();
+  sendError(req, res, 400, "BAD_PATH", "This address is not valid. Check the link and try again.", "This address is not valid");
+}
+
+/**
+ * The last Express handler: an error that escaped every route answers a plain message — never a
+ * stack, SQL text or a path of this machine, whatever NODE_ENV says — and is logged here.
+ */
+export function finalErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : 500;
+  if (error instanceof URIError || (status >= 400 && status < 500)) {
+    sendError(req, res, status === 500 ? 400 : status, "BAD_REQUEST", "This request could not be understood.", "This request could not be understood");
+    return;
+  }
+  console.error(`${req.method} ${req.path} failed:`, error);
+  sendError(req, res, 500, "INTERNAL", "Something went wrong on our side. Please try again in a moment.");
+}
