@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Event } from "../../drizzle/schema/index";
+import type { Event, User } from "../../drizzle/schema/index";
 import { guestbookEntries, media } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { hashToken } from "../../app/lib/tokens.server";
@@ -17,6 +17,7 @@ import { startTestServer } from "../support/test-server";
 
 let server: RunningServer;
 let organiser: TestClient;
+let organiserUser: User;
 let event: Event;
 const NUL = "Ana\u0000";
 const HALF_EMOJI = "Ana \uD83D";
@@ -25,6 +26,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const signedIn = await loggedInUser(server.url);
   organiser = signedIn.client;
+  organiserUser = signedIn.user;
   event = await createTestEvent(signedIn.user);
 });
 afterAll(() => server.close());
@@ -81,7 +83,8 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
     const upload = new FormData();
     upload.append("contributorName", "Cy");
     upload.append("caption", NUL);
-    upload.append("file", new File([Buffer.from("a photo")], "photo.jpg", { type: "image/jpeg" }));
+    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
+    upload.append("file", new File([photo], "photo.jpg", { type: "image/jpeg" }));
     const withFile = await visitor.raw("POST", `/e/${event.uuid}/contribute`, { body: upload });
     expect(withFile.status).toBe(302);
     expect(withFile.headers.get("location")).toBe(`/e/${event.uuid}`);
@@ -89,11 +92,13 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
     const words = new FormData();
     words.append("contributorName", NUL);
     words.append("caption", "Happy birthday");
-    const guestbook = await visitor.raw("POST", `/e/${event.uuid}/contribute`, { body: words });
+    const book = await createTestEvent(organiserUser, { guestbook: true });
+    const guestbook = await visitor.raw("POST", `/e/${book.uuid}/contribute`, { body: words });
     expect(guestbook.status).toBe(302);
+    expect(guestbook.headers.get("location")).toBe(`/e/${book.uuid}`);
 
     expect(await db().select().from(media).where(and(eq(media.eventId, event.id), eq(media.originalName, "photo.jpg")))).toEqual([]);
-    expect(await db().select().from(guestbookEntries).where(eq(guestbookEntries.eventId, event.id))).toEqual([]);
+    expect(await db().select().from(guestbookEntries).where(eq(guestbookEntries.eventId, book.id))).toEqual([]);
   });
 
   test("tus upload metadata", async () => {
