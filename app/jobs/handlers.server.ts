@@ -4,10 +4,10 @@ import { sendBroadcast } from "~/services/broadcast.server";
 import { sendInvitation } from "~/services/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
-import { processMedia } from "~/services/media-processing.server";
+import { abandonMedia, processMedia } from "~/services/media-processing.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
-import { processTrack } from "~/services/tracks.server";
+import { abandonTrack, processTrack } from "~/services/tracks.server";
 import { expireUploads } from "~/services/upload-expiry.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
@@ -20,8 +20,12 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
-  "media-process": ({ data, finalAttempt }) => processMedia(data.mediaId, { finalAttempt }),
-  "track-process": ({ data, finalAttempt }) => processTrack(data.trackId, { finalAttempt }),
+  "media-small": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
+  "media-large": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-large", id, startedOn } }),
+  "media-process": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-process", id, startedOn } }),
+  "media-dead": ({ data }) => abandonMedia(data.mediaId),
+  "track-process": ({ id, data, finalAttempt, startedOn }) => processTrack(data.trackId, { finalAttempt, job: { name: "track-process", id, startedOn } }),
+  "track-dead": ({ data }) => abandonTrack(data.trackId),
   "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
   "render-recover": async () => {

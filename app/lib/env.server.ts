@@ -42,6 +42,22 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
+  // The job queue (docs/decisions/006, 013): how often an idle slot looks for work; retries of a
+  // failed job and the first delay between them (doubling); the lease a running job holds, renewed
+  // by its worker's heartbeat, and how often each worker looks for jobs whose lease lapsed (their
+  // worker died) to run them again. A dead worker's job runs again within lease + sweep seconds.
+  JOB_POLL_SECONDS: z.coerce.number().positive().default(2),
+  JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(5).default(20),
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().positive().default(5),
+  JOB_SWEEP_SECONDS: z.coerce.number().positive().default(5),
+  // Media processing lanes (docs/decisions/015): originals up to MEDIA_SMALL_MAX_BYTES (and every
+  // photo) go to the fast lane, larger clips to the slow one; each lane works this many at a time
+  // per worker process. A 1080p rendition's ffmpeg takes about 400 MB and every core it is given.
+  MEDIA_SMALL_MAX_BYTES: z.coerce.number().int().positive().default(40 * 1024 ** 2),
+  MEDIA_SMALL_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  MEDIA_LARGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   // Rendering (RENDERING.md): ffmpeg jobs at a time per process; render each contribution's scene
   // as soon as it is ready (false: only when publishing); seconds without a heartbeat before a
   // render is taken for dead and taken up again.
@@ -116,6 +132,10 @@ function readEnv(): Env {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid settings in the environment:\n${problems}`);
+  }
+  if (parsed.data.JOB_HEARTBEAT_SECONDS * 2 > parsed.data.JOB_LEASE_SECONDS) {
+    // One late heartbeat must not cost a running job its lease.
+    throw new Error("Invalid settings in the environment:\n  JOB_HEARTBEAT_SECONDS: at most half of JOB_LEASE_SECONDS");
   }
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
   const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;

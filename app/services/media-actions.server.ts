@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import type { Media } from "../../drizzle/schema/index";
 import { checkTrim, decideClaim, moveInOrder } from "~/domain/media-rules";
-import { enqueue } from "~/jobs/queue.server";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, isApiError, notFound, unauthorized } from "~/lib/http.server";
@@ -15,6 +14,7 @@ import { rearrangeMontage } from "./media-order.server";
 import { publishMediaUpdate } from "./media-realtime.server";
 import { mediaView } from "./media-views.server";
 import { queuePiecePreparation } from "./render-jobs.server";
+import { queueMediaProcessing } from "./media-queue.server";
 
 // Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
 // Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.
@@ -143,7 +143,7 @@ export async function duplicateMedia({ record }: OpenedMedia) {
 
 async function queueProcessing(record: Media) {
   const updated = (await updateMedia(db(), record.id, { status: "uploaded", failureReason: null }))!;
-  await enqueue("media-process", { mediaId: record.id }, { singletonKey: `media:${record.id}` });
+  await queueMediaProcessing(record);
   await publishMediaUpdate(updated);
   return updated;
 }

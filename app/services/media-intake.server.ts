@@ -7,10 +7,10 @@ import { env } from "~/lib/env.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { ApiError, fieldErrors, validateInput } from "~/lib/http.server";
 import { hashToken } from "~/lib/tokens.server";
-import { enqueue } from "~/jobs/queue.server";
 import { findEventByUuid } from "~/models/event.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
 import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
+import { queueMediaProcessing } from "./media-queue.server";
 
 /** What a browser says about an upload when it starts one (tus metadata or the plain form). */
 export const uploadMetadataSchema = z.object({
@@ -105,7 +105,7 @@ export async function recordUpload(upload: AuthorisedUpload, file: { uploadId: s
     uploadTokenHash: hashToken(meta.uploadToken),
     uploadId: file.uploadId,
   });
-  await enqueue("media-process", { mediaId: record.id }, { singletonKey: `media:${record.id}` });
+  await queueMediaProcessing(record);
   return record;
 }
 

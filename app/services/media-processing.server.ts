@@ -1,7 +1,6 @@
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Media } from "../../drizzle/schema/index";
+import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
 import { photoRendition, thumbnails, videoPoster, type WrittenImage } from "~/media/images.server";
 import { normaliseVideo } from "~/media/normalise-video.server";
 import { validateUpload } from "~/media/validate.server";
@@ -35,22 +34,25 @@ async function storeImages(base: string, images: WrittenImage[]) {
 }
 
 /**
- * The media.process job: checks the original's real type and limits, then makes
+ * The media processing job (either lane): checks the original's real type and limits, then makes
  * the rendition every render uses (fixed size and rate, upright, blurred fill,
  * loudness normalised), a poster and thumbnails. Idempotent: a retry redoes the
  * same files under the same keys; a file that is not acceptable ends `failed`.
  */
-export async function processMedia(mediaId: string, { finalAttempt = false }: { finalAttempt?: boolean } = {}) {
+export async function processMedia(mediaId: string, { finalAttempt = false, job }: { finalAttempt?: boolean; job?: JobRef } = {}) {
   const record = await findMediaById(db(), mediaId);
   if (!record || record.status === "ready") return;
   // Re-processing (a retry by the organiser) is not news for the digest.
   const firstTime = !record.renditionKey;
   await setStatus(record, { status: "processing", failureReason: null });
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-media-"));
+  // Named by item and job: run again after its worker died, the job first empties what the dead
+  // attempt left (a half-written rendition can be hundreds of megabytes).
+  const workDir = await openWorkDir(`media-${record.id}-${job?.id ?? "direct"}`, job);
+  const work = workDir.path;
   let original: { path: string; release: () => Promise<void> } | undefined;
   try {
     // Inside the try: an original that cannot be fetched is our trouble, retried and then reported.
-    original = await storage().localCopy(record.originalKey);
+    original = await storage().localCopy(record.originalKey, { into: work });
     const limits = uploadLimits();
     const checked = await validateUpload(original.path, {
       declaredName: record.originalName,
@@ -108,9 +110,20 @@ export async function processMedia(mediaId: string, { finalAttempt = false }: { 
     }
     await setStatus(record, { status: "failed", failureReason: (error as Error).message });
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
     await original?.release();
+    await workDir.remove();
   }
+}
+
+/**
+ * The media-dead job: an item's processing failed for good. Usually the last attempt already
+ * said so; when its worker died on that attempt, nothing did, and the item would stay
+ * "processing" for ever. Now it says it failed, and the organiser can try it again.
+ */
+export async function abandonMedia(mediaId: string) {
+  const record = await findMediaById(db(), mediaId);
+  if (record?.status !== "processing") return;
+  await setStatus(record, { status: "failed", failureReason: PREPARE_FAILED });
 }
 
 async function setStatus(record: Media, changes: Pick<Media, "status" | "failureReason">) {

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Event, RenderJob, User } from "../../drizzle/schema/index";
 import { badRequest, ApiError } from "~/lib/http.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { enqueue } from "~/jobs/queue.server";
+import { openWorkDir } from "~/jobs/work-dir.server";
 import { probeMedia } from "~/media/probe.server";
 import { findEventById } from "~/models/event.server";
 import { publishVersion } from "~/models/published-media.server";
@@ -121,7 +121,9 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       controller.abort();
     }
   }, HEARTBEAT_MS);
-  const work = await mkdtemp(path.join(os.tmpdir(), "chorus-render-"));
+  // Named by render: its next attempt empties what a dead one left (app/jobs/work-dir.server.ts).
+  const workDir = await openWorkDir(`render-${job.id}`);
+  const work = workDir.path;
   const pieces = storedPieces();
   await publishRenderUpdate(job);
   try {
@@ -129,7 +131,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
     const result = await runRender(plan, {
       store: pieces,
       sourcePath: async (key) => {
-        const copy = await storage().localCopy(key);
+        const copy = await storage().localCopy(key, { into: work });
         return copy.path;
       },
       workDir: path.join(work, "pieces"),
@@ -182,7 +184,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   } finally {
     clearInterval(heartbeat);
     await pieces.release();
-    await rm(work, { recursive: true, force: true });
+    await workDir.remove();
   }
 }
 

@@ -6,7 +6,6 @@ import { z } from "zod";
 import type { Event, Media, User } from "../../drizzle/schema/index";
 import type { StockPhoto } from "~/integrations/stock-photos/stock-port";
 import { PRODUCT_SLUG } from "~/domain/product";
-import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { ApiError, clientIp, isApiError, notFound } from "~/lib/http.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
@@ -15,6 +14,7 @@ import { uploadLimits } from "./media-intake.server";
 import { countAttempt } from "./rate-limit.server";
 import { stockPhotos } from "./stock-photos.server";
 import { storage } from "./storage.server";
+import { queueMediaProcessing } from "./media-queue.server";
 
 // The organiser's stock photo picker on /e/{uuid}: a search by plain GET (?stock=…&stockPage=…)
 // and an "Add to the video" form per result (intent=stock-add). A pick names a photo by its id
@@ -176,7 +176,7 @@ export async function addStockPhoto(event: Event, organiser: User, input: StockP
       uploaderId: organiser.id,
       uploadId: `stock-${crypto.randomUUID()}`,
     });
-    await enqueue("media-process", { mediaId: record.id }, { singletonKey: `media:${record.id}` });
+    await queueMediaProcessing(record);
     return record;
   } finally {
     await fs.rm(work, { recursive: true, force: true });

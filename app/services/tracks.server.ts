@@ -1,11 +1,11 @@
-import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { copyFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Track } from "../../drizzle/schema/index";
 import { BUILT_IN_TRACKS, findBuiltInTrack } from "~/domain/built-in-tracks";
 import { db } from "~/lib/db.server";
 import { TRACK_RENDITION, analyseTrack, normaliseTrack, validateTrackFile, type TrackAnalysis } from "~/media/track-audio.server";
 import { enqueue } from "~/jobs/queue.server";
+import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
 import { findTrackById, updateTrack, upsertBuiltInTrack, type TrackChanges } from "~/models/track.server";
 import { roomOfUser } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
@@ -28,11 +28,13 @@ export const trackRenditionKey = (track: Pick<Track, "id" | "slug">) =>
  * soundtrack reads, and measures duration, loudness and the waveform. Idempotent: a retry redoes
  * the same file under the same key; a file that is not usable ends `failed` with the reason.
  */
-export async function processTrack(trackId: string, { finalAttempt = false }: { finalAttempt?: boolean } = {}) {
+export async function processTrack(trackId: string, { finalAttempt = false, job }: { finalAttempt?: boolean; job?: JobRef } = {}) {
   const track = await findTrackById(db(), trackId);
   if (!track || track.status === "ready" || track.archivedAt) return;
   await setTrack(track, { status: "processing", failureReason: null });
-  const work = await mkdtemp(path.join(os.tmpdir(), "chorus-track-"));
+  // Named by track and job, like media's (docs/decisions/015): a dead attempt's files are found.
+  const workDir = await openWorkDir(`track-${track.id}-${job?.id ?? "direct"}`, job);
+  const work = workDir.path;
   try {
     const made = track.slug ? await prepareBuiltIn(track, work) : await prepareUpload(track, work);
     await setTrack(track, {
@@ -52,8 +54,15 @@ export async function processTrack(trackId: string, { finalAttempt = false }: { 
     }
     await setTrack(track, { status: "failed", failureReason: (error as Error).message });
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await workDir.remove();
   }
+}
+
+/** The track-dead job: a track whose last attempt died with its worker says it failed. */
+export async function abandonTrack(trackId: string) {
+  const track = await findTrackById(db(), trackId);
+  if (track?.status !== "processing") return;
+  await setTrack(track, { status: "failed", failureReason: TRACK_PREPARE_FAILED });
 }
 
 /** An organiser's upload: the stored original, levelled into a rendition. */
@@ -112,8 +121,8 @@ export async function ensureBuiltInTracks() {
       if (track.status !== "processing") await updateTrack(db(), track.id, { status: "uploaded", sizeBytes: size, failureReason: null });
       await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id });
     } else if (!(await storage().stat(trackRenditionKey(track)))) {
-      const work = await mkdtemp(path.join(os.tmpdir(), "chorus-track-"));
-      await storeBuiltInRendition(track, file, work).finally(() => rm(work, { recursive: true, force: true }));
+      const workDir = await openWorkDir(`track-${track.id}-restore`);
+      await storeBuiltInRendition(track, file, workDir.path).finally(workDir.remove);
     }
   }
 }

@@ -178,8 +178,8 @@ export function s3Storage(settings: S3Settings): StorageProvider {
     },
     stat,
     read,
-    async localCopy(key) {
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-s3-"));
+    async localCopy(key, options) {
+      const dir = await fs.mkdtemp(path.join(options?.into ?? os.tmpdir(), "chorus-s3-"));
       const release = () => fs.rm(dir, { recursive: true, force: true });
       try {
         const file = path.join(dir, path.basename(key));

@@ -31,7 +31,11 @@ export interface StorageProvider {
   stat(key: string): Promise<StoredObject | null>;
   /** The whole object, or the bytes of `range`. A missing key rejects with MissingObjectError. */
   read(key: string, range?: ByteRange): Promise<Readable>;
-  /** A local path to work on with ffmpeg/sharp; `release` removes any temporary copy. A missing key rejects with MissingObjectError. */
-  localCopy(key: string): Promise<{ path: string; release: () => Promise<void> }>;
+  /**
+   * A local path to work on with ffmpeg/sharp; `release` removes any temporary copy. A missing key
+   * rejects with MissingObjectError. `into`: a job's own folder for the copy, so a copy left by a
+   * worker that died is removed with that folder (app/jobs/work-dir.server.ts).
+   */
+  localCopy(key: string, options?: { into?: string }): Promise<{ path: string; release: () => Promise<void> }>;
   delete(key: string): Promise<void>;
 }

@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/lib/db.server";
+
+// Leases on running jobs, kept in pg-boss's own job table (docs/decisions/015). pg-boss 10 has no
+// heartbeat: a job's `expire_in`, counted from `started_on`, is its lease, and a worker renews it
+// by moving the end forward. These are the only queries that touch pg-boss's tables directly.
+
+const jobTable = (schema: string) => sql`${sql.identifier(schema)}.job`;
+
+/**
+ * pg-boss's own expiry (its maintenance, every two minutes) sees a lease this much longer than the
+ * sweep below does, so the sweep, which runs a dead worker's job again at once, comes first; pg-boss
+ * would wait out the retry delay. Its expiry stays as the backstop when no worker sweeps at all.
+ */
+export const EXPIRY_GRACE_SECONDS = 60;
+const grace = sql`make_interval(secs => ${EXPIRY_GRACE_SECONDS})`;
+
+/**
+ * Renews the lease of a running job: it now ends `seconds` from now. False when the job is no
+ * longer this worker's (finished, or already handed to another worker after its lease lapsed).
+ */
+export async function renewJobLease(db: Db, schema: string, job: { name: string; id: string }, seconds: number) {
+  const rows = await db.execute(sql`
+    update ${jobTable(schema)}
+    set expire_in = (now() - started_on) + make_interval(secs => ${seconds}) + ${grace}
+    where name = ${job.name} and id = ${job.id} and state = 'active'
+    returning id`);
+  return rows.length > 0;
+}
+
+/**
+ * Jobs of the given queues whose lease lapsed (their worker stopped renewing it: it died or lost
+ * the database). Those with attempts left are made ready to run again at once, not after the
+ * retry delay a failure waits: a dead worker says nothing about the job. Returns what it released
+ * and, separately, the lapsed jobs that were on their last attempt (the caller fails those).
+ */
+export async function releaseLapsedJobs(db: Db, schema: string, names: readonly string[]) {
+  if (!names.length) return { released: [], exhausted: [] };
+  const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
+  const released = await db.execute<{ name: string; id: string }>(sql`
+    update ${jobTable(schema)}
+    set state = 'retry', start_after = now(),
+      output = jsonb_build_object('message', 'its worker stopped answering: run again')
+    where name in (${nameList}) and state = 'active'
+      and started_on + expire_in - ${grace} < now() and retry_count < retry_limit
+    returning name, id::text as id`);
+  const exhausted = await db.execute<{ name: string; id: string }>(sql`
+    select name, id::text as id from ${jobTable(schema)}
+    where name in (${nameList}) and state = 'active'
+      and started_on + expire_in - ${grace} < now() and retry_count >= retry_limit`);
+  return { released: [...released], exhausted: [...exhausted] };
+}
+
+/**
+ * Jobs whose worker is known to be dead (its process is gone: see sweepOrphanWorkDirs) are made
+ * ready to run again without waiting for their lease to lapse, unless they were already handed
+ * on: the same start, to the millisecond, is the dead worker's attempt.
+ */
+export async function releaseJobsOfDeadWorker(db: Db, schema: string, jobs: readonly { name: string; id: string; startedOn: Date }[]) {
+  let released = 0;
+  for (const job of jobs) {
+    const rows = await db.execute(sql`
+      update ${jobTable(schema)}
+      set state = 'retry', start_after = now(),
+        output = jsonb_build_object('message', 'its worker stopped: run again')
+      where name = ${job.name} and id = ${job.id} and state = 'active' and retry_count < retry_limit
+        and abs(extract(epoch from started_on) - ${job.startedOn.getTime() / 1000}) < 0.001
+      returning id`);
+    released += rows.length;
+  }
+  return released;
+}

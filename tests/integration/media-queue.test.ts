@@ -1,0 +1,221 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import type { Event } from "../../drizzle/schema/index";
+import { db } from "../../app/lib/db.server";
+import { resetEnvCache } from "../../app/lib/env.server";
+import { dropSingleton } from "../../app/lib/singleton.server";
+import { findMediaById, insertMedia } from "../../app/models/media.server";
+import { PREPARE_FAILED } from "../../app/services/media-processing.server";
+import { queueMediaProcessing } from "../../app/services/media-queue.server";
+import { storage } from "../../app/services/storage.server";
+import type { RunningServer } from "../../server";
+import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
+import { loggedInUser } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { startTestServer } from "../support/test-server";
+
+// Media processing in worker processes (docs/decisions/015): a worker killed in the middle of a
+// clip loses nothing but time, and a long clip does not hold up the photos and short clips
+// queued behind it. The lease, heartbeat and sweep run with their real settings: the time to
+// recover is what a deployment sees.
+
+let server: RunningServer;
+let files: Awaited<ReturnType<typeof makeTempDir>>;
+const workers: ChildProcess[] = [];
+const SETTINGS = { JOB_POLL_SECONDS: "0.5" };
+
+beforeAll(async () => {
+  files = await makeTempDir("media-queue");
+  for (const machine of ["a", "b"]) await fs.mkdir(files.path(`tmp-${machine}`));
+  dropSingleton("storage");
+  // This process only queues; the media are processed by worker processes the test starts and kills.
+  server = await startTestServer({ ...SETTINGS, RUN_WORKER: "false", DATA_DIR: files.path("data") });
+});
+afterAll(async () => {
+  for (const worker of workers) worker.kill("SIGKILL");
+  await server?.close();
+  delete process.env.MEDIA_SMALL_MAX_BYTES;
+  resetEnvCache();
+  dropSingleton("storage");
+  await files?.remove();
+});
+
+/** A worker process; `machine` names its temporary folder, as if it ran on a machine of its own. */
+function startWorker(machine = "a") {
+  // node itself with tsx as a loader (see render-crash.test.ts), with its own temporary folder so
+  // the test can see every file a worker leaves behind.
+  const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
+    env: { ...process.env, ...SETTINGS, DATABASE_URL: inject("databaseUrl"), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test", TMPDIR: files.path(`tmp-${machine}`) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  worker.stderr!.on("data", () => {});
+  workers.push(worker);
+  return worker;
+}
+
+async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** An original in storage, recorded and queued as a finished upload is. */
+async function upload(event: Event, local: string, mimeType: string) {
+  const key = `events/${event.id}/uploads/${crypto.randomUUID()}`;
+  const sizeBytes = (await fs.stat(local)).size;
+  await storage().putFile(key, local, mimeType);
+  const record = await insertMedia(db(), {
+    eventId: event.id,
+    purpose: "contribution",
+    originalKey: key,
+    originalName: path.basename(local),
+    mimeType,
+    sizeBytes,
+    contributorName: "Bo",
+    uploadId: `test-${crypto.randomUUID()}`,
+  });
+  const lane = await queueMediaProcessing(record);
+  return { record, lane };
+}
+
+const statusOf = async (id: string) => (await findMediaById(db(), id))?.status;
+
+const workRootOf = (machine: string) => path.join(files.path(`tmp-${machine}`), "chorus-work");
+
+/** The job folders a worker has open for an item (named media-<id>-<job>). */
+const workFoldersOf = async (mediaId: string, machine = "a") =>
+  (await fs.readdir(workRootOf(machine)).catch(() => [] as string[])).filter((name) => name.startsWith(`media-${mediaId}-`));
+
+/** Processes (a dead worker's ffmpeg) still writing into a folder. */
+async function processesUsing(folder: string) {
+  const found: number[] = [];
+  for (const entry of await fs.readdir("/proc")) {
+    const commandLine = await fs.readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    if (Number(entry) && commandLine.includes(folder + "/")) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** Queues a 4 s clip, lets a worker start on it, and kills that worker while ffmpeg writes the rendition. */
+async function killWorkerMidClip(label: string) {
+  const { user } = await loggedInUser(server.url);
+  const event = await createTestEvent(user);
+  const clip = await makeClip(files.path(`${label}.mp4`), { seconds: 4, width: 640, height: 360 });
+  const { record } = await upload(event, clip, "video/mp4");
+  const worker = startWorker("a");
+  const folder = await until(async () => {
+    const [name] = await workFoldersOf(record.id);
+    if (!name) return null;
+    const rendition = await fs.stat(path.join(workRootOf("a"), name, "rendition.mp4")).catch(() => null);
+    return rendition && rendition.size > 0 ? path.join(workRootOf("a"), name) : null;
+  }, 120_000, "the rendition to be half written");
+  worker.kill("SIGKILL");
+  const killedAt = Date.now();
+  await new Promise((resolve) => worker.once("exit", resolve));
+  expect(await statusOf(record.id)).toBe("processing");
+  return { record, folder, killedAt };
+}
+
+/** Seconds from the kill until another attempt starts on the item, and until it is ready. */
+async function secondsUntilReady(mediaId: string, since: number) {
+  await until(async () => ((await findMediaById(db(), mediaId))?.updatedAt.getTime() ?? 0) > since, 90_000, "another attempt");
+  const pickedUp = (Date.now() - since) / 1000;
+  await until(async () => (await statusOf(mediaId)) === "ready", 90_000, "the item to be ready");
+  const seconds = (Date.now() - since) / 1000;
+  const ready = (await findMediaById(db(), mediaId))!;
+  expect(ready.durationSeconds).toBeCloseTo(4, 0);
+  expect(await storage().stat(ready.renditionKey!)).not.toBeNull();
+  return { pickedUp, seconds };
+}
+
+test("a worker killed mid-clip and started again: the item is ready soon after, and nothing of the dead attempt is left", async () => {
+  const { record, folder, killedAt } = await killWorkerMidClip("restart");
+  expect(await fs.readdir(folder)).toContain("rendition.mp4");
+
+  const restarted = startWorker("a");
+  const { pickedUp, seconds } = await secondsUntilReady(record.id, killedAt);
+  console.info(`restarted worker: taken up ${pickedUp.toFixed(1)} s and ready ${seconds.toFixed(1)} s after the kill`);
+  // At once: the new worker sees the dead one's folder and hands its job on; this is its start-up.
+  expect(pickedUp).toBeLessThan(30);
+  expect(seconds).toBeLessThan(60);
+  // The dead attempt's folder, half-written rendition and all, is gone (the new attempt's own goes
+  // as its job finishes, just after the item turns ready), and so is its ffmpeg.
+  await until(async () => (await workFoldersOf(record.id)).length === 0, 10_000, "no folder of the item to be left");
+  expect(await processesUsing(folder)).toEqual([]);
+  restarted.kill("SIGKILL");
+  await new Promise((resolve) => restarted.once("exit", resolve));
+}, 240_000);
+
+test("a worker killed mid-clip for good: a worker elsewhere takes the job when its lease lapses", async () => {
+  const { record, folder, killedAt } = await killWorkerMidClip("elsewhere");
+
+  // Another machine: it cannot see the dead worker's folder; only the lapsed lease tells.
+  const elsewhere = startWorker("b");
+  const { pickedUp, seconds } = await secondsUntilReady(record.id, killedAt);
+  console.info(`worker elsewhere: taken up ${pickedUp.toFixed(1)} s and ready ${seconds.toFixed(1)} s after the kill`);
+  // The lease (JOB_LEASE_SECONDS, 20) lapses, the next sweep (every 5 s) hands the job on.
+  expect(pickedUp).toBeLessThan(40);
+  expect(seconds).toBeLessThan(60);
+  await until(async () => (await workFoldersOf(record.id, "b")).length === 0, 10_000, "the finished job's folder to go");
+
+  // The dead machine's folder goes when a worker starts there again; the finished job is not run again.
+  const { updatedAt } = (await findMediaById(db(), record.id))!;
+  const backAgain = startWorker("a");
+  await until(async () => !(await fs.stat(folder).catch(() => null)), 60_000, "the dead attempt's folder to be removed");
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect((await findMediaById(db(), record.id))!.updatedAt).toEqual(updatedAt);
+  for (const worker of [elsewhere, backAgain]) worker.kill("SIGKILL");
+  await Promise.all([elsewhere, backAgain].map((worker) => new Promise((resolve) => worker.once("exit", resolve))));
+}, 240_000);
+
+test("a worker killed on a clip's last attempt: the item says it failed instead of staying processing", async () => {
+  process.env.JOB_RETRY_LIMIT = "0";
+  resetEnvCache();
+  try {
+    const { record, killedAt } = await killWorkerMidClip("last-attempt");
+    const elsewhere = startWorker("b");
+    await until(async () => (await statusOf(record.id)) === "failed", 60_000, "the item to fail");
+    console.info(`last attempt: item failed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
+    expect((await findMediaById(db(), record.id))!.failureReason).toBe(PREPARE_FAILED);
+    elsewhere.kill("SIGKILL");
+    await new Promise((resolve) => elsewhere.once("exit", resolve));
+  } finally {
+    delete process.env.JOB_RETRY_LIMIT;
+    resetEnvCache();
+  }
+}, 240_000);
+
+test("a photo and a short clip are ready while a long clip is still being processed", async () => {
+  const { user } = await loggedInUser(server.url);
+  const event = await createTestEvent(user);
+  const long = await makeClip(files.path("long.mp4"), { seconds: 20, width: 640, height: 360 });
+  const short = await makeClip(files.path("short.mp4"), { seconds: 2 });
+  const photo = await makeQuartersImage(files.path("photo.jpg"), 1200, 900);
+  // The long clip is the only file above the fast lane's size.
+  process.env.MEDIA_SMALL_MAX_BYTES = String((await fs.stat(long)).size - 1);
+  resetEnvCache();
+  dropSingleton("storage");
+
+  const longItem = await upload(event, long, "video/mp4");
+  expect(longItem.lane).toBe("media-large");
+  const worker = startWorker();
+  await until(async () => (await statusOf(longItem.record.id)) === "processing", 60_000, "the long clip to start");
+
+  const shortItem = await upload(event, short, "video/mp4");
+  const photoItem = await upload(event, photo, "image/jpeg");
+  expect([shortItem.lane, photoItem.lane]).toEqual(["media-small", "media-small"]);
+  const queuedAt = Date.now();
+  await until(async () => (await statusOf(shortItem.record.id)) === "ready" && (await statusOf(photoItem.record.id)) === "ready", 60_000, "the short items");
+  console.info(`photo and short clip ready ${((Date.now() - queuedAt) / 1000).toFixed(1)} s after queueing, behind a long clip`);
+  expect(await statusOf(longItem.record.id)).toBe("processing");
+
+  await until(async () => (await statusOf(longItem.record.id)) === "ready", 180_000, "the long clip");
+  worker.kill("SIGKILL");
+}, 300_000);
