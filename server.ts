@@ -9,6 +9,7 @@ import morgan from "morgan";
 import { closeDb } from "./app/lib/db.server";
 import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/lib/database-bootstrap.server";
 import { env } from "./app/lib/env.server";
+import { refuseUnroutableApiPaths } from "./app/lib/api-paths.server";
 import { CLIENT_IP_HEADER } from "./app/lib/http.server";
 import { finalErrorHandler, refuseMalformedPaths } from "./app/lib/request-guards.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
@@ -76,6 +77,7 @@ function createApp(build: ServerBuild, quiet: boolean) {
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
   if (!quiet) app.use(morgan("tiny"));
+  app.use("/api", refuseUnroutableApiPaths);
   // No route pattern here: a pattern with a parameter would make Express decode the whole path.
   app.use(
     createRequestHandler({

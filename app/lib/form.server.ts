@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import type { z } from "zod";
-import { fieldErrors, isApiError } from "./http.server";
+import { z } from "zod";
+import { fieldErrors, isApiError, validateInput } from "./http.server";
 
 export interface FormReply {
   ok?: boolean;
@@ -12,6 +12,18 @@ export interface FormReply {
 }
 
 const SECRET_FIELDS = /password/i;
+
+/**
+ * A page action's form. A body that is not form data (JSON, text, a broken multipart) comes from
+ * no browser form: it is answered 400 and its page's error boundary, not a 500.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw json<FormReply>({ formError: "This form could not be read. Reload the page and try again." }, { status: 400 });
+  }
+}
 
 function keptValues(form: FormData) {
   const values: Record<string, string> = {};
@@ -29,7 +41,7 @@ export async function handleForm<S extends z.ZodType>(
   run: (input: z.infer<S>) => Promise<Response>,
 ): Promise<Response> {
   const values = keptValues(form);
-  const parsed = schema.safeParse(Object.fromEntries(form.entries()));
+  const parsed = validateInput(schema, Object.fromEntries(form.entries()));
   if (!parsed.success) return json<FormReply>({ errors: fieldErrors(parsed.error), values }, { status: 400 });
   try {
     return await run(parsed.data);
@@ -42,4 +54,13 @@ export async function handleForm<S extends z.ZodType>(
     }
     throw error;
   }
+}
+
+/**
+ * Field errors for text the database cannot keep, in any value of any field, for actions that
+ * keep a form without a schema of their own (a draft in the session); null when there is none.
+ */
+export function unstorableFormFields(form: FormData): Record<string, string> | null {
+  const checked = validateInput(z.unknown(), form);
+  return checked.success ? null : fieldErrors(checked.error);
 }

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
+import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/domain/storable-text";
 
 export interface ApiErrorBody {
   success: false;
@@ -85,9 +86,28 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   return {};
 }
 
+/**
+ * The one way input is checked: first for text the database cannot keep, in any field the
+ * payload has (docs/decisions/016-one-rule-for-unstorable-text.md), then against the schema.
+ * Both fail as a ZodError, so forms and the API name the field the same way.
+ */
+export function validateInput<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.infer<S>> {
+  const unstorable = unstorableTextPaths(input);
+  if (unstorable.length) {
+    const issues = unstorable.map((place) => ({
+      code: "custom" as const,
+      path: place === "form" ? [] : [place],
+      message: UNSTORABLE_TEXT_MESSAGE,
+      input: undefined,
+    }));
+    return { success: false, error: new z.ZodError(issues) as z.ZodError<z.infer<S>> };
+  }
+  return schema.safeParse(input);
+}
+
 /** Validates any input against a schema; failures become a 400 with one message per field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  const result = validateInput(schema, input);
   if (!result.success) throw badRequest("Some fields need your attention.", fieldErrors(result.error));
   return result.data;
 }

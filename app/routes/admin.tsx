@@ -8,7 +8,7 @@ import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireStaff } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { type FormReply, handleForm } from "~/lib/form.server";
+import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { notFound } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { listSupportMessages } from "~/models/support-message.server";
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === STOP_RENDER_INTENT) {
     // Admins only, as DELETE /api/admin/renderjobs/{id}: the same check and the same cancel.
     return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {

@@ -4,14 +4,14 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailOnlyInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
-import { handleForm, type FormReply } from "~/lib/form.server";
+import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { requestPasswordReset } from "~/services/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Forgot password — ${PRODUCT_NAME}` }];
 
 export async function action({ request }: ActionFunctionArgs) {
-  return handleForm(await request.formData(), emailOnlyInput, async ({ email }) => {
+  return handleForm(await readForm(request), emailOnlyInput, async ({ email }) => {
     await requestPasswordReset(email, clientIp(request));
     return json<FormReply>({
       ok: true,

@@ -8,6 +8,7 @@ import { authenticator } from "~/lib/authenticator.server";
 import type { FormReply } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: `Log In — ${PRODUCT_NAME}` }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   // Read a copy: the form strategy reads the body itself.
-  const form = await request.clone().formData();
+  const form = await readForm(request.clone());
   const redirectTo = safeRedirect(form.get("redirectTo"));
   const email = String(form.get("email") ?? "");
   try {

@@ -5,7 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { registerInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
-import { handleForm } from "~/lib/form.server";
+import { handleForm, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { withAnalyticsFlag } from "~/lib/redirects.server";
 import { register } from "~/services/auth.server";
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return handleForm(await request.formData(), registerInput, async (input) => {
+  return handleForm(await readForm(request), registerInput, async (input) => {
     const user = await register({ ...input, ip: clientIp(request) });
     const next = `/auth/verify-email?email=${encodeURIComponent(user.email)}`;
     return redirect(withAnalyticsFlag(next, "gtm_event_sign_up"));

@@ -5,7 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { resetPasswordInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
 import { db } from "~/lib/db.server";
-import { handleForm } from "~/lib/form.server";
+import { handleForm, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
@@ -20,7 +20,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return handleForm(await request.formData(), resetPasswordInput, async ({ password }) => {
+  return handleForm(await readForm(request), resetPasswordInput, async ({ password }) => {
     const user = await resetPassword(params.token ?? "", password, clientIp(request));
     const toast = await toastHeader({ type: "success", title: "Password changed", description: "Log in with your new password." });
     return redirectWithCookies(`/auth/login?email=${encodeURIComponent(user.email)}`, [toast]);

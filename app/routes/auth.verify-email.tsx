@@ -4,7 +4,7 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailOnlyInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
-import { handleForm, type FormReply } from "~/lib/form.server";
+import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { resendVerification } from "~/services/auth.server";
 import { outboxReadableBy } from "~/services/mail.server";
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return handleForm(await request.formData(), emailOnlyInput, async ({ email }) => {
+  return handleForm(await readForm(request), emailOnlyInput, async ({ email }) => {
     await resendVerification(email, clientIp(request));
     return json<FormReply>({ ok: true, message: `If ${email} is waiting for confirmation, a new link is on its way.`, values: { email } });
   });

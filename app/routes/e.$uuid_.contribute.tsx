@@ -1,14 +1,25 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { isApiError } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { asPageError } from "~/services/event-page.server";
 import { receiveFormUpload } from "~/services/form-upload.server";
 
+/** The event page the form came from. An id that is not one cannot go into a Location header (a NUL would throw): a 404. */
+function eventPagePath(rawUuid: string | undefined) {
+  try {
+    return `/e/${uuidParam(rawUuid, "Chorus")}`;
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
+
 // The no-JavaScript upload: the contribution form posts here and comes back to the event page.
-export const loader = ({ params }: LoaderFunctionArgs) => redirect(`/e/${params.uuid}`);
+export const loader = ({ params }: LoaderFunctionArgs) => redirect(eventPagePath(params.uuid));
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const back = `/e/${params.uuid}${new URL(request.url).search}`;
+  const back = `${eventPagePath(params.uuid)}${new URL(request.url).search}`;
   try {
     const { media, entry } = await receiveFormUpload(request, params.uuid ?? "");
     const description = entry

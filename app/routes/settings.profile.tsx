@@ -6,7 +6,7 @@ import { changeEmailInput, changePasswordInput, profileInput } from "~/domain/ac
 import { PRODUCT_NAME } from "~/domain/product";
 import { getAuthState, requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { handleForm, type FormReply } from "~/lib/form.server";
+import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { findProfileOfUser, updateProfile } from "~/models/user-profile.server";
 import { changePassword, requestEmailChange } from "~/services/auth.server";
 
@@ -22,7 +22,7 @@ type Reply = FormReply & { intent?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent"));
   const reply = (message: string) => json<Reply>({ ok: true, message, intent });
   const tagged = async (response: Promise<Response>) => {

@@ -6,6 +6,7 @@ import { PRODUCT_NAME, PRODUCT_SLUG, START_TITLE } from "~/domain/product";
 import { analyticsClientIdFromCookie } from "~/lib/analytics";
 import { getUser } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
+import { unstorableFormFields, readForm } from "~/lib/form.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
 import { createEvent } from "~/services/events.server";
 import { clearStartDraft, loadStartDraft, saveStartDraft, type StartDraft } from "~/services/start-draft.server";
@@ -83,9 +84,12 @@ async function startChorus(request: Request, draft: StartDraft) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const step = stepFromUrl(new URL(request.url));
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "next");
   const { draft: stored } = await loadStartDraft(request);
+  // The draft lives in the session: text it cannot keep is refused before it gets there.
+  const unstorable = unstorableFormFields(form);
+  if (unstorable) return json<StepReply>({ draft: stored, errors: unstorable }, { status: 400 });
   if (step === "review") return startChorus(request, stored);
 
   const draft = readStepForm(step, form, stored);

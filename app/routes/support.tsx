@@ -6,8 +6,9 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fieldErrors } from "~/lib/http.server";
+import { fieldErrors, validateInput } from "~/lib/http.server";
 import { insertSupportMessage } from "~/models/support-message.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
 
@@ -38,8 +39,8 @@ interface SupportReply {
 /** Used by the page form (no JavaScript) and by the floating widget (fetcher). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request);
-  const form = await request.formData();
-  const parsed = supportInput.safeParse(Object.fromEntries(form));
+  const form = await readForm(request);
+  const parsed = validateInput(supportInput, Object.fromEntries(form));
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     return json<SupportReply>(

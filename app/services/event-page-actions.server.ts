@@ -18,6 +18,7 @@ import { openEventByUuid, type EventFormReply } from "./event-page.server";
 import { addRecipient, changeRecipient, removeRecipient } from "./recipients.server";
 import { mediaIntents } from "./media-page-intents.server";
 import { formText, type IntentContext } from "./event-page-form.server";
+import { readForm } from "~/lib/form.server";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.
@@ -162,7 +163,7 @@ const recipientIntents: Record<string, (context: IntentContext) => Promise<Respo
 
 /** Runs one of the page's forms; failures answer the same page with the form's errors and values. */
 export async function runEventIntent(request: Request, rawUuid: string | undefined) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = text(form, "intent");
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;

@@ -5,7 +5,7 @@ import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { keysMatch } from "~/lib/event-keys.server";
-import { ApiError } from "~/lib/http.server";
+import { ApiError, fieldErrors, validateInput } from "~/lib/http.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findEventByUuid } from "~/models/event.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
@@ -54,8 +54,11 @@ export async function authoriseUpload(
   stage: "start" | "finish" = "start",
 ): Promise<AuthorisedUpload> {
   // tus sends a key without a value (an empty caption) as null.
-  const parsed = uploadMetadataSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)));
-  if (!parsed.success) throw refuse(400, "BAD_UPLOAD_METADATA", parsed.error.issues[0]?.message ?? "This upload is missing details.");
+  const parsed = validateInput(uploadMetadataSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)));
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    throw new ApiError(400, "BAD_UPLOAD_METADATA", Object.values(fields)[0] ?? "This upload is missing details.", fields);
+  }
   const meta = parsed.data;
   const event = await findEventByUuid(db(), meta.eventUuid);
   if (!event) throw refuse(404, "NOT_FOUND", "There is no Chorus at this link.");

@@ -9,12 +9,25 @@ import { uploadStagingDir, uploadStore } from "./upload-expiry.server";
 
 export const TUS_PATH = "/uploads/tus";
 
-const errorBody = (code: string, message: string) => JSON.stringify({ success: false, error: { code, message } });
+const errorBody = (code: string, message: string, fields?: Record<string, string>) =>
+  JSON.stringify({ success: false, error: { code, message, ...(fields ? { fields } : {}) } });
 
+const INTERNAL = { status_code: 500, body: errorBody("INTERNAL", "Something went wrong on our side. Please try again.") };
+
+/**
+ * What a hook's failure answers. tus would send an unknown error's message as the body, and a
+ * database error's message is its statement with the upload's values: it is logged here and the
+ * client gets the API's generic 500.
+ */
 const answer = (error: unknown) => {
-  if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message) };
-  throw error;
+  if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message, error.fields) };
+  console.error("upload failed:", error);
+  return INTERNAL;
 };
+
+/** tus's own refusals carry a status and a plain body; anything else is unexpected. */
+const isTusAnswer = (error: unknown): error is { status_code: number; body: string } =>
+  typeof error === "object" && error !== null && typeof (error as { status_code?: unknown }).status_code === "number";
 
 /** tus refuses an Upload-Length over `maxSize` itself, before our checks: the largest file of any kind. */
 const largestUpload = () => Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes);
@@ -69,9 +82,12 @@ export function createTusServer() {
     onUploadCreate,
     onUploadFinish,
     // tus answers an over-size Upload-Length in plain text; the browser shows only our JSON messages.
-    onResponseError: (_req, error) =>
-      error === ERRORS.ERR_MAX_SIZE_EXCEEDED
-        ? { status_code: 413, body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`) }
-        : undefined,
+    // Any other error that is not one of tus's refusals (the store failing, say) is answered like a hook's.
+    onResponseError: (_req, error) => {
+      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED) {
+        return { status_code: 413, body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`) };
+      }
+      return isTusAnswer(error) ? undefined : answer(error);
+    },
   });
 }

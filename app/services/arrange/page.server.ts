@@ -11,6 +11,7 @@ import { loadMusicPanel, musicIntents, uploadTrackFromPage } from "./music-panel
 import { loadPreviewPanel, previewIntents } from "./preview-panel.server";
 import { loadRenderPanel, renderIntents } from "./render-panel.server";
 import { loadThemePanel, themeIntents } from "./theme-panel.server";
+import { readForm } from "~/lib/form.server";
 
 // /e/{uuid}/arrange: the organiser's studio for the video — theme, music, preview, render and
 // publish. Each part loads its own data and handles its own intents; this file only joins them.
@@ -42,7 +43,7 @@ const INTENTS: Record<string, ArrangeIntent> = { ...themeIntents, ...musicIntent
 /** Runs one of the page's plain-form actions; a refused or invalid one answers the page with the reason. */
 export async function runArrangeIntent(request: Request, rawUuid: string | undefined) {
   const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
-  const form = multipart ? null : await request.formData();
+  const form = multipart ? null : await readForm(request);
   const intent = multipart ? "music-upload" : formText(form!, "intent");
   try {
     const context = await openArrangement(request, rawUuid);
