@@ -1,5 +1,5 @@
 /**
- * Text PostgreSQL cannot keep (docs/decisions/016-one-rule-for-unstorable-text.md): a NUL character,
+ * Text PostgreSQL cannot keep (docs/decisions/017-one-rule-for-unstorable-text.md): a NUL character,
  * which neither `text` nor `jsonb` accepts, and a lone UTF-16 surrogate, which `jsonb` refuses and
  * UTF-8 cannot encode. Nobody types either; they come from broken clients and from probing, and
  * are answered as a field error rather than reaching the database.

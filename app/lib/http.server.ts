@@ -88,7 +88,7 @@ export async function readBody(request: Request): Promise<Record<string, unknown
 
 /**
  * The one way input is checked: first for text the database cannot keep, in any field the
- * payload has (docs/decisions/016-one-rule-for-unstorable-text.md), then against the schema.
+ * payload has (docs/decisions/017-one-rule-for-unstorable-text.md), then against the schema.
  * Both fail as a ZodError, so forms and the API name the field the same way.
  */
 export function validateInput<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.infer<S>> {
