@@ -17,6 +17,7 @@ import {
 } from "@remix-run/react";
 import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
 import type { ReactNode } from "react";
+import { useNonce } from "./components/nonce";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";
@@ -25,14 +26,13 @@ import { ShellEffects } from "./components/shell/shell-effects";
 import { ShellUiProvider } from "./components/shell/shell-ui";
 import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
-import { useNonce } from "./components/nonce";
 import { PRODUCT_NAME } from "./domain/product";
 import { getAuthState, toAuthedUser } from "./lib/auth.server";
 import { db } from "./lib/db.server";
 import { env } from "./lib/env.server";
+import { takeToast } from "./lib/toast.server";
 import { listNotificationsOf } from "./models/notification.server";
 import { toNotificationPayload } from "./services/notifications.server";
-import { takeToast } from "./lib/toast.server";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [

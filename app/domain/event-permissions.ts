@@ -13,6 +13,3 @@ export function acceptsContributions(event: EventState, now = new Date()) {
 
 /** Only the creator (or an admin, who derives as creator) manages an event. */
 export const canManageEvent = (role: ViewerRole) => role === "creator";
-
-/** The finished video is for the recipient, the creator and holders of the view-only link. */
-export const canWatchVideo = (role: ViewerRole) => role === "creator" || role === "recipient" || role === "view-only";

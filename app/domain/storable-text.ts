@@ -4,6 +4,8 @@
  * UTF-8 cannot encode. Nobody types either; they come from broken clients and from probing, and
  * are answered as a field error rather than reaching the database.
  */
+// Control characters are what this pattern is for.
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const UNSTORABLE_TEXT_MESSAGE = "This contains characters we cannot store. Remove them and try again.";

@@ -46,4 +46,4 @@ export function musicSettingsSchema(durationSeconds: number) {
   });
 }
 
-export type MusicSettings = z.infer<ReturnType<typeof musicSettingsSchema>>;
+type MusicSettings = z.infer<ReturnType<typeof musicSettingsSchema>>;

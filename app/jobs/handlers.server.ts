@@ -1,15 +1,15 @@
-import type { JobHandlers } from "./queue.server";
 import { sweepExpiredSessions } from "~/services/auth.server";
-import { deliverToRecipients } from "~/services/event-delivery.server";
 import { sendBroadcast } from "~/services/broadcast.server";
-import { sendInvitation } from "~/services/invitations.server";
-import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { sendContributionDigest } from "~/services/digest.server";
+import { deliverToRecipients } from "~/services/event-delivery.server";
+import { sendInvitation } from "~/services/invitations.server";
 import { abandonMedia, processMedia } from "~/services/media-processing.server";
+import { sendReminder, sweepReminders } from "~/services/reminders.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
 import { abandonTrack, processTrack } from "~/services/tracks.server";
 import { expireUploads } from "~/services/upload-expiry.server";
+import type { JobHandlers } from "./queue.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */
 export const jobHandlers: JobHandlers = {

@@ -1,7 +1,7 @@
 import PgBoss from "pg-boss";
+import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
-import { db } from "~/lib/db.server";
 import { EXPIRY_GRACE_SECONDS, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
 import { JOB_NAMES, jobOptions, type JobData, type JobName } from "./catalogue";
 import { startRunner, type Lane } from "./job-runner.server";
@@ -112,7 +112,3 @@ export async function enqueue<N extends JobName>(
   return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
 }
 
-/** For tests and tools: a job's state. */
-export async function jobState(name: JobName, id: string) {
-  return (await boss().getJobById(name, id, { includeArchive: true }))?.state ?? null;
-}

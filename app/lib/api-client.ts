@@ -169,6 +169,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
   };
 }
 
-export type ApiClient = ReturnType<typeof createApiClient>;
+type ApiClient = ReturnType<typeof createApiClient>;
 
 export const api = createApiClient();

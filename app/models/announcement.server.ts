@@ -1,6 +1,6 @@
 import { and, asc, gt, isNull, lte, or } from "drizzle-orm";
-import { announcements } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { announcements } from "../../drizzle/schema/index";
 
 export async function listActiveAnnouncements(db: Db, now = new Date()) {
   return db
@@ -15,7 +15,3 @@ export async function listActiveAnnouncements(db: Db, now = new Date()) {
     .orderBy(asc(announcements.createdAt));
 }
 
-export async function insertAnnouncement(db: Db, values: { type: string; message: string; startsAt?: Date; endsAt?: Date }) {
-  const [row] = await db.insert(announcements).values(values).returning();
-  return row!;
-}

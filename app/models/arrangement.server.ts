@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { eventArrangements, type EventArrangement } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { eventArrangements, type EventArrangement } from "../../drizzle/schema/index";
 
 export type ArrangementChanges = Partial<Omit<EventArrangement, "eventId" | "updatedAt">>;
 

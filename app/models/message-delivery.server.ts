@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { messageDeliveries } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { messageDeliveries } from "../../drizzle/schema/index";
 
 /** Records the intent to send; answers whether this key was already sent. */
 export async function claimDelivery(db: Db, key: string, channel: string, to: string) {
@@ -20,7 +20,3 @@ export async function markDeliveryFailed(db: Db, key: string, error: string) {
   await db.update(messageDeliveries).set({ status: "failed", lastError: error.slice(0, 500) }).where(eq(messageDeliveries.key, key));
 }
 
-export async function findDelivery(db: Db, key: string) {
-  const [row] = await db.select().from(messageDeliveries).where(eq(messageDeliveries.key, key)).limit(1);
-  return row ?? null;
-}

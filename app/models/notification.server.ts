@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { notifications, users } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { notifications, users } from "../../drizzle/schema/index";
 
 export interface NewNotification {
   userId: string;

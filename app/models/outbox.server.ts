@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import { outboxMessages } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { outboxMessages } from "../../drizzle/schema/index";
 
 export async function insertOutboxMessage(
   db: Db,

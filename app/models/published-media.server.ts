@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { events, publishedMedia, type PublishedMedia } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { events, publishedMedia, type PublishedMedia } from "../../drizzle/schema/index";
 
 export type NewPublishedMedia = Omit<PublishedMedia, "id" | "version" | "createdAt">;
 

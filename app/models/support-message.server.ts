@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
-import { supportMessages } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { supportMessages } from "../../drizzle/schema/index";
 
 export async function insertSupportMessage(
   db: Db,

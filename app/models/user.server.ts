@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { userProfiles, users, type User, type UserRole } from "../../drizzle/schema/index";
 import type { Db } from "~/lib/db.server";
+import { userProfiles, users, type User, type UserRole } from "../../drizzle/schema/index";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -45,7 +45,3 @@ export async function updateUser(db: Db, id: string, changes: UserChanges) {
   return user ?? null;
 }
 
-export async function countAdmins(db: Db) {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.role, "admin"));
-  return row?.n ?? 0;
-}

@@ -1,5 +1,5 @@
-import { createAdapter } from "@socket.io/postgres-adapter";
 import { encode } from "@msgpack/msgpack";
+import { createAdapter } from "@socket.io/postgres-adapter";
 import pg from "pg";
 import { MessageType, type ClusterMessage } from "socket.io-adapter";
 import { env } from "~/lib/env.server";

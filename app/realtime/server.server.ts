@@ -1,13 +1,13 @@
 import type { Server as HttpServer } from "node:http";
 import { Server, type Namespace, type ServerOptions, type Socket } from "socket.io";
-import type { User } from "../../drizzle/schema/index";
 import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
-import type { Broadcaster } from "./fan-out.server";
+import type { User } from "../../drizzle/schema/index";
 import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
+import type { Broadcaster } from "./fan-out.server";
 
 type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { user: User | null }>;
 
@@ -100,7 +100,7 @@ export function realtime(): Server<ClientToServerEvents, ServerToClientEvents> |
 }
 
 /** Where a process without a socket.io server (a worker) sends its updates. */
-export function useRealtimeEmitter(emitter: Broadcaster | null) {
+export function setRealtimeEmitter(emitter: Broadcaster | null) {
   if (emitter) setSingleton("realtimeEmitter", emitter);
   else dropSingleton("realtimeEmitter");
 }

@@ -122,7 +122,7 @@ export type Segment =
   | (SegmentBase & { kind: "photo"; mediaId: string; source: string; motion: PhotoMotion; textBox: TextBox | null; style: ThemeStyle })
   | (SegmentBase & { kind: "collage"; mediaIds: string[]; sources: string[]; textBox: TextBox | null; style: ThemeStyle });
 
-export type SegmentKind = Segment["kind"];
+type SegmentKind = Segment["kind"];
 
 export interface Transition {
   key: string;

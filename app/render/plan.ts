@@ -4,7 +4,6 @@
 // piece carries a key that hashes exactly those inputs, so a change re-renders only what it touched.
 
 import { sha256Hex } from "./hash";
-
 import {
   DEFAULT_TIMING,
   FPS,

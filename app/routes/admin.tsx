@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailField } from "~/domain/account-rules";
@@ -14,7 +15,6 @@ import { redirectWithCookies } from "~/lib/redirects.server";
 import { listSupportMessages } from "~/models/support-message.server";
 import { findUserByEmail } from "~/models/user.server";
 import { impersonate } from "~/services/impersonation.server";
-import { STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
 import { requireAdminRenderJob } from "~/services/render-access.server";
 import { cancelRender } from "~/services/render-jobs.server";
 import { recentRenders } from "~/services/render-realtime.server";

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
-import { publishInput, requireRenderJob } from "~/services/render-access.server";
 import { requireManager } from "~/services/events.server";
-import { publishRenderJob, startRender } from "~/services/render-jobs.server";
 import { publishedVersionView } from "~/services/published-video.server";
+import { publishInput, requireRenderJob } from "~/services/render-access.server";
+import { publishRenderJob, startRender } from "~/services/render-jobs.server";
 import { renderJobView } from "~/services/render-realtime.server";
 
 /**

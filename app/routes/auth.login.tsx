@@ -6,9 +6,9 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser, safeRedirect, startUserSession } from "~/lib/auth.server";
 import { authenticator } from "~/lib/authenticator.server";
 import type { FormReply } from "~/lib/form.server";
+import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
-import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: `Log In — ${PRODUCT_NAME}` }];
 

@@ -1,16 +1,16 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import type { Event, Recipient } from "../../drizzle/schema/index";
+import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { eventStatusOf } from "~/domain/event-status";
-import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
-import { formatRecipientNames } from "~/domain/recipient-names";
 import { DASHBOARD_TITLE, PRODUCT_NAME, PRODUCT_PLURAL, START_PATH } from "~/domain/product";
+import { formatRecipientNames } from "~/domain/recipient-names";
 import { requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { listEventsContributedBy, listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
 import { headlineOf, publicEventView } from "~/services/event-views.server";
 import { hasStartedDraft, loadStartDraft } from "~/services/start-draft.server";
+import type { Event, Recipient } from "../../drizzle/schema/index";
 
 export const meta: MetaFunction = () => [{ title: `${DASHBOARD_TITLE} — ${PRODUCT_NAME}` }];
 

@@ -3,10 +3,12 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, PRODUCT_SLUG, START_TITLE } from "~/domain/product";
+import { timeZoneOptions } from "~/domain/time-zones";
+import { dayIn } from "~/domain/zoned-time";
 import { analyticsClientIdFromCookie } from "~/lib/analytics";
 import { getUser } from "~/lib/auth.server";
-import { isApiError } from "~/lib/http.server";
 import { unstorableFormFields, readForm } from "~/lib/form.server";
+import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
 import { createEvent } from "~/services/events.server";
 import { clearStartDraft, loadStartDraft, saveStartDraft, type StartDraft } from "~/services/start-draft.server";
@@ -14,13 +16,11 @@ import { DetailsStep } from "./start-a-chorus/details-step";
 import { occasionChoices, offeredChoice } from "./start-a-chorus/occasion-choices";
 import { OccasionStep } from "./start-a-chorus/occasion-step";
 import { RecipientsStep } from "./start-a-chorus/recipients-step";
-import { defaultHeadline, reviewSummary } from "./start-a-chorus/review-summary.server";
 import { ReviewStep } from "./start-a-chorus/review-step";
+import { defaultHeadline, reviewSummary } from "./start-a-chorus/review-summary.server";
 import { applyRowIntent, readStepForm, validateDraft, validateStep, withoutBlankRows } from "./start-a-chorus/step-form.server";
 import { StepProgress } from "./start-a-chorus/step-progress";
 import { nextStep, previousStep, STEPS, stepFromUrl, stepIndex, stepPath, type StepId } from "./start-a-chorus/steps";
-import { timeZoneOptions } from "~/domain/time-zones";
-import { dayIn } from "~/domain/zoned-time";
 
 export const meta: MetaFunction = () => [{ title: `${START_TITLE} — ${PRODUCT_NAME}` }];
 

@@ -6,9 +6,9 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
+import { readForm } from "~/lib/form.server";
 import { fieldErrors, validateInput } from "~/lib/http.server";
 import { insertSupportMessage } from "~/models/support-message.server";
-import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
 

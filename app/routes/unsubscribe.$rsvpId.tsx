@@ -3,8 +3,7 @@ import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { asPageError } from "~/services/event-page.server";
-import { unsubscribeLinkTarget } from "~/services/invitations.server";
-import { unsubscribe } from "~/services/invitations.server";
+import { unsubscribeLinkTarget, unsubscribe } from "~/services/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: `Unsubscribe — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 

@@ -1,13 +1,13 @@
-import type { User } from "../../drizzle/schema/index";
 import { loginSlowdownMs } from "~/domain/account-rules";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest } from "~/lib/http.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/lib/password.server";
 import { deleteExpiredSessions, deleteSessionsOfUser } from "~/models/auth-session.server";
-import { deleteExpiredDrafts } from "~/models/start-draft.server";
 import { consumeToken, issueToken, type ConsumedToken } from "~/models/auth-token.server";
+import { deleteExpiredDrafts } from "~/models/start-draft.server";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "~/models/user.server";
+import type { User } from "../../drizzle/schema/index";
 import { sendEmailChangeConfirmation, sendEmailChangedNotice, sendPasswordResetEmail, sendVerificationEmail } from "./auth-mail.server";
 import { countAttempt, failuresOf, forgetAttempts, rateLimitKeys, recordFailure, refuseIfExhausted } from "./rate-limit.server";
 

@@ -1,8 +1,8 @@
-import type { Event } from "../../drizzle/schema/index";
-import { db } from "~/lib/db.server";
 import { enqueue } from "~/jobs/queue.server";
+import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { listRsvps } from "~/models/rsvp.server";
+import type { Event } from "../../drizzle/schema/index";
 import { deliverOnce } from "./delivery.server";
 import { broadcastEmail } from "./invitation-messages.server";
 import { invitationContext } from "./invitations.server";

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { ZipFile } from "yazl";
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { findPublishedMedia } from "~/models/published-media.server";
+import type { Event } from "../../drizzle/schema/index";
 import { guestbookMessages } from "./guestbook.server";
 import { storage } from "./storage.server";
 

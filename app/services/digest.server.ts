@@ -1,10 +1,10 @@
-import type { Event } from "../../drizzle/schema/index";
+import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { enqueue } from "~/jobs/queue.server";
 import { findEventById, listRecipients } from "~/models/event.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { findUserById } from "~/models/user.server";
+import type { Event } from "../../drizzle/schema/index";
 import { deliverOnce } from "./delivery.server";
 import { renderEmail } from "./email-layout.server";
 import { headlineOf } from "./event-views.server";

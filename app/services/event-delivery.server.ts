@@ -1,10 +1,10 @@
-import type { Event } from "../../drizzle/schema/index";
 import { PRODUCT_NAME } from "~/domain/product";
+import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { ApiError } from "~/lib/http.server";
-import { enqueue } from "~/jobs/queue.server";
 import { findEventById, listRecipients, updateEvent } from "~/models/event.server";
 import { findUserById } from "~/models/user.server";
+import type { Event } from "../../drizzle/schema/index";
 import { deliverOnce } from "./delivery.server";
 import { renderEmail } from "./email-layout.server";
 import { headlineOf, shareLinksOf } from "./event-views.server";

@@ -1,24 +1,24 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
-import type { Event } from "../../drizzle/schema/index";
 import { formatMoment } from "~/domain/event-dates";
+import { END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
+import { readForm } from "~/lib/form.server";
 import { badRequest, forbidden, isApiError, notFound, parseWith } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader, type Toast } from "~/lib/toast.server";
 import { findRecipientById } from "~/models/event.server";
 import { findRsvpById } from "~/models/rsvp.server";
-import { END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
+import type { Event } from "../../drizzle/schema/index";
 import { queueBroadcast } from "./broadcast.server";
 import { scheduleDelivery } from "./event-delivery.server";
+import { formText, type IntentContext } from "./event-page-form.server";
+import { openEventByUuid, type EventFormReply } from "./event-page.server";
 import { markEventOpened, rotateKey, setDeleted, updateEventAs } from "./events.server";
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "./invitations.server";
-import { openEventByUuid, type EventFormReply } from "./event-page.server";
-import { addRecipient, changeRecipient, removeRecipient } from "./recipients.server";
 import { mediaIntents } from "./media-page-intents.server";
-import { formText, type IntentContext } from "./event-page-form.server";
-import { readForm } from "~/lib/form.server";
+import { addRecipient, changeRecipient, removeRecipient } from "./recipients.server";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.

@@ -1,24 +1,24 @@
-import type { Event, Recipient } from "../../drizzle/schema/index";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
-import { eventStatusOf } from "~/domain/event-status";
 import { acceptsContributions } from "~/domain/event-permissions";
+import { eventStatusOf } from "~/domain/event-status";
+import { timeZoneOptions } from "~/domain/time-zones";
+import { dayIn } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
 import type { FormReply } from "~/lib/form.server";
 import { isApiError, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
-import { dayIn } from "~/domain/zoned-time";
-import { timeZoneOptions } from "~/domain/time-zones";
+import type { Event, Recipient } from "../../drizzle/schema/index";
 import { keysFromUrl } from "./event-access.server";
 import { type creatorEventView } from "./event-views.server";
 import { eventViewFor, openEvent } from "./events.server";
 import { guestbookMessages } from "./guestbook.server";
-import { uploadLimits } from "./media-intake.server";
-import { thankYouVideoOf } from "./thank-you-video.server";
-import { currentVideoOf } from "./published-video.server";
 import { organiserMediaOf, type OrganiserMedia } from "./media-grid.server";
+import { uploadLimits } from "./media-intake.server";
+import { currentVideoOf } from "./published-video.server";
 import { stockPickerFor } from "./stock-photo-pick.server";
+import { thankYouVideoOf } from "./thank-you-video.server";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
 // event-page-actions.server.ts.

@@ -1,7 +1,7 @@
-import type { Event, User } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { insertEventReport } from "~/models/event-report.server";
 import { broadcaster } from "~/realtime/server.server";
+import type { Event, User } from "../../drizzle/schema/index";
 import { notifyStaff } from "./notifications.server";
 import { countAttempt } from "./rate-limit.server";
 

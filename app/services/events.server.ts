@@ -1,12 +1,12 @@
-import type { Event, User } from "../../drizzle/schema/index";
-import { canManageEvent } from "~/domain/event-permissions";
 import { stripProtectedEventFields } from "~/domain/event-fields";
 import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
+import { canManageEvent } from "~/domain/event-permissions";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
 import { findEventById, insertEvent, listRecipients, markEventOpened as markEventOpenedOnce, rotateEventKeys, setEventDeleted, updateEvent } from "~/models/event.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
+import type { Event, User } from "../../drizzle/schema/index";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "./event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "./event-views.server";
 

@@ -12,10 +12,10 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
+import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
 import { SIGNATURE_BYTES, type SignatureRefusal, refusalForHead } from "~/media/file-signature";
-import { db } from "~/lib/db.server";
 import { findEventByUuid } from "~/models/event.server";
 import { signGuestbook } from "./guestbook.server";
 import { authoriseUpload, recordUpload, uploadLimits } from "./media-intake.server";

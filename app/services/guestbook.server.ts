@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { Event } from "../../drizzle/schema/index";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { ApiError, clientIp, parseWith } from "~/lib/http.server";
 import { insertGuestbookEntry, listGuestbookEntries } from "~/models/guestbook.server";
 import { findRsvpByInviteToken, findRsvpOfUser, updateRsvp } from "~/models/rsvp.server";
+import type { Event } from "../../drizzle/schema/index";
 import { queueContributionDigest } from "./digest.server";
 import { countAttempt } from "./rate-limit.server";
 

@@ -1,7 +1,7 @@
-import type { Event } from "../../drizzle/schema/index";
 import { PRODUCT_NAME } from "~/domain/product";
 import { env } from "~/lib/env.server";
 import { inviteTokenFor, unsubscribeTokenFor } from "~/lib/invite-token.server";
+import type { Event } from "../../drizzle/schema/index";
 import { renderEmail } from "./email-layout.server";
 import { shareLinksOf } from "./event-views.server";
 

@@ -1,10 +1,10 @@
+import type { MailMessage, MailProvider } from "~/integrations/mail/mail-port";
+import { outboxMailProvider } from "~/integrations/mail/outbox.server";
+import { smtpMailProvider } from "~/integrations/mail/smtp.server";
 import { db } from "~/lib/db.server";
 import { env, isProduction } from "~/lib/env.server";
 import { clientIp } from "~/lib/http.server";
 import { singleton } from "~/lib/singleton.server";
-import type { MailMessage, MailProvider } from "~/integrations/mail/mail-port";
-import { outboxMailProvider } from "~/integrations/mail/outbox.server";
-import { smtpMailProvider } from "~/integrations/mail/smtp.server";
 
 export function mailProvider(): MailProvider {
   return singleton("mailProvider", () => {

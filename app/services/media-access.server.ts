@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import type { Event, Media, User } from "../../drizzle/schema/index";
 import { decideMediaAccess, type MediaAction, type MediaCaller, type MediaRelation } from "~/domain/media-rules";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
@@ -8,6 +7,7 @@ import { forbidden, isApiError, notFound, unauthorized } from "~/lib/http.server
 import { uuidParam } from "~/lib/params.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findMediaById, findMediaByUuid } from "~/models/media.server";
+import type { Event, Media, User } from "../../drizzle/schema/index";
 import { openEvent } from "./events.server";
 
 /** The header a contributor's browser sends its upload token in. */

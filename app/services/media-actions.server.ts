@@ -1,20 +1,20 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import type { Media } from "../../drizzle/schema/index";
 import { checkTrim, decideClaim, moveInOrder } from "~/domain/media-rules";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, isApiError, notFound, unauthorized } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { claimMediaOfToken, findMediaById, findMediaVersion, insertMediaCopy, insertMediaVersion, lockMontageOrder, updateMedia, type MediaChanges } from "~/models/media.server";
+import type { Media } from "../../drizzle/schema/index";
 import { openEvent, requireManager } from "./events.server";
 import { mediaNotFound, uploadTokenMatches, uploadTokenOf, type OpenedMedia } from "./media-access.server";
 import { rebuildDerivedImages } from "./media-derived.server";
 import { rearrangeMontage } from "./media-order.server";
+import { queueMediaProcessing } from "./media-queue.server";
 import { publishMediaUpdate } from "./media-realtime.server";
 import { mediaView } from "./media-views.server";
 import { queuePiecePreparation } from "./render-jobs.server";
-import { queueMediaProcessing } from "./media-queue.server";
 
 // Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
 // Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.

@@ -3,12 +3,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import type { Media } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
 import { photoSharpCanRead } from "~/media/heic.server";
 import { photoRendition, thumbnails } from "~/media/images.server";
-import { db } from "~/lib/db.server";
-import { findMediaVersion, updateMedia } from "~/models/media.server";
 import { storageKeysInUse } from "~/models/media-file-references.server";
+import { findMediaVersion, updateMedia } from "~/models/media.server";
+import type { Media } from "../../drizzle/schema/index";
 import { storage } from "./storage.server";
 
 /** What renders use of a photo, made from one source file. */

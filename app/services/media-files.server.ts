@@ -1,6 +1,6 @@
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import type { Media } from "../../drizzle/schema/index";
 import { parseByteRange } from "~/lib/byte-range";
+import type { Media } from "../../drizzle/schema/index";
 import { storage } from "./storage.server";
 
 /** The storage key behind a media variant name: original, rendition, poster or a thumbnail. */

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Event, Media, Rsvp, User } from "../../drizzle/schema/index";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
@@ -10,6 +9,7 @@ import { hashToken } from "~/lib/tokens.server";
 import { findEventByUuid } from "~/models/event.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
 import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
+import type { Event, Media, Rsvp, User } from "../../drizzle/schema/index";
 import { queueMediaProcessing } from "./media-queue.server";
 
 /** What a browser says about an upload when it starts one (tus metadata or the plain form). */

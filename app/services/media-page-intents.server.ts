@@ -1,9 +1,9 @@
 import { json } from "@remix-run/node";
 import { forbidden, parseWith } from "~/lib/http.server";
+import { formText, type IntentContext } from "./event-page-form.server";
+import type { EventFormReply } from "./event-page.server";
 import { mediaOfEvent } from "./media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema, restoreMedia } from "./media-actions.server";
-import type { EventFormReply } from "./event-page.server";
-import { formText, type IntentContext } from "./event-page-form.server";
 import { addStockPhoto, stockPickInput } from "./stock-photo-pick.server";
 
 // The organiser's contributions grid on /e/{uuid}: plain forms (intent=media-…) that work

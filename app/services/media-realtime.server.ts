@@ -1,8 +1,8 @@
-import type { Media } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { roomOfEvent, roomOfUser } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
+import type { Media } from "../../drizzle/schema/index";
 import { mediaView, publicMediaStatus } from "./media-views.server";
 
 /**

@@ -1,7 +1,7 @@
 import { acceptsContributions } from "~/domain/event-permissions";
 import { dueReminder } from "~/domain/reminders";
-import { db } from "~/lib/db.server";
 import { enqueue } from "~/jobs/queue.server";
+import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { findRsvpById, listReminderCandidates } from "~/models/rsvp.server";
 import { deliverOnce } from "./delivery.server";

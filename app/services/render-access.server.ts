@@ -3,9 +3,9 @@ import { requireApiAdmin } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { findEventById } from "~/models/event.server";
 import { findPublishedMedia } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
-import { findEventById } from "~/models/event.server";
 import { requireManager } from "./events.server";
 
 // Who may touch a render or a published version: the event's organiser (or an admin, who
@@ -48,9 +48,3 @@ export async function requirePublishedVersion(request: Request, rawId: string | 
   return { version, event, viewer };
 }
 
-export async function requireAdminEvent(request: Request, rawId: string | undefined) {
-  const admin = await requireApiAdmin(request);
-  const event = await findEventById(db(), uuidParam(rawId, "Chorus"), { withDeleted: true });
-  if (!event) throw notFound("There is no Chorus with this id.");
-  return { event, admin };
-}

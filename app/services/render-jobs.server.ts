@@ -1,11 +1,10 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { Event, RenderJob, User } from "../../drizzle/schema/index";
-import { badRequest, ApiError } from "~/lib/http.server";
-import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
 import { enqueue } from "~/jobs/queue.server";
 import { openWorkDir } from "~/jobs/work-dir.server";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { badRequest, ApiError } from "~/lib/http.server";
 import { probeMedia } from "~/media/probe.server";
 import { findEventById } from "~/models/event.server";
 import { publishVersion } from "~/models/published-media.server";
@@ -19,10 +18,11 @@ import {
 } from "~/models/render-job.server";
 import type { RenderPlan, Resolution } from "~/render/plan";
 import { runRender, type RenderProgress } from "~/render/run.server";
+import type { Event, RenderJob, User } from "../../drizzle/schema/index";
 import { notify } from "./notifications.server";
-import { publishRenderUpdate } from "./render-realtime.server";
-import { renderPlanFor } from "./render-plan.server";
 import { storedPieces } from "./render-pieces.server";
+import { renderPlanFor } from "./render-plan.server";
+import { publishRenderUpdate } from "./render-realtime.server";
 import { storage } from "./storage.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
@@ -228,8 +228,3 @@ export async function queuePiecePreparation(eventId: string) {
   await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + 5_000) });
 }
 
-export async function findRenderJobOfEvent(id: string, eventId?: string) {
-  const job = await findRenderJob(db(), id);
-  if (!job || (eventId && job.eventId !== eventId)) return null;
-  return job;
-}

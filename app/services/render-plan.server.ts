@@ -1,4 +1,3 @@
-import type { Event, Media, Theme } from "../../drizzle/schema/index";
 import { themeLookOf } from "~/domain/built-in-themes";
 import { introCard, outroCard } from "~/domain/montage-copy";
 import { db } from "~/lib/db.server";
@@ -8,6 +7,7 @@ import { listRecipients } from "~/models/event.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { findTrackById } from "~/models/track.server";
 import { planRender, type PlanMedia, type PlanTheme, type PlanTrack, type RenderPlan, type Resolution } from "~/render/plan";
+import type { Event, Media, Theme } from "../../drizzle/schema/index";
 import { themeFor } from "./themes.server";
 
 const planMedia = (item: Media): PlanMedia => ({

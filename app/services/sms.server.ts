@@ -1,9 +1,9 @@
+import { localPhoneLookup } from "~/integrations/phone/local-lookup.server";
+import type { PhoneLookupProvider } from "~/integrations/phone/phone-lookup-port";
+import { twilioPhoneLookup } from "~/integrations/phone/twilio-lookup.server";
 import { outboxSmsProvider } from "~/integrations/sms/outbox.server";
 import type { SmsMessage, SmsProvider } from "~/integrations/sms/sms-port";
 import { twilioSmsProvider } from "~/integrations/sms/twilio.server";
-import { twilioPhoneLookup } from "~/integrations/phone/twilio-lookup.server";
-import { localPhoneLookup } from "~/integrations/phone/local-lookup.server";
-import type { PhoneLookupProvider } from "~/integrations/phone/phone-lookup-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";

@@ -3,18 +3,18 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import type { Event, Media, User } from "../../drizzle/schema/index";
-import type { StockPhoto } from "~/integrations/stock-photos/stock-port";
 import { PRODUCT_SLUG } from "~/domain/product";
+import type { StockPhoto } from "~/integrations/stock-photos/stock-port";
 import { db } from "~/lib/db.server";
 import { ApiError, clientIp, isApiError, notFound } from "~/lib/http.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
 import { findProfileOfUser } from "~/models/user-profile.server";
+import type { Event, Media, User } from "../../drizzle/schema/index";
 import { uploadLimits } from "./media-intake.server";
+import { queueMediaProcessing } from "./media-queue.server";
 import { countAttempt } from "./rate-limit.server";
 import { stockPhotos } from "./stock-photos.server";
 import { storage } from "./storage.server";
-import { queueMediaProcessing } from "./media-queue.server";
 
 // The organiser's stock photo picker on /e/{uuid}: a search by plain GET (?stock=…&stockPage=…)
 // and an "Add to the video" form per result (intent=stock-add). A pick names a photo by its id

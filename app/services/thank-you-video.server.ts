@@ -1,6 +1,6 @@
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
+import type { Event } from "../../drizzle/schema/index";
 import { mediaView } from "./media-views.server";
 
 export interface ThankYouVideo {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Theme, User } from "../../drizzle/schema/index";
 import {
   BUILT_IN_THEMES,
   builtInThemeLook,
@@ -25,6 +24,7 @@ import {
   updateOwnTheme,
   upsertBuiltInThemes,
 } from "~/models/theme.server";
+import type { Theme, User } from "../../drizzle/schema/index";
 
 // Themes (spec §3 Theme, §4 "Themes can be deleted and restored", §7.2 /v2/themes). Built-in
 // themes are public and belong to nobody: nobody edits or deletes them. An organiser changes a
@@ -57,7 +57,7 @@ export function themeView(theme: Theme) {
     archived: theme.archivedAt !== null,
   };
 }
-export type ThemeView = ReturnType<typeof themeView>;
+type ThemeView = ReturnType<typeof themeView>;
 
 /** Writes the built-in themes at start-up (by slug), so every database has them. */
 export async function ensureBuiltInThemes() {
@@ -141,7 +141,7 @@ const themeFields = z.object({
 });
 
 export const themeChanges = themeFields.partial();
-export type ThemeChangesInput = z.input<typeof themeChanges>;
+type ThemeChangesInput = z.input<typeof themeChanges>;
 
 const newThemeInput = themeChanges.extend({ basedOn: z.uuid("Say which theme yours is based on (basedOn: a theme id).") });
 

@@ -1,11 +1,11 @@
-import type { Track, User } from "../../drizzle/schema/index";
 import { BUILT_IN_TRACKS, findBuiltInTrack, type TrackMood } from "~/domain/built-in-tracks";
 import { MAX_OWN_TRACKS } from "~/domain/track-rules";
-import { env } from "~/lib/env.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { forbidden, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { archiveOwnTrack, findTrackVisibleTo, listTracksVisibleTo } from "~/models/track.server";
+import type { Track, User } from "../../drizzle/schema/index";
 
 // The music an organiser can choose from (spec §3 Track, §7.2 /api/v2/tracks): the built-ins
 // and their own uploads, never anyone else's.
@@ -15,7 +15,7 @@ export function trackLimits() {
   return { maxBytes: settings.MAX_TRACK_BYTES, maxSeconds: settings.MAX_TRACK_SECONDS, maxOwnTracks: MAX_OWN_TRACKS };
 }
 
-export type TrackLimits = ReturnType<typeof trackLimits>;
+type TrackLimits = ReturnType<typeof trackLimits>;
 
 /** A track as the API and the music panel show it: no storage keys, no owner id. */
 export function trackView(track: Track) {
@@ -39,7 +39,7 @@ export function trackView(track: Track) {
   };
 }
 
-export type TrackView = ReturnType<typeof trackView>;
+type TrackView = ReturnType<typeof trackView>;
 
 const catalogueOrder = (track: Track) => {
   const index = BUILT_IN_TRACKS.findIndex((t) => t.slug === track.slug);

@@ -4,7 +4,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import {
   MaxPartSizeExceededError,
   NodeOnDiskFile,
@@ -14,14 +13,14 @@ import {
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
 import { z } from "zod";
-import type { Track, User } from "../../drizzle/schema/index";
 import { enqueue } from "~/jobs/queue.server";
-import { env } from "~/lib/env.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { ApiError, badRequest, parseWith } from "~/lib/http.server";
 import { validateTrackFile } from "~/media/track-audio.server";
 import { formatBytes } from "~/media/upload-rejected-error";
 import { countOwnTracks, insertTrack } from "~/models/track.server";
+import type { Track, User } from "../../drizzle/schema/index";
 import { storage } from "./storage.server";
 import { trackLimits } from "./track-library.server";
 

@@ -1,14 +1,14 @@
 import { copyFile, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Track } from "../../drizzle/schema/index";
 import { BUILT_IN_TRACKS, findBuiltInTrack } from "~/domain/built-in-tracks";
-import { db } from "~/lib/db.server";
-import { TRACK_RENDITION, analyseTrack, normaliseTrack, validateTrackFile, type TrackAnalysis } from "~/media/track-audio.server";
 import { enqueue } from "~/jobs/queue.server";
 import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
+import { db } from "~/lib/db.server";
+import { TRACK_RENDITION, analyseTrack, normaliseTrack, validateTrackFile, type TrackAnalysis } from "~/media/track-audio.server";
 import { findTrackById, updateTrack, upsertBuiltInTrack, type TrackChanges } from "~/models/track.server";
 import { roomOfUser } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
+import type { Track } from "../../drizzle/schema/index";
 import { storage } from "./storage.server";
 import { trackLimits } from "./track-library.server";
 

@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import { once } from "node:events";
+import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ERRORS, EVENTS, HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";

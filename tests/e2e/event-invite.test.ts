@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { events } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
+import { events } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, PASSWORD, uniqueEmail } from "../support/accounts";
 import { chromiumPath, collectPageErrors, gotoHydrated, launchChromium, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { insertRecipient } from "../../app/models/event.server";
 import { insertRsvp } from "../../app/models/rsvp.server";
+import type { Event } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";

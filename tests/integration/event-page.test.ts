@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { events, rsvps, type Event, type User } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { createEvent, parseNewEvent } from "../../app/services/events.server";
 import { addInvitee, parseInvitee } from "../../app/services/invitations.server";
+import { events, rsvps, type Event, type User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, logIn, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { events } from "../../drizzle/schema/index";
-import { db } from "../../app/lib/db.server";
 import { PROTECTED_EVENT_FIELDS } from "../../app/domain/event-fields";
+import { db } from "../../app/lib/db.server";
+import { events } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, loggedInUser } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";

@@ -4,24 +4,21 @@
 // path of the machine; nothing is logged as an error. A failure prints fast-check's seed and path:
 // HOSTILE_SEED=<seed> replays it.
 import crypto from "node:crypto";
-import http from "node:http";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import sharp from "sharp";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { recipients, themes } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { hashToken } from "../../app/lib/tokens.server";
 import { insertMedia } from "../../app/models/media.server";
+import { recipients, themes } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { loggedInUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";
-import { TestClient } from "../support/http-client";
-import { encodeMetadata } from "../support/tus-client";
-import { startTestServer } from "../support/test-server";
 import {
   apiRoutes,
   encodeBody,
@@ -36,6 +33,9 @@ import {
   type Method,
   type RouteCall,
 } from "../support/hostile-requests";
+import { type TestClient } from "../support/http-client";
+import { startTestServer } from "../support/test-server";
+import { encodeMetadata } from "../support/tus-client";
 
 const SEED = process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined;
 /**

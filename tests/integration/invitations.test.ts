@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { messageDeliveries, rsvps } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { findRsvpByInviteToken, listUninvitedRsvps } from "../../app/models/rsvp.server";
 import { sendInvitation } from "../../app/services/invitations.server";
 import { sweepReminders } from "../../app/services/reminders.server";
+import { messageDeliveries, rsvps } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";

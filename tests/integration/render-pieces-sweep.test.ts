@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
-import { renderPieces } from "../../drizzle/schema/index";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "../../app/lib/db.server";
 import { findRenderPiece } from "../../app/models/render-piece.server";
 import { storedPieces, sweepUnusedRenderPieces } from "../../app/services/render-pieces.server";
 import { storage } from "../../app/services/storage.server";
+import { renderPieces } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { promisify } from "node:util";
 import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Event, Media, User } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
 import { probeMedia } from "../../app/media/probe.server";
@@ -14,6 +13,7 @@ import { listPublishedVersions } from "../../app/models/published-media.server";
 import { findRenderJob } from "../../app/models/render-job.server";
 import type { RenderPlan } from "../../app/render/plan";
 import { storage } from "../../app/services/storage.server";
+import type { Event, Media, User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
@@ -74,13 +74,6 @@ async function renderAndWait(client: TestClient, event: Event, options: { resolu
   const job = await waitForJob(started.body.data.id, (s) => s === "succeeded" || s === "failed" || s === "cancelled");
   expect(job.status, job.error ?? "").toBe("succeeded");
   return job;
-}
-
-async function download(url: string, into: string) {
-  const response = await fetch(`${server.url}${url}`);
-  expect(response.status).toBe(200);
-  await fs.writeFile(into, Buffer.from(await response.arrayBuffer()));
-  return into;
 }
 
 describe("rendering and publishing", { timeout: 240_000 }, () => {

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { User } from "../../drizzle/schema/index";
 import { BUILT_IN_TRACKS } from "../../app/domain/built-in-tracks";
 import { db } from "../../app/lib/db.server";
 import { runFfmpeg } from "../../app/media/run.server";
@@ -9,6 +8,7 @@ import { findArrangement } from "../../app/models/arrangement.server";
 import { findEventByUuid } from "../../app/models/event.server";
 import { findTrackBySlug, insertTrack } from "../../app/models/track.server";
 import { ensureBuiltInTracks } from "../../app/services/tracks.server";
+import type { User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";

@@ -7,8 +7,8 @@ import { createUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { makeGrainyClip, makeTempDir, sha256 } from "../support/media-fixtures";
-import { uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
+import { uploadFile } from "../support/tus-client";
 
 // A finished upload read back at its upload URL: only its uploader (the token their browser
 // kept) or the organiser get it, as a plain range-capable stream; several large reads at once

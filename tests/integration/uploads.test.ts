@@ -3,16 +3,17 @@ import fs from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Event, Media, User } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { signedMediaUrl } from "../../app/lib/media-url.server";
 import { takeToast } from "../../app/lib/toast.server";
 import { NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "../../app/media/file-signature";
 import { UNREADABLE_MEDIA_MESSAGE, probeMedia } from "../../app/media/probe.server";
-import { findMediaByUuid, listMediaOfEvent } from "../../app/models/media.server";
 import { updateEvent } from "../../app/models/event.server";
+import { findMediaByUuid, listMediaOfEvent } from "../../app/models/media.server";
 import { storage } from "../../app/services/storage.server";
+import type { Event, Media, User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
+import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
@@ -27,9 +28,8 @@ import {
   sha256File,
   truncateFile,
 } from "../support/media-fixtures";
-import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";
-import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
 import { startTestServer } from "../support/test-server";
+import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
 import { until } from "../support/wait";
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningServer } from "../../server";
 import { db } from "../../app/lib/db.server";
 import { findProfileOfUser } from "../../app/models/user-profile.server";
+import type { RunningServer } from "../../server";
 import { PASSWORD, createUser, lastMailTo, linkIn, logIn, loggedInUser, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";

@@ -1,8 +1,8 @@
 import { access } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
+import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
 import { dominant, grabFrame, makeAnimatedGif, makeClip, makeMultichannelClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;

@@ -1,8 +1,8 @@
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { renderCollage } from "~/render/pieces/collage.server";
 import { renderTextBox, renderTitleCard } from "~/render/pieces/cards.server";
+import { renderCollage } from "~/render/pieces/collage.server";
 import { measureLine } from "~/render/pieces/text.server";
 import type { ThemeStyle } from "~/render/plan";
 import { dominant, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";

@@ -1,13 +1,13 @@
 // A plan from planRender() rendered end to end with the piece functions, at a small frame size.
-import path from "node:path";
 import { access, open } from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import { type PieceContext, type SegmentFiles, countVideoFrames, joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition } from "~/render/pieces";
-import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
+import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
 import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
 

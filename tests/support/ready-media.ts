@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import type { Event } from "../../drizzle/schema/index";
 import { db } from "../../app/lib/db.server";
 import { findMediaById, insertMedia } from "../../app/models/media.server";
 import { processMedia } from "../../app/services/media-processing.server";
 import { storage } from "../../app/services/storage.server";
+import type { Event } from "../../drizzle/schema/index";
 import { makeClip, makeQuartersImage } from "../media/support/media-fixtures";
 
 /**

@@ -1,5 +1,5 @@
-import { waveformBars } from "~/domain/waveform";
 import { formatTrackTime } from "~/domain/track-rules";
+import { waveformBars } from "~/domain/waveform";
 
 const BARS = 100;
 const HEIGHT = 40;

@@ -2,10 +2,10 @@ import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
-import { EventGuestbook } from "./event-guestbook";
-import { EventHero } from "./event-hero";
 import { api } from "~/lib/api-client";
 import type { AudiencePage } from "~/services/event-page.server";
+import { EventGuestbook } from "./event-guestbook";
+import { EventHero } from "./event-hero";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 type Page = AudiencePage;

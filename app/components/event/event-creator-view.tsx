@@ -1,15 +1,15 @@
 import type { PageOf } from "~/services/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
-import { EventGuestbook } from "./event-guestbook";
-import { EventThankYouVideo } from "./event-thank-you-video";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
+import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
 import { EventRecipients } from "./event-recipients";
 import { EventSettingsForm } from "./event-settings-form";
 import { EventShareLinks } from "./event-share-links";
+import { EventThankYouVideo } from "./event-thank-you-video";
 
 type Page = PageOf<"creator">;
 

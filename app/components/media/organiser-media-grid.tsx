@@ -4,8 +4,8 @@ import { useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
 import { moveInOrder } from "~/domain/media-rules";
 import type { OrganiserMedia } from "~/services/media-grid.server";
-import { ArchivedMediaRow, OrganiserMediaCard, type DragHandlers } from "./organiser-media-card";
 import { useLiveMedia } from "./organiser-live-media";
+import { ArchivedMediaRow, OrganiserMediaCard, type DragHandlers } from "./organiser-media-card";
 
 const MEDIA_INTENTS = ["media-move", "media-visibility", "media-archive", "media-restore", "media-edit"];
 

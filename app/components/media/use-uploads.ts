@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/downscale-photo";
-import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-signature";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/upload-store";
+import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-signature";
 
 export const UPLOAD_ENDPOINT = "/uploads/tus";
 /** Retry for about ten minutes of bad signal before calling an upload failed. */

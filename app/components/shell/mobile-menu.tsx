@@ -26,6 +26,8 @@ export function MobileMenu(props: ShellProps) {
       delete details.dataset.closing;
       details.open = false;
     }, MENU_CLOSE_MS);
+    // `ref` is the stable ref useDetailsMenu returns for this very callback: it cannot be a dependency.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const ref = useDetailsMenu(close);
 

@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { MissingObjectError, type ByteRange, type StorageProvider, type StoredObject } from "./storage-port";
 
 const META = ".meta.json";

@@ -1,14 +1,13 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { Field } from "~/components/ui/field";
+import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { MAX_PROMPT_LENGTH, MAX_PROMPTS } from "~/domain/event-input";
-import type { StartDraft } from "~/services/start-draft.server";
-import { useEditableRows } from "./editable-rows";
-import { SelectField, TextAreaField } from "~/components/ui/field";
-import { DefaultSubmit, StepActions } from "./form-controls";
-import { stepPath } from "./steps";
 import type { TimeZoneOption } from "~/domain/time-zones";
 import { canonicalTimeZone } from "~/domain/zoned-time";
+import type { StartDraft } from "~/services/start-draft.server";
+import { useEditableRows } from "./editable-rows";
+import { DefaultSubmit, StepActions } from "./form-controls";
+import { stepPath } from "./steps";
 
 interface Props {
   draft: StartDraft;

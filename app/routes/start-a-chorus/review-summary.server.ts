@@ -1,12 +1,12 @@
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { findOccasion } from "~/domain/occasions";
 import { formatRecipientNames, occasionTitle } from "~/domain/recipient-names";
+import { timeZoneOptions } from "~/domain/time-zones";
+import { canonicalTimeZone, END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
 import type { StartDraft } from "~/services/start-draft.server";
 import { occasionChoices, occasionOfChoice } from "./occasion-choices";
 import { validateStep, withoutBlankRows } from "./step-form.server";
 import { STEPS, type StepId } from "./steps";
-import { timeZoneOptions } from "~/domain/time-zones";
-import { canonicalTimeZone, END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
 
 /** What the Chorus will be called when it has no title, as the event page will say it. */
 export function defaultHeadline(draft: StartDraft) {

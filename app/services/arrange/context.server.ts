@@ -1,6 +1,6 @@
-import type { Event, User } from "../../../drizzle/schema/index";
 import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
+import type { Event, User } from "../../../drizzle/schema/index";
 import type { EventViewer } from "../event-access.server";
 import { openEventByUuid } from "../event-page.server";
 

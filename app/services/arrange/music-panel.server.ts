@@ -43,7 +43,7 @@ export async function loadMusicPanel({ event, user }: ArrangeContext) {
   };
 }
 
-export type MusicPanelData = Awaited<ReturnType<typeof loadMusicPanel>>;
+type MusicPanelData = Awaited<ReturnType<typeof loadMusicPanel>>;
 
 async function backToMusic({ event }: ArrangeContext, toast: Toast) {
   return redirectWithCookies(`/e/${event.uuid}/arrange#music`, [await toastHeader(toast)]);

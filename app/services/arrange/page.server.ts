@@ -1,17 +1,17 @@
 import { json } from "@remix-run/node";
-import { formatRecipientNames } from "~/domain/recipient-names";
 import { findOccasion } from "~/domain/occasions";
+import { formatRecipientNames } from "~/domain/recipient-names";
 import { db } from "~/lib/db.server";
+import { readForm } from "~/lib/form.server";
 import { badRequest, isApiError } from "~/lib/http.server";
 import { listRecipients } from "~/models/event.server";
-import type { EventFormReply } from "../event-page.server";
 import { formText } from "../event-page-form.server";
+import type { EventFormReply } from "../event-page.server";
 import { openArrangement, type ArrangeIntent } from "./context.server";
 import { loadMusicPanel, musicIntents, uploadTrackFromPage } from "./music-panel.server";
 import { loadPreviewPanel, previewIntents } from "./preview-panel.server";
 import { loadRenderPanel, renderIntents } from "./render-panel.server";
 import { loadThemePanel, themeIntents } from "./theme-panel.server";
-import { readForm } from "~/lib/form.server";
 
 // /e/{uuid}/arrange: the organiser's studio for the video — theme, music, preview, render and
 // publish. Each part loads its own data and handles its own intents; this file only joins them.

@@ -1,8 +1,8 @@
-import type { Media } from "../../../drizzle/schema/index";
 import { db } from "~/lib/db.server";
 import { signedMediaUrl } from "~/lib/media-url.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
+import type { Media } from "../../../drizzle/schema/index";
 import { renderPlanFor } from "../render-plan.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 

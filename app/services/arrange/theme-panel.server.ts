@@ -1,5 +1,4 @@
 import { json } from "@remix-run/node";
-import type { Theme, User } from "../../../drizzle/schema/index";
 import { findBuiltInTheme, findThemeFont, THEME_FONTS } from "~/domain/built-in-themes";
 import { HEX_COLOUR, opacityPercent, opaqueHex, withOpacity } from "~/domain/theme-colours";
 import { db } from "~/lib/db.server";
@@ -8,11 +7,12 @@ import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader, type Toast } from "~/lib/toast.server";
 import { updateArrangement } from "~/models/arrangement.server";
-import type { EventFormReply } from "../event-page.server";
+import type { Theme, User } from "../../../drizzle/schema/index";
 import { formText } from "../event-page-form.server";
+import type { EventFormReply } from "../event-page.server";
+import { queuePiecePreparation } from "../render-jobs.server";
 import { archiveTheme, chooseTheme, createTheme, isBuiltIn, listThemes, restoreTheme, themeFor, themeView, updateTheme } from "../themes.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
-import { queuePiecePreparation } from "../render-jobs.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for
 // their own themes a small editor. Every action answers with a redirect back to #theme and a toast.
@@ -35,7 +35,7 @@ function themeCard(theme: Theme, user: User) {
     isOwn: theme.ownerId === user.id,
   };
 }
-export type ThemeCard = ReturnType<typeof themeCard>;
+type ThemeCard = ReturnType<typeof themeCard>;
 
 /** The themes to choose from (with the chosen one even if it is not the viewer's), and the deleted own ones. */
 export async function loadThemePanel({ event, user }: ArrangeContext) {
