@@ -46,4 +46,3 @@ export function musicSettingsSchema(durationSeconds: number) {
   });
 }
 
-type MusicSettings = z.infer<ReturnType<typeof musicSettingsSchema>>;

@@ -169,6 +169,4 @@ export function createApiClient(options: ApiClientOptions = {}) {
   };
 }
 
-type ApiClient = ReturnType<typeof createApiClient>;
-
 export const api = createApiClient();

@@ -122,8 +122,6 @@ export type Segment =
   | (SegmentBase & { kind: "photo"; mediaId: string; source: string; motion: PhotoMotion; textBox: TextBox | null; style: ThemeStyle })
   | (SegmentBase & { kind: "collage"; mediaIds: string[]; sources: string[]; textBox: TextBox | null; style: ThemeStyle });
 
-type SegmentKind = Segment["kind"];
-
 export interface Transition {
   key: string;
   index: number;

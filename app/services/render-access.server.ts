@@ -3,7 +3,6 @@ import { requireApiAdmin } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { findEventById } from "~/models/event.server";
 import { findPublishedMedia } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
 import { requireManager } from "./events.server";

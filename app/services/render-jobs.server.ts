@@ -11,7 +11,6 @@ import { publishVersion } from "~/models/published-media.server";
 import {
   claimRenderJob,
   findActiveRenderJob,
-  findRenderJob,
   insertRenderJob,
   listStalledRenderJobs,
   updateRenderJob,

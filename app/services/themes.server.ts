@@ -57,7 +57,6 @@ export function themeView(theme: Theme) {
     archived: theme.archivedAt !== null,
   };
 }
-type ThemeView = ReturnType<typeof themeView>;
 
 /** Writes the built-in themes at start-up (by slug), so every database has them. */
 export async function ensureBuiltInThemes() {
@@ -141,7 +140,6 @@ const themeFields = z.object({
 });
 
 export const themeChanges = themeFields.partial();
-type ThemeChangesInput = z.input<typeof themeChanges>;
 
 const newThemeInput = themeChanges.extend({ basedOn: z.uuid("Say which theme yours is based on (basedOn: a theme id).") });
 

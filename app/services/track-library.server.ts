@@ -15,8 +15,6 @@ export function trackLimits() {
   return { maxBytes: settings.MAX_TRACK_BYTES, maxSeconds: settings.MAX_TRACK_SECONDS, maxOwnTracks: MAX_OWN_TRACKS };
 }
 
-type TrackLimits = ReturnType<typeof trackLimits>;
-
 /** A track as the API and the music panel show it: no storage keys, no owner id. */
 export function trackView(track: Track) {
   const builtIn = findBuiltInTrack(track.slug);
@@ -38,8 +36,6 @@ export function trackView(track: Track) {
     createdAt: track.createdAt.toISOString(),
   };
 }
-
-type TrackView = ReturnType<typeof trackView>;
 
 const catalogueOrder = (track: Track) => {
   const index = BUILT_IN_TRACKS.findIndex((t) => t.slug === track.slug);

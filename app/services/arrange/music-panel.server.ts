@@ -43,8 +43,6 @@ export async function loadMusicPanel({ event, user }: ArrangeContext) {
   };
 }
 
-type MusicPanelData = Awaited<ReturnType<typeof loadMusicPanel>>;
-
 async function backToMusic({ event }: ArrangeContext, toast: Toast) {
   return redirectWithCookies(`/e/${event.uuid}/arrange#music`, [await toastHeader(toast)]);
 }

@@ -35,7 +35,6 @@ function themeCard(theme: Theme, user: User) {
     isOwn: theme.ownerId === user.id,
   };
 }
-type ThemeCard = ReturnType<typeof themeCard>;
 
 /** The themes to choose from (with the chosen one even if it is not the viewer's), and the deleted own ones. */
 export async function loadThemePanel({ event, user }: ArrangeContext) {
