@@ -18,13 +18,19 @@ export default tseslint.config(
     rules: {
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "import-x/order": [
         "error",
         {
           groups: ["builtin", "external", "internal", ["parent", "sibling", "index"]],
-          pathGroups: [{ pattern: "~/**", group: "internal" }, { pattern: "drizzle/**", group: "internal" }],
+          pathGroups: [
+            { pattern: "~/**", group: "internal" },
+            { pattern: "drizzle/**", group: "internal" },
+          ],
           alphabetize: { order: "asc", caseInsensitive: true },
           "newlines-between": "never",
         },

@@ -119,7 +119,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log("No SMTP_URL: mail is kept in the local outbox, readable at /dev/outbox from this machine only.");
   }
   if (settings.NODE_ENV === "production" && !settings.SESSION_SECRET) {
-    log(`No SESSION_SECRET: log-ins are signed with the secret kept in ${settings.DATA_DIR}; set one when running more than one web process.`);
+    log(
+      `No SESSION_SECRET: log-ins are signed with the secret kept in ${settings.DATA_DIR}; set one when running more than one web process.`,
+    );
   }
 
   let closing: Promise<void> | undefined;

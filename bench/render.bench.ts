@@ -62,17 +62,31 @@ function clipShapes(): ClipShape[] {
 }
 
 async function exists(file: string) {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function makeSourceClip(shape: ClipShape, seconds: number, file: string) {
   // Moving, textured picture (so x264 has real work) and a voice-like tone that comes and goes.
   await ffmpeg([
-    "-f", "lavfi", "-i", `testsrc2=size=${shape.width}x${shape.height}:rate=${shape.fps}:duration=${seconds}`,
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=${shape.width}x${shape.height}:rate=${shape.fps}:duration=${seconds}`,
     ...(shape.audio ? ["-f", "lavfi", "-i", `sine=frequency=220:sample_rate=48000:duration=${seconds}`] : []),
-    "-vf", `noise=alls=${NOISE}:allf=t`,
+    "-vf",
+    `noise=alls=${NOISE}:allf=t`,
     ...(shape.audio ? ["-af", "volume='0.6+0.4*sin(2*PI*t*3)':eval=frame", "-c:a", "aac"] : []),
-    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-crf",
+    "18",
+    "-pix_fmt",
+    "yuv420p",
     ...(shape.rotate ? ["-metadata:s:v:0", `rotate=${shape.rotate}`] : []),
     file,
   ]);
@@ -122,7 +136,17 @@ async function photoRenditions(count: number) {
     if (!(await exists(rendition))) {
       const source = path.join(dir, `photo-${i}.source.png`);
       const [w, h] = i % 2 ? [3024, 4032] : [4032, 3024];
-      await ffmpeg(["-f", "lavfi", "-i", `mandelbrot=size=${w / 4}x${h / 4}:start_scale=${0.5 + i * 0.3}`, "-frames:v", "1", "-vf", `scale=${w}:${h}`, source]);
+      await ffmpeg([
+        "-f",
+        "lavfi",
+        "-i",
+        `mandelbrot=size=${w / 4}x${h / 4}:start_scale=${0.5 + i * 0.3}`,
+        "-frames:v",
+        "1",
+        "-vf",
+        `scale=${w}:${h}`,
+        source,
+      ]);
       await photoRendition(source, rendition);
       await rm(source, { force: true });
     }
@@ -136,8 +160,17 @@ async function music() {
   if (!(await exists(file))) {
     await mkdir(SOURCES, { recursive: true });
     await ffmpeg([
-      "-f", "lavfi", "-i", `aevalsrc='0.2*sin(2*PI*(220+20*floor(t/2))*t)+0.1*sin(2*PI*330*t)':s=48000:d=${MUSIC_SECONDS}`,
-      "-ac", "2", "-c:a", "aac", "-b:a", "128k", file,
+      "-f",
+      "lavfi",
+      "-i",
+      `aevalsrc='0.2*sin(2*PI*(220+20*floor(t/2))*t)+0.1*sin(2*PI*330*t)':s=48000:d=${MUSIC_SECONDS}`,
+      "-ac",
+      "2",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      file,
     ]);
   }
   return file;
@@ -151,7 +184,12 @@ function themeOf(): PlanTheme {
 }
 
 const NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"];
-const MESSAGES = ["Happy birthday! So glad we got to share this year.", "Remember the lake? Best day ever.", "Love you lots", "Cheers to many more adventures together!"];
+const MESSAGES = [
+  "Happy birthday! So glad we got to share this year.",
+  "Remember the lake? Best day ever.",
+  "Love you lots",
+  "Cheers to many more adventures together!",
+];
 
 function mediaOf(items: { id: string; kind: "video" | "photo"; duration: number | null; hasAudio: boolean }[], captionChange?: string) {
   return items.map<PlanMedia>((item, i) => ({
@@ -202,7 +240,10 @@ function diskStore(dir: string): PieceStore {
 
 async function treeRss(pid: number): Promise<number> {
   const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss="]);
-  const rows = stdout.trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
+  const rows = stdout
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
   const children = new Map<number, number[]>();
   for (const [p, parent] of rows) children.set(parent, [...(children.get(parent) ?? []), p]);
   const rss = new Map(rows.map(([p, , r]) => [p, r]));
@@ -231,7 +272,11 @@ async function measure<T>(label: string, work: () => Promise<T>) {
   sampling = false;
   await sampler;
   const stages = (result as { finishedAt?: Record<string, number> } | null)?.finishedAt;
-  const breakdown = stages ? `   (${Object.entries(stages).map(([stage, s]) => `${stage} ${s.toFixed(1)}`).join(", ")})` : "";
+  const breakdown = stages
+    ? `   (${Object.entries(stages)
+        .map(([stage, s]) => `${stage} ${s.toFixed(1)}`)
+        .join(", ")})`
+    : "";
   console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB${breakdown}`);
   return { seconds, peak, result };
 }
@@ -240,8 +285,19 @@ async function baseline(plan: RenderPlan, dir: string) {
   const { width, height, fps } = plan.profile;
   return measure(`baseline (x264 veryfast, ${plan.durationSeconds.toFixed(1)} s)`, () =>
     ffmpeg([
-      "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${plan.durationSeconds}`,
-      "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", path.join(dir, "baseline.mp4"),
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=size=${width}x${height}:rate=${fps}:duration=${plan.durationSeconds}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-crf",
+      "23",
+      "-pix_fmt",
+      "yuv420p",
+      path.join(dir, "baseline.mp4"),
     ]),
   );
 }
@@ -263,17 +319,29 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
       resolution,
     });
   const plan = planOf();
-  console.log(`\n${resolution}: ${plan.segments.length} scenes, ${plan.transitions.length} crossfades, ${plan.durationSeconds.toFixed(1)} s`);
+  console.log(
+    `\n${resolution}: ${plan.segments.length} scenes, ${plan.transitions.length} crossfades, ${plan.durationSeconds.toFixed(1)} s`,
+  );
   // The baseline runs before and after the renders; ratios are to the mean of the two, so a machine
   // that slows down or speeds up during the run moves both sides alike.
   const before = await baseline(plan, dir);
 
   const full = await measure("full render, nothing stored", () =>
-    runRender(plan, { store: diskStore(path.join(dir, "store-full")), sourcePath, workDir: path.join(dir, "work-full"), output: path.join(dir, "full.mp4") }),
+    runRender(plan, {
+      store: diskStore(path.join(dir, "store-full")),
+      sourcePath,
+      workDir: path.join(dir, "work-full"),
+      output: path.join(dir, "full.mp4"),
+    }),
   );
   const changed = planOf("A new caption, written after the first render.");
   const caption = await measure("re-render after one caption", () =>
-    runRender(changed, { store: diskStore(path.join(dir, "store-full")), sourcePath, workDir: path.join(dir, "work-caption"), output: path.join(dir, "caption.mp4") }),
+    runRender(changed, {
+      store: diskStore(path.join(dir, "store-full")),
+      sourcePath,
+      workDir: path.join(dir, "work-caption"),
+      output: path.join(dir, "caption.mp4"),
+    }),
   );
 
   // Scenes rendered as contributions arrived (not timed: that happens before anyone publishes).
@@ -311,7 +379,12 @@ async function benchLongPlan(musicFile: string) {
     });
     const sourcePath = async (key: string) => (key === "music" ? musicFile : clips[0]!.file);
     const result = await measure(`${count} clips (${plan.durationSeconds.toFixed(0)} s of video)`, () =>
-      runRender(plan, { store: diskStore(path.join(dir, "store")), sourcePath, workDir: path.join(dir, "work"), output: path.join(dir, "out.mp4") }),
+      runRender(plan, {
+        store: diskStore(path.join(dir, "store")),
+        sourcePath,
+        workDir: path.join(dir, "work"),
+        output: path.join(dir, "out.mp4"),
+      }),
     );
     const size = (await stat(result.result.output)).size;
     console.log(`    output ${(size / 1024 ** 2).toFixed(0)} MB`);

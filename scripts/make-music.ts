@@ -10,7 +10,19 @@ import { fileURLToPath } from "node:url";
 import { BUILT_IN_TRACKS } from "../app/domain/built-in-tracks";
 import { LOUDNESS_TARGET } from "../app/media/loudness.server";
 import {
-  LoopBuffer, SAMPLE_RATE, applyGain, bass, bell, encodeWav, kick, master, noiseHit, pad, pluck, reverb, seededRandom,
+  LoopBuffer,
+  SAMPLE_RATE,
+  applyGain,
+  bass,
+  bell,
+  encodeWav,
+  kick,
+  master,
+  noiseHit,
+  pad,
+  pluck,
+  reverb,
+  seededRandom,
 } from "../app/media/music-synth.server";
 import { analyseTrack, normaliseTrack } from "../app/media/track-audio.server";
 
@@ -57,7 +69,8 @@ const MINOR = [0, 2, 3, 5, 7, 8, 10];
 const SONGS: Record<string, Song> = {
   // Gentle: a slow major-seventh progression, a plucked arpeggio and a brushed shaker.
   "warm-sunday": {
-    seed: 11, bpm: 84,
+    seed: 11,
+    bpm: 84,
     chords: [chord("D2", "F#3 A3 C#4 E4"), chord("B1", "F#3 A3 B3 D4"), chord("G1", "F#3 G3 B3 D4"), chord("A1", "E3 A3 C#4 E4")],
     form: [
       { bars: 4, layers: ["pad", "arp"] },
@@ -68,15 +81,31 @@ const SONGS: Record<string, Song> = {
     ],
     pad: { gain: 0.22, cutoffHz: 1100 },
     arp: { voice: "pluck", steps: [0, 2, 4, 2, 3, 1, 4, 2], octave: 12, gain: 0.28, decay: 0.9 },
-    bassLine: [[0, 7, 0], [8, 6, 0], [14, 2, 7]],
+    bassLine: [
+      [0, 7, 0],
+      [8, 6, 0],
+      [14, 2, 7],
+    ],
     bassGain: 0.34,
     drums: { shaker: steps("3.2.3.2.3.2.3.25"), kick: steps("6.........4.....") },
-    melody: { voice: "bell", scale: MAJOR.map((s) => s + 2), low: note("F#4"), high: note("E5"), rhythm: [[0, 6], [6, 2], [8, 8]], gain: 0.2 },
+    melody: {
+      voice: "bell",
+      scale: MAJOR.map((s) => s + 2),
+      low: note("F#4"),
+      high: note("E5"),
+      rhythm: [
+        [0, 6],
+        [6, 2],
+        [8, 8],
+      ],
+      gain: 0.2,
+    },
     reverb: { wet: 0.34, roomSize: 0.86 },
   },
   // Upbeat: I–V–vi–IV with a bouncing bass, claps on two and four, a bright bell tune.
   "confetti-pop": {
-    seed: 23, bpm: 118,
+    seed: 23,
+    bpm: 118,
     chords: [chord("C2", "E3 G3 C4 E4"), chord("G1", "D3 G3 B3 D4"), chord("A1", "E3 A3 C4 E4"), chord("F1", "F3 A3 C4 F4")],
     form: [
       { bars: 4, layers: ["pad", "arp", "hats"] },
@@ -88,15 +117,38 @@ const SONGS: Record<string, Song> = {
     ],
     pad: { gain: 0.16, cutoffHz: 1800 },
     arp: { voice: "pluck", steps: [0, 1, 2, 4, 2, 1, 3, 5, 0, 1, 2, 4, 5, 4, 2, 1], octave: 12, gain: 0.2, decay: 0.45 },
-    bassLine: [[0, 2, 0], [2, 2, 12], [4, 2, 0], [6, 2, 12], [8, 2, 0], [10, 2, 12], [12, 2, 7], [14, 2, 12]],
+    bassLine: [
+      [0, 2, 0],
+      [2, 2, 12],
+      [4, 2, 0],
+      [6, 2, 12],
+      [8, 2, 0],
+      [10, 2, 12],
+      [12, 2, 7],
+      [14, 2, 12],
+    ],
     bassGain: 0.3,
-    drums: { kick: steps("9.....6.9.......") , snare: steps("....8.......8..."), hats: steps("4.3.4.3.4.3.4.35") },
-    melody: { voice: "bell", scale: MAJOR, low: note("G4"), high: note("G5"), rhythm: [[0, 3], [3, 3], [6, 2], [8, 4], [12, 4]], gain: 0.17 },
+    drums: { kick: steps("9.....6.9......."), snare: steps("....8.......8..."), hats: steps("4.3.4.3.4.3.4.35") },
+    melody: {
+      voice: "bell",
+      scale: MAJOR,
+      low: note("G4"),
+      high: note("G5"),
+      rhythm: [
+        [0, 3],
+        [3, 3],
+        [6, 2],
+        [8, 4],
+        [12, 4],
+      ],
+      gain: 0.17,
+    },
     reverb: { wet: 0.22, roomSize: 0.8 },
   },
   // Tender: a slow F major progression on a soft piano-like bell over a dark pad, no drums.
   "slow-light": {
-    seed: 37, bpm: 64,
+    seed: 37,
+    bpm: 64,
     chords: [chord("F1", "A3 C4 E4 F4"), chord("E1", "G3 C4 E4 G4"), chord("D2", "F3 A3 C4 F4"), chord("Bb1", "F3 A3 D4 F4")],
     form: [
       { bars: 4, layers: ["pad", "arp"] },
@@ -109,12 +161,24 @@ const SONGS: Record<string, Song> = {
     bassLine: [[0, 16, 0]],
     bassGain: 0.24,
     drums: {},
-    melody: { voice: "bell", scale: MAJOR.map((s) => s + 5), low: note("A4"), high: note("F5"), rhythm: [[0, 8], [8, 4], [12, 4]], gain: 0.15 },
+    melody: {
+      voice: "bell",
+      scale: MAJOR.map((s) => s + 5),
+      low: note("A4"),
+      high: note("F5"),
+      rhythm: [
+        [0, 8],
+        [8, 4],
+        [12, 4],
+      ],
+      gain: 0.15,
+    },
     reverb: { wet: 0.45, roomSize: 0.9 },
   },
   // Nostalgic: I–vi–ii–V on a warm electric piano with tremolo, a walking bass and brushes.
   "golden-years": {
-    seed: 41, bpm: 90,
+    seed: 41,
+    bpm: 90,
     chords: [chord("G1", "F#3 B3 D4 E4"), chord("E2", "G3 B3 D4 E4"), chord("A1", "G3 C4 E4 A4"), chord("D2", "F#3 C4 D4 A4")],
     form: [
       { bars: 4, layers: ["pad", "arp"] },
@@ -125,15 +189,34 @@ const SONGS: Record<string, Song> = {
     ],
     pad: { gain: 0.14, cutoffHz: 1000 },
     arp: { voice: "keys", steps: [null, null, 0, 1, null, 2, 3, null], octave: 0, gain: 0.17, decay: 0.9 },
-    bassLine: [[0, 4, 0], [4, 4, 4], [8, 4, 7], [12, 4, 9]],
+    bassLine: [
+      [0, 4, 0],
+      [4, 4, 4],
+      [8, 4, 7],
+      [12, 4, 9],
+    ],
     bassGain: 0.3,
     drums: { kick: steps("7.......5......."), snare: steps("....5.......5..."), shaker: steps("2.2.2.2.2.2.2.2.") },
-    melody: { voice: "pluck", scale: MAJOR.map((s) => s + 7), low: note("D4"), high: note("D5"), rhythm: [[0, 4], [4, 2], [6, 2], [8, 6], [14, 2]], gain: 0.26 },
+    melody: {
+      voice: "pluck",
+      scale: MAJOR.map((s) => s + 7),
+      low: note("D4"),
+      high: note("D5"),
+      rhythm: [
+        [0, 4],
+        [4, 2],
+        [6, 2],
+        [8, 6],
+        [14, 2],
+      ],
+      gain: 0.26,
+    },
     reverb: { wet: 0.3, roomSize: 0.84 },
   },
   // Danceable: minor vi–IV–I–V, four on the floor, off-beat hats and bass, a pumping pad.
   "party-lights": {
-    seed: 53, bpm: 124,
+    seed: 53,
+    bpm: 124,
     chords: [chord("A1", "E3 A3 C4 E4"), chord("F1", "F3 A3 C4 E4"), chord("C2", "E3 G3 C4 E4"), chord("G1", "D3 G3 B3 D4")],
     form: [
       { bars: 4, layers: ["pad", "arp", "hats"] },
@@ -145,11 +228,29 @@ const SONGS: Record<string, Song> = {
     ],
     pad: { gain: 0.2, cutoffHz: 2200 },
     arp: { voice: "pluck", steps: [0, 2, 4, 2, 1, 3, 5, 3, 0, 2, 4, 6, 5, 3, 2, 1], octave: 12, gain: 0.17, decay: 0.35 },
-    bassLine: [[2, 2, 0], [6, 2, 0], [10, 2, 0], [14, 2, 12]],
+    bassLine: [
+      [2, 2, 0],
+      [6, 2, 0],
+      [10, 2, 0],
+      [14, 2, 12],
+    ],
     bassGain: 0.36,
     drums: { kick: steps("9...9...9...9..."), snare: steps("....8.......8..."), hats: steps("2.6.2.6.2.6.2.6.") },
     pump: true,
-    melody: { voice: "bell", scale: MINOR.map((s) => s + 9), low: note("E4"), high: note("E5"), rhythm: [[0, 2], [3, 3], [6, 2], [10, 2], [12, 4]], gain: 0.15 },
+    melody: {
+      voice: "bell",
+      scale: MINOR.map((s) => s + 9),
+      low: note("E4"),
+      high: note("E5"),
+      rhythm: [
+        [0, 2],
+        [3, 3],
+        [6, 2],
+        [10, 2],
+        [12, 4],
+      ],
+      gain: 0.15,
+    },
     reverb: { wet: 0.24, roomSize: 0.8 },
   },
 };
@@ -210,21 +311,39 @@ function render(song: Song) {
       const barStart = Math.round(bar * 16 * stepSamples);
       const at = (step: number) => barStart + Math.round(step * stepSamples);
       const current = song.chords[bar % song.chords.length]!;
-      if (has("pad")) pad(pads, barStart, (16 * stepSamples) / SAMPLE_RATE, current.tones, { gain: song.pad.gain, cutoffHz: song.pad.cutoffHz, random });
+      if (has("pad"))
+        pad(pads, barStart, (16 * stepSamples) / SAMPLE_RATE, current.tones, { gain: song.pad.gain, cutoffHz: song.pad.cutoffHz, random });
       if (has("arp")) {
         const tones = [...current.tones, ...current.tones.map((t) => t + 12)].map((t) => t + song.arp.octave);
         const stride = 16 / song.arp.steps.length;
         song.arp.steps.forEach((index, i) => {
           if (index === null) return;
-          play(rest, song.arp.voice, at(i * stride) + humanise(), tones[index % tones.length]!, song.arp.gain * velocity(), song.arp.decay, i % 2 ? 0.35 : -0.35);
+          play(
+            rest,
+            song.arp.voice,
+            at(i * stride) + humanise(),
+            tones[index % tones.length]!,
+            song.arp.gain * velocity(),
+            song.arp.decay,
+            i % 2 ? 0.35 : -0.35,
+          );
         });
       }
       if (has("bass")) {
-        for (const [step, steps, interval] of song.bassLine) bass(rest, at(step), (steps * stepSamples * 0.9) / SAMPLE_RATE, current.root + interval, { gain: song.bassGain });
+        for (const [step, steps, interval] of song.bassLine)
+          bass(rest, at(step), (steps * stepSamples * 0.9) / SAMPLE_RATE, current.root + interval, { gain: song.bassGain });
       }
       if (has("melody")) {
         for (const n of melody[bar % melody.length]!) {
-          play(rest, song.melody.voice, at(n.step) + humanise(), n.note, song.melody.gain * velocity(), Math.max(0.6, (n.length * stepSamples) / SAMPLE_RATE), 0.1);
+          play(
+            rest,
+            song.melody.voice,
+            at(n.step) + humanise(),
+            n.note,
+            song.melody.gain * velocity(),
+            Math.max(0.6, (n.length * stepSamples) / SAMPLE_RATE),
+            0.1,
+          );
         }
       }
       for (const part of ["kick", "snare", "hats", "shaker"] as const) {
@@ -236,9 +355,26 @@ function render(song: Song) {
           if (part === "kick") {
             kick(rest, hit, { gain: 0.55 * level });
             kicks.push(hit);
-          } else if (part === "snare") noiseHit(rest, hit, random, { gain: 0.32 * level, decaySeconds: 0.09, highPassHz: 900, lowPassHz: 7000, bodyHz: 190, pan: 0.05 });
-          else if (part === "hats") noiseHit(rest, hit, random, { gain: 0.16 * level, decaySeconds: 0.03, highPassHz: 6000, lowPassHz: 14_000, pan: 0.3 });
-          else noiseHit(rest, hit, random, { gain: 0.14 * level, decaySeconds: 0.05, highPassHz: 3500, lowPassHz: 9000, attackSeconds: 0.015, pan: -0.3 });
+          } else if (part === "snare")
+            noiseHit(rest, hit, random, {
+              gain: 0.32 * level,
+              decaySeconds: 0.09,
+              highPassHz: 900,
+              lowPassHz: 7000,
+              bodyHz: 190,
+              pan: 0.05,
+            });
+          else if (part === "hats")
+            noiseHit(rest, hit, random, { gain: 0.16 * level, decaySeconds: 0.03, highPassHz: 6000, lowPassHz: 14_000, pan: 0.3 });
+          else
+            noiseHit(rest, hit, random, {
+              gain: 0.14 * level,
+              decaySeconds: 0.05,
+              highPassHz: 3500,
+              lowPassHz: 9000,
+              attackSeconds: 0.015,
+              pan: -0.3,
+            });
         });
       }
     }

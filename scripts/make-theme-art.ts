@@ -74,7 +74,9 @@ const place = (x: number, y: number, angle: number, body: string, scale = 1) =>
 
 /** A five-petal flower. */
 function flower(r: number, petal: string, heart: string) {
-  const petals = Array.from({ length: 5 }, (_, i) => place(0, 0, i * 72, `<ellipse cx="${n(r * 0.6)}" cy="0" rx="${n(r * 0.6)}" ry="${n(r * 0.36)}" fill="${petal}"/>`)).join("");
+  const petals = Array.from({ length: 5 }, (_, i) =>
+    place(0, 0, i * 72, `<ellipse cx="${n(r * 0.6)}" cy="0" rx="${n(r * 0.6)}" ry="${n(r * 0.36)}" fill="${petal}"/>`),
+  ).join("");
   return `${petals}<circle r="${n(r * 0.26)}" fill="${heart}"/>`;
 }
 
@@ -90,9 +92,45 @@ function goldenHour(kind: Kind) {
   const rand = sequence(`golden-hour-${kind}`);
   const sun = kind === "intro" ? { x: 1490, y: 800 } : { x: 430, y: 880 };
   const defs =
-    linear("sky", kind === "intro" ? [[0, "#ffe2a8"], [0.42, "#ffbf86"], [0.76, "#f3946f"], [1, "#c4607a"]] : [[0, "#ffd49a"], [0.4, "#f9aa7c"], [0.74, "#e07a6c"], [1, "#9f4b72"]]) +
-    radial("sun", [[0, "#fffbe8"], [0.18, "#fff0bd", 0.95], [0.45, "#ffd38a", 0.45], [1, "#ffb070", 0]], sun.x / W, sun.y / H, 0.55) +
-    radial("calm", [[0, "#fff6e6", 0.7], [0.55, "#ffe9cc", 0.35], [1, "#ffe0b8", 0]], 0.5, 0.46, 0.5) +
+    linear(
+      "sky",
+      kind === "intro"
+        ? [
+            [0, "#ffe2a8"],
+            [0.42, "#ffbf86"],
+            [0.76, "#f3946f"],
+            [1, "#c4607a"],
+          ]
+        : [
+            [0, "#ffd49a"],
+            [0.4, "#f9aa7c"],
+            [0.74, "#e07a6c"],
+            [1, "#9f4b72"],
+          ],
+    ) +
+    radial(
+      "sun",
+      [
+        [0, "#fffbe8"],
+        [0.18, "#fff0bd", 0.95],
+        [0.45, "#ffd38a", 0.45],
+        [1, "#ffb070", 0],
+      ],
+      sun.x / W,
+      sun.y / H,
+      0.55,
+    ) +
+    radial(
+      "calm",
+      [
+        [0, "#fff6e6", 0.7],
+        [0.55, "#ffe9cc", 0.35],
+        [1, "#ffe0b8", 0],
+      ],
+      0.5,
+      0.46,
+      0.5,
+    ) +
     blur("soft", 6) +
     blur("haze", 12);
   const rays = Array.from({ length: 16 }, (_, i) => {
@@ -103,9 +141,10 @@ function goldenHour(kind: Kind) {
     const b = { x: sun.x + Math.cos(angle + spread) * far, y: sun.y + Math.sin(angle + spread) * far };
     return `<path d="M${sun.x} ${sun.y} L${n(a.x)} ${n(a.y)} L${n(b.x)} ${n(b.y)}Z" fill="#fff7dc" fill-opacity="${n(between(rand, 0.08, 0.16) * 100) / 100}"/>`;
   }).join("");
-  const hills = kind === "intro"
-    ? `<path d="M0 980 C320 900 620 960 900 930 S1500 860 1920 940 V1080 H0Z" fill="#a84f6a" fill-opacity="0.35"/>`
-    : `<path d="M0 950 C400 880 700 990 1100 950 S1650 900 1920 980 V1080 H0Z" fill="#7e3b63" fill-opacity="0.4"/>`;
+  const hills =
+    kind === "intro"
+      ? `<path d="M0 980 C320 900 620 960 900 930 S1500 860 1920 940 V1080 H0Z" fill="#a84f6a" fill-opacity="0.35"/>`
+      : `<path d="M0 950 C400 880 700 990 1100 950 S1650 900 1920 980 V1080 H0Z" fill="#7e3b63" fill-opacity="0.4"/>`;
   return svg(
     defs,
     fill("url(#sky)") +
@@ -121,8 +160,33 @@ function confetti(kind: Kind) {
   const rand = sequence(`confetti-${kind}`);
   const palette = ["#ffd23f", "#ff6b9a", "#3ee0c0", "#8fb3ff", "#ff9f43", "#ffffff", "#c6a2ff"];
   const defs =
-    radial("bg", kind === "intro" ? [[0, "#8c2a70"], [0.6, "#5e1a55"], [1, "#34103a"]] : [[0, "#7a2468"], [0.6, "#4f1650"], [1, "#2a0d33"]], 0.5, 0.5, 0.8) +
-    radial("glow", [[0, "#ff9fd0", 0.22], [1, "#ff9fd0", 0]], 0.5, 0.45, 0.45) +
+    radial(
+      "bg",
+      kind === "intro"
+        ? [
+            [0, "#8c2a70"],
+            [0.6, "#5e1a55"],
+            [1, "#34103a"],
+          ]
+        : [
+            [0, "#7a2468"],
+            [0.6, "#4f1650"],
+            [1, "#2a0d33"],
+          ],
+      0.5,
+      0.5,
+      0.8,
+    ) +
+    radial(
+      "glow",
+      [
+        [0, "#ff9fd0", 0.22],
+        [1, "#ff9fd0", 0],
+      ],
+      0.5,
+      0.45,
+      0.45,
+    ) +
     blur("depth", 3);
   const piece = (far: boolean) => {
     const { x, y } = edgePoint(rand, kind === "intro" ? 0.58 : 0.66);
@@ -143,10 +207,18 @@ function confetti(kind: Kind) {
   const far = Array.from({ length: 90 }, () => piece(true)).join("");
   const near = Array.from({ length: 150 }, () => piece(false)).join("");
   const streamer = (x: number, y: number, angle: number, colour: string) =>
-    place(x, y, angle, `<path d="M0 0 C60 -40 120 40 180 0 S300 -40 360 0 S480 40 540 0" stroke="${colour}" stroke-width="9" fill="none" stroke-linecap="round" stroke-opacity="0.9"/>`);
+    place(
+      x,
+      y,
+      angle,
+      `<path d="M0 0 C60 -40 120 40 180 0 S300 -40 360 0 S480 40 540 0" stroke="${colour}" stroke-width="9" fill="none" stroke-linecap="round" stroke-opacity="0.9"/>`,
+    );
   const streamers =
     kind === "intro"
-      ? streamer(-40, 140, 18, "#ffd23f") + streamer(1480, -20, 40, "#3ee0c0") + streamer(1450, 1040, -24, "#ff6b9a") + streamer(-60, 960, -10, "#8fb3ff")
+      ? streamer(-40, 140, 18, "#ffd23f") +
+        streamer(1480, -20, 40, "#3ee0c0") +
+        streamer(1450, 1040, -24, "#ff6b9a") +
+        streamer(-60, 960, -10, "#8fb3ff")
       : streamer(-20, 60, 12, "#ff6b9a") + streamer(1500, 80, 30, "#ffd23f") + streamer(20, 1020, -14, "#3ee0c0");
   return svg(defs, fill("url(#bg)") + fill("url(#glow)") + `<g filter="url(#depth)" opacity="0.55">${far}</g>` + streamers + near);
 }
@@ -154,7 +226,17 @@ function confetti(kind: Kind) {
 function classicIvory(kind: Kind) {
   const gold = "#b48a3c";
   const defs =
-    radial("paper", [[0, "#fffdf8"], [0.7, "#f8f0df"], [1, "#eadbbd"]], 0.5, 0.5, 0.85) +
+    radial(
+      "paper",
+      [
+        [0, "#fffdf8"],
+        [0.7, "#f8f0df"],
+        [1, "#eadbbd"],
+      ],
+      0.5,
+      0.5,
+      0.85,
+    ) +
     `<filter id="grain" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.9" numOctaves="2" seed="7"/><feColorMatrix values="0 0 0 0 0.45  0 0 0 0 0.36  0 0 0 0 0.2  0 0 0 0.05 0"/></filter>`;
   // A corner flourish, drawn for the top-left corner and mirrored into the others.
   const corner =
@@ -193,8 +275,27 @@ function midnight(kind: Kind) {
   const rand = sequence(`midnight-${kind}`);
   const moon = kind === "intro" ? { x: 1590, y: 230 } : { x: 330, y: 250 };
   const defs =
-    radial("sky", [[0, "#2a3d7a"], [0.55, "#101c45"], [1, "#060b1f"]], 0.5, 1.1, 1.1) +
-    radial("moonGlow", [[0, "#fff3d1", 0.5], [1, "#fff3d1", 0]], moon.x / W, moon.y / H, 0.16) +
+    radial(
+      "sky",
+      [
+        [0, "#2a3d7a"],
+        [0.55, "#101c45"],
+        [1, "#060b1f"],
+      ],
+      0.5,
+      1.1,
+      1.1,
+    ) +
+    radial(
+      "moonGlow",
+      [
+        [0, "#fff3d1", 0.5],
+        [1, "#fff3d1", 0],
+      ],
+      moon.x / W,
+      moon.y / H,
+      0.16,
+    ) +
     blur("milky", 70) +
     blur("glow", 4) +
     `<mask id="crescent"><rect width="${W}" height="${H}" fill="#fff"/><circle cx="${moon.x + 40}" cy="${moon.y - 26}" r="86" fill="#000"/></mask>`;
@@ -223,13 +324,34 @@ function midnight(kind: Kind) {
 function handwrittenNotes(kind: Kind) {
   const rand = sequence(`handwritten-notes-${kind}`);
   const ink = "#1d2b4f";
-  const defs = radial("paper", [[0, "#fffef8"], [0.75, "#fffaee"], [1, "#f2ead6"]], 0.5, 0.5, 0.85);
-  const lines = Array.from({ length: 17 }, (_, i) => `<path d="M0 ${150 + i * 56} H${W}" stroke="#9dbbe3" stroke-width="2" stroke-opacity="0.75"/>`).join("");
+  const defs = radial(
+    "paper",
+    [
+      [0, "#fffef8"],
+      [0.75, "#fffaee"],
+      [1, "#f2ead6"],
+    ],
+    0.5,
+    0.5,
+    0.85,
+  );
+  const lines = Array.from(
+    { length: 17 },
+    (_, i) => `<path d="M0 ${150 + i * 56} H${W}" stroke="#9dbbe3" stroke-width="2" stroke-opacity="0.75"/>`,
+  ).join("");
   const margin = `<path d="M250 0 V${H}" stroke="#e39a9a" stroke-width="2.5"/><path d="M258 0 V${H}" stroke="#e39a9a" stroke-width="1" stroke-opacity="0.6"/>`;
-  const holes = [200, 540, 880].map((y) => `<circle cx="118" cy="${y}" r="26" fill="#e8e1cf"/><circle cx="120" cy="${y + 3}" r="22" fill="#d9d0b9"/>`).join("");
+  const holes = [200, 540, 880]
+    .map((y) => `<circle cx="118" cy="${y}" r="26" fill="#e8e1cf"/><circle cx="120" cy="${y + 3}" r="22" fill="#d9d0b9"/>`)
+    .join("");
   const tape = (x: number, y: number, angle: number) =>
-    place(x, y, angle, `<path d="M-120 -30 L120 -30 L114 -18 L122 -6 L114 6 L122 18 L116 30 L-120 30 L-114 18 L-122 6 L-114 -6 L-122 -18Z" fill="#f3e39b" fill-opacity="0.8"/>`);
-  const pen = (d: string) => `<path d="${d}" fill="none" stroke="${ink}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.6"/>`;
+    place(
+      x,
+      y,
+      angle,
+      `<path d="M-120 -30 L120 -30 L114 -18 L122 -6 L114 6 L122 18 L116 30 L-120 30 L-114 18 L-122 6 L-114 -6 L-122 -18Z" fill="#f3e39b" fill-opacity="0.8"/>`,
+    );
+  const pen = (d: string) =>
+    `<path d="${d}" fill="none" stroke="${ink}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.6"/>`;
   const doodles = {
     star: pen("M0 -40 L12 -12 L42 -10 L18 8 L26 38 L0 22 L-26 38 L-18 8 L-42 -10 L-12 -12Z"),
     heart: pen("M0 30 C-50 -6 -40 -46 -10 -40 C0 -38 0 -28 0 -22 C0 -28 2 -38 12 -40 C42 -46 50 -6 0 30Z"),
@@ -240,17 +362,47 @@ function handwrittenNotes(kind: Kind) {
   };
   const spots =
     kind === "intro"
-      ? [[420, 180, "star", -8], [1700, 200, "heart", 10], [1640, 880, "spiral", 0], [470, 900, "arrow", -6], [1400, 120, "squiggle", 3]]
-      : [[430, 170, "heart", -12], [1710, 190, "flower", 6], [1660, 900, "star", 14], [480, 910, "squiggle", -4], [760, 120, "spiral", 0]];
-  const drawn = spots.map(([x, y, d, a]) => place(x as number, y as number, (a as number) + between(rand, -4, 4), doodles[d as keyof typeof doodles], 1.4)).join("");
+      ? [
+          [420, 180, "star", -8],
+          [1700, 200, "heart", 10],
+          [1640, 880, "spiral", 0],
+          [470, 900, "arrow", -6],
+          [1400, 120, "squiggle", 3],
+        ]
+      : [
+          [430, 170, "heart", -12],
+          [1710, 190, "flower", 6],
+          [1660, 900, "star", 14],
+          [480, 910, "squiggle", -4],
+          [760, 120, "spiral", 0],
+        ];
+  const drawn = spots
+    .map(([x, y, d, a]) => place(x as number, y as number, (a as number) + between(rand, -4, 4), doodles[d as keyof typeof doodles], 1.4))
+    .join("");
   const tapes = kind === "intro" ? tape(1790, 70, 32) + tape(330, 1020, -24) : tape(330, 60, -30) + tape(1800, 1010, 28);
   return svg(defs, fill("url(#paper)") + lines + margin + holes + drawn + tapes);
 }
 
 function modernMono(kind: Kind) {
   const defs =
-    linear("bg", [[0, "#0c0c0c"], [1, "#202020"]], [0, 0, 1, 1]) +
-    radial("calm", [[0, "#2a2a2a", 0.7], [1, "#2a2a2a", 0]], 0.5, 0.5, 0.45) +
+    linear(
+      "bg",
+      [
+        [0, "#0c0c0c"],
+        [1, "#202020"],
+      ],
+      [0, 0, 1, 1],
+    ) +
+    radial(
+      "calm",
+      [
+        [0, "#2a2a2a", 0.7],
+        [1, "#2a2a2a", 0],
+      ],
+      0.5,
+      0.5,
+      0.45,
+    ) +
     `<pattern id="dots" width="44" height="44" patternUnits="userSpaceOnUse"><circle cx="6" cy="6" r="3" fill="#ffffff" fill-opacity="0.22"/></pattern>` +
     `<pattern id="hatch" width="22" height="22" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="22" fill="#ffffff" fill-opacity="0.16"/></pattern>`;
   const shapes =
@@ -269,19 +421,50 @@ function modernMono(kind: Kind) {
 function gardenCollage(kind: Kind) {
   const rand = sequence(`garden-collage-${kind}`);
   const greens = ["#6fae6a", "#8cc084", "#4e8f57", "#a7d49b", "#3f7f4c"];
-  const blooms: [string, string][] = [["#f7c6d4", "#f39ab4"], ["#ffe08a", "#f2b84b"], ["#ffffff", "#ffd36b"], ["#d9c6f7", "#a98be8"]];
+  const blooms: [string, string][] = [
+    ["#f7c6d4", "#f39ab4"],
+    ["#ffe08a", "#f2b84b"],
+    ["#ffffff", "#ffd36b"],
+    ["#d9c6f7", "#a98be8"],
+  ];
   const defs =
-    radial("bg", [[0, "#2f6539"], [0.6, "#24502d"], [1, "#163520"]], 0.5, 0.5, 0.8) +
+    radial(
+      "bg",
+      [
+        [0, "#2f6539"],
+        [0.6, "#24502d"],
+        [1, "#163520"],
+      ],
+      0.5,
+      0.5,
+      0.8,
+    ) +
     blur("light", 40) +
     `<filter id="shadow" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="6" stdDeviation="8" flood-color="#0a1f0f" flood-opacity="0.35"/></filter>`;
-  const corners = kind === "intro" ? [[0, 0], [W, H], [W, 0]] : [[0, H], [W, 0], [0, 0]];
+  const corners =
+    kind === "intro"
+      ? [
+          [0, 0],
+          [W, H],
+          [W, 0],
+        ]
+      : [
+          [0, H],
+          [W, 0],
+          [0, 0],
+        ];
   const cluster = ([cx, cy]: number[], size: number) => {
     const into = Math.atan2(H / 2 - cy!, W / 2 - cx!) * (180 / Math.PI);
     const leaves = Array.from({ length: Math.round(34 * size) }, () => {
       const angle = into + between(rand, -70, 70);
       const reach = between(rand, 60, 420 * size);
       const rad = (angle * Math.PI) / 180;
-      return place(cx! + Math.cos(rad) * reach * 0.7, cy! + Math.sin(rad) * reach * 0.7, angle + between(rand, -35, 35), leaf(between(rand, 130, 240), pick(rand, greens), "#1e4326"));
+      return place(
+        cx! + Math.cos(rad) * reach * 0.7,
+        cy! + Math.sin(rad) * reach * 0.7,
+        angle + between(rand, -35, 35),
+        leaf(between(rand, 130, 240), pick(rand, greens), "#1e4326"),
+      );
     }).join("");
     const flowers = Array.from({ length: Math.round(8 * size) }, () => {
       const angle = ((into + between(rand, -55, 55)) * Math.PI) / 180;
@@ -297,15 +480,38 @@ function gardenCollage(kind: Kind) {
   }).join("");
   const petals = Array.from({ length: 26 }, () => {
     const { x, y } = edgePoint(rand, 0.7);
-    return place(x, y, rand() * 360, `<ellipse rx="12" ry="7" fill="${pick(rand, ["#f7c6d4", "#ffffff", "#ffe08a"])}" fill-opacity="0.8"/>`);
+    return place(
+      x,
+      y,
+      rand() * 360,
+      `<ellipse rx="12" ry="7" fill="${pick(rand, ["#f7c6d4", "#ffffff", "#ffe08a"])}" fill-opacity="0.8"/>`,
+    );
   }).join("");
-  return svg(defs, fill("url(#bg)") + `<g filter="url(#light)">${lights}</g>` + cluster(corners[0]!, 1.2) + cluster(corners[1]!, 1.1) + cluster(corners[2]!, 0.6) + petals);
+  return svg(
+    defs,
+    fill("url(#bg)") +
+      `<g filter="url(#light)">${lights}</g>` +
+      cluster(corners[0]!, 1.2) +
+      cluster(corners[1]!, 1.1) +
+      cluster(corners[2]!, 0.6) +
+      petals,
+  );
 }
 
 function scrapbook(kind: Kind) {
   const rand = sequence(`scrapbook-${kind}`);
   const defs =
-    radial("kraft", [[0, "#f0e0c0"], [0.7, "#e2cb9f"], [1, "#d2b684"]], 0.5, 0.5, 0.85) +
+    radial(
+      "kraft",
+      [
+        [0, "#f0e0c0"],
+        [0.7, "#e2cb9f"],
+        [1, "#d2b684"],
+      ],
+      0.5,
+      0.5,
+      0.85,
+    ) +
     `<filter id="lift" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="3" dy="6" stdDeviation="6" flood-color="#5a4020" flood-opacity="0.3"/></filter>`;
   const fibres = Array.from({ length: 500 }, () => {
     const x = rand() * W;
@@ -321,7 +527,9 @@ function scrapbook(kind: Kind) {
   const tape = (x: number, y: number, angle: number, colour: keyof typeof washi, dotted = false) => {
     const [base, mark] = washi[colour];
     const marks = Array.from({ length: 10 }, (_, i) =>
-      dotted ? `<circle cx="${-99 + i * 22}" cy="0" r="5" fill="${mark}"/>` : `<path d="M${-104 + i * 22} 24 L${-92 + i * 22} -24" stroke="${mark}" stroke-width="7"/>`,
+      dotted
+        ? `<circle cx="${-99 + i * 22}" cy="0" r="5" fill="${mark}"/>`
+        : `<path d="M${-104 + i * 22} 24 L${-92 + i * 22} -24" stroke="${mark}" stroke-width="7"/>`,
     ).join("");
     return place(x, y, angle, `<g opacity="0.88"><rect x="-110" y="-24" width="220" height="48" fill="${base}"/>${marks}</g>`);
   };
@@ -331,12 +539,26 @@ function scrapbook(kind: Kind) {
   const dots = `<circle r="16" fill="#5aa9c9" stroke="#ffffff" stroke-width="4"/>`;
   const pieces =
     kind === "intro"
-      ? scrap(150, 160, 380, 260, -12, "#fbf6ea") + scrap(1790, 940, 420, 280, 9, "#fdfbf5") + scrap(1760, 120, 300, 200, 14, "#cfe3ea") + scrap(120, 960, 300, 220, 6, "#f4d7d7") +
-        tape(260, 60, -8, "pink") + tape(1700, 830, 12, "blue", true) + tape(1790, 250, 40, "yellow") +
-        sticker(430, 300, star) + sticker(1520, 960, heart) + sticker(1560, 230, dots)
-      : scrap(1770, 150, 400, 280, 10, "#fbf6ea") + scrap(160, 930, 420, 270, -8, "#fdfbf5") + scrap(150, 110, 300, 210, -14, "#f6e2b8") + scrap(1800, 980, 280, 220, -6, "#d9e9d3") +
-        tape(1650, 50, 6, "blue", true) + tape(260, 820, -10, "pink") + tape(140, 260, -38, "yellow") +
-        sticker(1480, 300, heart) + sticker(420, 960, star) + sticker(380, 200, dots);
+      ? scrap(150, 160, 380, 260, -12, "#fbf6ea") +
+        scrap(1790, 940, 420, 280, 9, "#fdfbf5") +
+        scrap(1760, 120, 300, 200, 14, "#cfe3ea") +
+        scrap(120, 960, 300, 220, 6, "#f4d7d7") +
+        tape(260, 60, -8, "pink") +
+        tape(1700, 830, 12, "blue", true) +
+        tape(1790, 250, 40, "yellow") +
+        sticker(430, 300, star) +
+        sticker(1520, 960, heart) +
+        sticker(1560, 230, dots)
+      : scrap(1770, 150, 400, 280, 10, "#fbf6ea") +
+        scrap(160, 930, 420, 270, -8, "#fdfbf5") +
+        scrap(150, 110, 300, 210, -14, "#f6e2b8") +
+        scrap(1800, 980, 280, 220, -6, "#d9e9d3") +
+        tape(1650, 50, 6, "blue", true) +
+        tape(260, 820, -10, "pink") +
+        tape(140, 260, -38, "yellow") +
+        sticker(1480, 300, heart) +
+        sticker(420, 960, star) +
+        sticker(380, 200, dots);
   return svg(defs, fill("url(#kraft)") + fibres + pieces);
 }
 
@@ -371,13 +593,37 @@ function samplePhoto(x: number, y: number, w: number, h: number, angle: number, 
 function previewSvg(theme: BuiltInTheme, intro: string) {
   const photoDefs =
     `<filter id="frameShadow" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="14" stdDeviation="18" flood-color="#000" flood-opacity="0.35"/></filter>` +
-    [["#bfe0ff", "#fef3df"], ["#ffd6c2", "#fff3e3"], ["#d6ccff", "#f3f0ff"], ["#c6ecd9", "#f2fbf5"]].map(([a, b], i) => linear(`photoSky${i}`, [[0, a!], [1, b!]])).join("");
+    [
+      ["#bfe0ff", "#fef3df"],
+      ["#ffd6c2", "#fff3e3"],
+      ["#d6ccff", "#f3f0ff"],
+      ["#c6ecd9", "#f2fbf5"],
+    ]
+      .map(([a, b], i) =>
+        linear(`photoSky${i}`, [
+          [0, a!],
+          [1, b!],
+        ]),
+      )
+      .join("");
   const scene = theme.isCollage ? theme.scenes.find((s) => s.kind === "collage") : undefined;
   const layouts: Record<number, [number, number, number, number, number][]> = {
     1: [[960, 470, 860, 500, -2]],
-    2: [[660, 470, 620, 420, -4], [1260, 450, 620, 420, 3]],
-    3: [[560, 500, 520, 360, -5], [960, 420, 520, 360, 2], [1360, 500, 520, 360, 5]],
-    4: [[700, 300, 520, 300, -3], [1220, 300, 520, 300, 3], [700, 680, 520, 300, 2], [1220, 680, 520, 300, -2]],
+    2: [
+      [660, 470, 620, 420, -4],
+      [1260, 450, 620, 420, 3],
+    ],
+    3: [
+      [560, 500, 520, 360, -5],
+      [960, 420, 520, 360, 2],
+      [1360, 500, 520, 360, 5],
+    ],
+    4: [
+      [700, 300, 520, 300, -3],
+      [1220, 300, 520, 300, 3],
+      [700, 680, 520, 300, 2],
+      [1220, 680, 520, 300, -2],
+    ],
   };
   const frames = (layouts[scene?.photos ?? 1] ?? layouts[1]!).map(([x, y, w, h, a], i) => samplePhoto(x, y, w, h, a, i)).join("");
   // The intro's own <svg> is nested, keeping its ids apart from the frames' ones.
@@ -389,7 +635,11 @@ function previewSvg(theme: BuiltInTheme, intro: string) {
 /** Encodes at quality 85, stepping down only if a picture would pass the size limit. */
 async function writeJpeg(input: Buffer, file: string, width: number, height: number) {
   for (const quality of [85, 80, 75, 70]) {
-    const data = await sharp(input, { density: 72 }).resize(width, height).flatten({ background: "#ffffff" }).jpeg({ quality, mozjpeg: true, chromaSubsampling: "4:2:0" }).toBuffer();
+    const data = await sharp(input, { density: 72 })
+      .resize(width, height)
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality, mozjpeg: true, chromaSubsampling: "4:2:0" })
+      .toBuffer();
     if (data.length <= MAX_BYTES || quality === 70) {
       await fs.writeFile(file, data);
       return { bytes: data.length, quality };

@@ -14,7 +14,10 @@ export const newPasswordField = z
   .min(8, "Use at least 8 characters.")
   .max(128, "Use at most 128 characters.");
 
-export const passwordField = z.string({ error: "Enter your password." }).min(1, "Enter your password.").max(128, "That password is too long.");
+export const passwordField = z
+  .string({ error: "Enter your password." })
+  .min(1, "Enter your password.")
+  .max(128, "That password is too long.");
 
 export const nameField = z.string().trim().max(80, "Use at most 80 characters.");
 
@@ -32,7 +35,6 @@ export const emailOnlyInput = z.object({ email: emailField });
 
 export const changePasswordInput = z.object({ currentPassword: passwordField, newPassword: newPasswordField });
 export const changeEmailInput = z.object({ email: emailField, password: passwordField });
-
 
 /** Fields a user may change on their own profile. Checkboxes arrive as "on" from forms. */
 export const profileInput = z.object({

@@ -31,10 +31,7 @@ const promptsField = z
   .max(MAX_PROMPTS, `Ask at most ${MAX_PROMPTS} questions.`)
   .transform((prompts) => prompts.filter((p) => p.length > 0));
 
-const timeZoneField = z
-  .string()
-  .trim()
-  .refine(isTimeZone, "Choose a time zone from the list.");
+const timeZoneField = z.string().trim().refine(isTimeZone, "Choose a time zone from the list.");
 
 /** A deadline must be ahead of now (with a minute's grace for slow forms) and within a year. */
 export const deadlineField = (now: Date) =>

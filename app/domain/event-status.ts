@@ -12,6 +12,12 @@ const LABELS: Record<EventStatusKind, string> = {
 /** Where an event stands for its people: an active event past its deadline no longer collects. */
 export function eventStatusOf(event: EventState, now = new Date()): { kind: EventStatusKind; label: string } {
   const kind: EventStatusKind =
-    event.status === "delivered" ? "delivered" : event.status === "closed" ? "closed" : acceptsContributions(event, now) ? "collecting" : "deadline-passed";
+    event.status === "delivered"
+      ? "delivered"
+      : event.status === "closed"
+        ? "closed"
+        : acceptsContributions(event, now)
+          ? "collecting"
+          : "deadline-passed";
   return { kind, label: LABELS[kind] };
 }

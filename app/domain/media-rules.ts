@@ -114,15 +114,18 @@ export type TrimResult = { ok: true; trimStart: number; trimEnd: number | null }
 export function checkTrim(change: { trimStart?: number; trimEnd?: number | null }, item: TrimTarget): TrimResult {
   const field = change.trimStart !== undefined ? "trimStart" : "trimEnd";
   if (item.kind !== "video") return { ok: false, errors: { [field]: "Only clips can be trimmed." } };
-  if (item.durationSeconds === null) return { ok: false, errors: { [field]: "This clip is still being processed. Trim it once it's ready." } };
+  if (item.durationSeconds === null)
+    return { ok: false, errors: { [field]: "This clip is still being processed. Trim it once it's ready." } };
   const duration = item.durationSeconds;
   const trimStart = change.trimStart ?? item.trimStart;
   const trimEnd = change.trimEnd === undefined ? item.trimEnd : change.trimEnd;
   const end = trimEnd ?? duration;
   if (trimStart < 0) return { ok: false, errors: { trimStart: "Start at 0 seconds or later." } };
-  if (end > duration + EPSILON) return { ok: false, errors: { trimEnd: `The clip is only ${formatDuration(duration, { precise: true })} long.` } };
+  if (end > duration + EPSILON)
+    return { ok: false, errors: { trimEnd: `The clip is only ${formatDuration(duration, { precise: true })} long.` } };
   if (trimStart >= end) return { ok: false, errors: { trimStart: "The start must come before the end." } };
-  if (end - trimStart < MIN_KEPT_SECONDS - EPSILON) return { ok: false, errors: { trimEnd: `Keep at least ${MIN_KEPT_SECONDS} second of the clip.` } };
+  if (end - trimStart < MIN_KEPT_SECONDS - EPSILON)
+    return { ok: false, errors: { trimEnd: `Keep at least ${MIN_KEPT_SECONDS} second of the clip.` } };
   return { ok: true, trimStart, trimEnd };
 }
 

@@ -11,12 +11,10 @@ export interface AuthedUser {
 type MembershipFields = Pick<AuthedUser, "subscriptionId" | "hasLegacyB2bSubscription">;
 
 /** A member has a subscription, or a subscription from the old business plans (spec §6). */
-export const isMember = (user: MembershipFields | null | undefined) =>
-  !!user && (!!user.subscriptionId || user.hasLegacyB2bSubscription);
+export const isMember = (user: MembershipFields | null | undefined) => !!user && (!!user.subscriptionId || user.hasLegacyB2bSubscription);
 
 /** Admins and editors pass the edit-rights check (spec §6). */
-export const hasEditRights = (user: Pick<AuthedUser, "role"> | null | undefined) =>
-  user?.role === "admin" || user?.role === "editor";
+export const hasEditRights = (user: Pick<AuthedUser, "role"> | null | undefined) => user?.role === "admin" || user?.role === "editor";
 
 export const isAdmin = (user: Pick<AuthedUser, "role"> | null | undefined) => user?.role === "admin";
 
@@ -24,5 +22,4 @@ export const isAdmin = (user: Pick<AuthedUser, "role"> | null | undefined) => us
 export const showsVipCard = (user: MembershipFields | null | undefined) => !isMember(user);
 
 /** A user reads and changes only their own account records; staff may see anyone's (spec §6). */
-export const canAccessAccountOf = (actor: Pick<AuthedUser, "id" | "role">, ownerId: string) =>
-  actor.id === ownerId || hasEditRights(actor);
+export const canAccessAccountOf = (actor: Pick<AuthedUser, "id" | "role">, ownerId: string) => actor.id === ownerId || hasEditRights(actor);

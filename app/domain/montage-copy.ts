@@ -23,9 +23,15 @@ export interface TitleCard {
 }
 
 /** The intro card: the event's own title when it has one, else "Ana's birthday". */
-export function introCard(options: { title: string; occasion: string; occasionOther?: string | null; recipients: readonly RecipientName[] }): TitleCard {
+export function introCard(options: {
+  title: string;
+  occasion: string;
+  occasionOther?: string | null;
+  recipients: readonly RecipientName[];
+}): TitleCard {
   const occasion = findOccasion(options.occasion);
-  const phrase = options.occasion === "other" && options.occasionOther?.trim() ? options.occasionOther.trim() : (occasion?.phrase ?? "special day");
+  const phrase =
+    options.occasion === "other" && options.occasionOther?.trim() ? options.occasionOther.trim() : (occasion?.phrase ?? "special day");
   return {
     heading: options.title.trim() || occasionTitle(options.recipients, phrase),
     subheading: INTRO_LINES[options.occasion] ?? DEFAULT_INTRO_LINE,
@@ -40,5 +46,8 @@ export function outroCard(contributors: readonly string[]): TitleCard {
     return { heading: "With love from", subheading: formatRecipientNames(names.map((firstName) => ({ firstName }))) };
   }
   const others = names.length - OUTRO_NAMES_SHOWN;
-  return { heading: "With love from", subheading: `${names.slice(0, OUTRO_NAMES_SHOWN).join(", ")} and ${others} ${others === 1 ? "other" : "others"}` };
+  return {
+    heading: "With love from",
+    subheading: `${names.slice(0, OUTRO_NAMES_SHOWN).join(", ")} and ${others} ${others === 1 ? "other" : "others"}`,
+  };
 }

@@ -6,16 +6,18 @@ export interface RecipientName {
 /** Spec §3: with no name the copy speaks of "someone special". */
 export const NO_RECIPIENT_TEXT = "someone special";
 
-const displayName = (r: RecipientName) => [r.firstName, r.lastName].map((p) => p?.trim()).filter(Boolean).join(" ");
+const displayName = (r: RecipientName) =>
+  [r.firstName, r.lastName]
+    .map((p) => p?.trim())
+    .filter(Boolean)
+    .join(" ");
 
 /**
  * Joins recipients' names for copy (spec §3): "Ana", "Ana and Bo", "Ana, Bo and Cy".
  * `firstNamesOnly` keeps it warm in headings ("Ana and Bo's birthday").
  */
 export function formatRecipientNames(recipients: readonly RecipientName[], options: { firstNamesOnly?: boolean } = {}) {
-  const names = recipients
-    .map((r) => (options.firstNamesOnly ? r.firstName.trim() : displayName(r)))
-    .filter((name) => name.length > 0);
+  const names = recipients.map((r) => (options.firstNamesOnly ? r.firstName.trim() : displayName(r))).filter((name) => name.length > 0);
   if (names.length === 0) return NO_RECIPIENT_TEXT;
   if (names.length === 1) return names[0]!;
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;

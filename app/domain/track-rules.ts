@@ -45,4 +45,3 @@ export function musicSettingsSchema(durationSeconds: number) {
     ),
   });
 }
-

@@ -21,11 +21,15 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
-  "media-small": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
-  "media-large": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-large", id, startedOn } }),
-  "media-process": ({ id, data, finalAttempt, startedOn }) => processMedia(data.mediaId, { finalAttempt, job: { name: "media-process", id, startedOn } }),
+  "media-small": ({ id, data, finalAttempt, startedOn }) =>
+    processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
+  "media-large": ({ id, data, finalAttempt, startedOn }) =>
+    processMedia(data.mediaId, { finalAttempt, job: { name: "media-large", id, startedOn } }),
+  "media-process": ({ id, data, finalAttempt, startedOn }) =>
+    processMedia(data.mediaId, { finalAttempt, job: { name: "media-process", id, startedOn } }),
   "media-dead": ({ data }) => abandonMedia(data.mediaId),
-  "track-process": ({ id, data, finalAttempt, startedOn }) => processTrack(data.trackId, { finalAttempt, job: { name: "track-process", id, startedOn } }),
+  "track-process": ({ id, data, finalAttempt, startedOn }) =>
+    processTrack(data.trackId, { finalAttempt, job: { name: "track-process", id, startedOn } }),
   "track-dead": ({ data }) => abandonTrack(data.trackId),
   "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),

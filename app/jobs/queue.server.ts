@@ -10,7 +10,12 @@ import { sweepOrphanWorkDirs } from "./work-dir.server";
 export type { JobData, JobName } from "./catalogue";
 /** `finalAttempt`: no retry follows if this one fails, so a handler can leave a clear state behind. */
 /** `startedOn`: when this attempt started, which tells it apart from another attempt of the same job. */
-export type JobHandler<N extends JobName> = (job: { id: string; data: JobData[N]; finalAttempt: boolean; startedOn: Date }) => Promise<void>;
+export type JobHandler<N extends JobName> = (job: {
+  id: string;
+  data: JobData[N];
+  finalAttempt: boolean;
+  startedOn: Date;
+}) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 /** Jobs of one queue at a time in a process: the media lanes say theirs in settings. */
@@ -111,4 +116,3 @@ export async function enqueue<N extends JobName>(
 ) {
   return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
 }
-

@@ -40,7 +40,10 @@ export async function openWorkDir(name: string, job?: JobRef): Promise<WorkDir> 
 
 async function ownerOf(dir: string): Promise<{ pid: number; job: JobRef | null } | null> {
   try {
-    const owner = JSON.parse(await fs.readFile(path.join(dir, OWNER_FILE), "utf8")) as { pid: number; job?: JobRef & { startedOn: string } };
+    const owner = JSON.parse(await fs.readFile(path.join(dir, OWNER_FILE), "utf8")) as {
+      pid: number;
+      job?: JobRef & { startedOn: string };
+    };
     return { pid: owner.pid, job: owner.job ? { ...owner.job, startedOn: new Date(owner.job.startedOn) } : null };
   } catch {
     return null;

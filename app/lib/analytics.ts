@@ -14,7 +14,10 @@ function readCookie(cookieHeader: string, name: string): string | null {
   for (const pair of cookieHeader.split(";")) {
     const separator = pair.indexOf("=");
     if (separator === -1 || pair.slice(0, separator).trim() !== name) continue;
-    const raw = pair.slice(separator + 1).trim().replace(/^"(.*)"$/, "$1");
+    const raw = pair
+      .slice(separator + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     try {
       return decodeURIComponent(raw);
     } catch {

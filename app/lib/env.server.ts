@@ -55,7 +55,11 @@ const schema = z.object({
   // Media processing lanes (docs/decisions/015): originals up to MEDIA_SMALL_MAX_BYTES (and every
   // photo) go to the fast lane, larger clips to the slow one; each lane works this many at a time
   // per worker process. A 1080p rendition's ffmpeg takes about 400 MB and every core it is given.
-  MEDIA_SMALL_MAX_BYTES: z.coerce.number().int().positive().default(40 * 1024 ** 2),
+  MEDIA_SMALL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(40 * 1024 ** 2),
   MEDIA_SMALL_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
   MEDIA_LARGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   // Rendering (RENDERING.md): ffmpeg jobs at a time per process; render each contribution's scene
@@ -72,33 +76,76 @@ const schema = z.object({
   RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Chorus <hello@chorus.localhost>"),
-  ADMIN_EMAIL: z.email().optional().or(z.literal("").transform(() => undefined)),
+  ADMIN_EMAIL: z
+    .email()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
-  UNSPLASH_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  UNSPLASH_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   UNSPLASH_API_URL: optionalUrl,
-  S3_BUCKET: z.string().optional().transform((v) => v || undefined),
+  S3_BUCKET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   S3_REGION: z.string().default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
-  S3_ACCESS_KEY_ID: z.string().optional().transform((v) => v || undefined),
-  S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   S3_FORCE_PATH_STYLE: flag,
   // Upload limits (spec: shown to contributors before they upload).
-  MAX_VIDEO_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
-  MAX_PHOTO_BYTES: z.coerce.number().int().positive().default(50 * 1024 ** 2),
+  MAX_VIDEO_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
+  MAX_PHOTO_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 ** 2),
   MAX_CLIP_SECONDS: z.coerce.number().positive().default(600),
-  MAX_EVENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 ** 3),
+  MAX_EVENT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 ** 3),
   MAX_EVENT_FILES: z.coerce.number().int().positive().default(500),
   // An organiser's own music tracks: largest file and longest track accepted.
-  MAX_TRACK_BYTES: z.coerce.number().int().positive().default(50 * 1024 ** 2),
-  MAX_TRACK_SECONDS: z.coerce.number().positive().default(15 * 60),
+  MAX_TRACK_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 ** 2),
+  MAX_TRACK_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(15 * 60),
   // A resumable upload untouched this long is removed (the uploads-expire sweep, hourly).
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(48),
   // A rendered piece no render has used for this long is removed (the render-pieces-sweep, daily).
   RENDER_PIECE_RETENTION_DAYS: z.coerce.number().positive().default(30),
-  TWILIO_ACCOUNT_SID: z.string().optional().transform((v) => v || undefined),
-  TWILIO_AUTH_TOKEN: z.string().optional().transform((v) => v || undefined),
-  TWILIO_FROM_NUMBER: z.string().optional().transform((v) => v || undefined),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  TWILIO_AUTH_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
@@ -116,7 +163,11 @@ const schema = z.object({
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(8000),
   RESET_LIMIT_PER_IP: z.coerce.number().int().positive().default(10),
   RESET_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(3),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
 });
 
 export type Env = z.infer<typeof schema> & { APP_URL: string; SHARE_HOST: string };
@@ -144,7 +195,19 @@ function readEnv(): Env {
 
 /** For tests that change settings: settings and everything built from them are read again. */
 export function resetEnvCache() {
-  for (const name of ["env", "mailProvider", "smsProvider", "phoneLookupProvider", "sessionSecrets", "sessionStorage", "toastStorage", "startDraftStorage", "storage", "stockPhotos"]) dropSingleton(name);
+  for (const name of [
+    "env",
+    "mailProvider",
+    "smsProvider",
+    "phoneLookupProvider",
+    "sessionSecrets",
+    "sessionStorage",
+    "toastStorage",
+    "startDraftStorage",
+    "storage",
+    "stockPhotos",
+  ])
+    dropSingleton(name);
 }
 
 export const isProduction = () => env().NODE_ENV === "production";

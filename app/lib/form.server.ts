@@ -47,10 +47,7 @@ export async function handleForm<S extends z.ZodType>(
     return await run(parsed.data);
   } catch (error) {
     if (isApiError(error)) {
-      return json<FormReply>(
-        { formError: error.message, errors: error.fields, values },
-        { status: error.status, headers: error.headers },
-      );
+      return json<FormReply>({ formError: error.message, errors: error.fields, values }, { status: error.status, headers: error.headers });
     }
     throw error;
   }

@@ -156,7 +156,6 @@ export function apiResource<A extends { request: Request }>(handlers: Partial<Re
   return { loader: dispatch, action: dispatch };
 }
 
-
 /** Header server.ts sets from Express's view of the caller (honours TRUST_PROXY); any value a client sends is dropped. */
 export const CLIENT_IP_HEADER = "x-chorus-client-ip";
 

@@ -64,7 +64,14 @@ export function refuseMalformedPaths(req: Request, res: Response, next: NextFunc
 export function finalErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction) {
   const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : 500;
   if (error instanceof URIError || (status >= 400 && status < 500)) {
-    sendError(req, res, status === 500 ? 400 : status, "BAD_REQUEST", "This request could not be understood.", "This request could not be understood");
+    sendError(
+      req,
+      res,
+      status === 500 ? 400 : status,
+      "BAD_REQUEST",
+      "This request could not be understood.",
+      "This request could not be understood",
+    );
     return;
   }
   console.error(`${req.method} ${req.path} failed:`, error);

@@ -52,9 +52,18 @@ function isExecutableFile(file: string) {
 // git master print "N-47683-g0e8eb07980" (the npm build, libavformat 58.24 → between 4.1 and 4.2),
 // so the library version is the only reliable clue to which options and filters exist.
 const releasesByLibavformat: ReadonlyArray<[number, number, string]> = [
-  [58, 12, "4.0"], [58, 20, "4.1"], [58, 29, "4.2"], [58, 45, "4.3"], [58, 76, "4.4"],
-  [59, 16, "5.0"], [59, 27, "5.1"], [60, 3, "6.0"], [60, 16, "6.1"], [61, 1, "7.0"],
-  [61, 7, "7.1"], [62, 3, "8.0"],
+  [58, 12, "4.0"],
+  [58, 20, "4.1"],
+  [58, 29, "4.2"],
+  [58, 45, "4.3"],
+  [58, 76, "4.4"],
+  [59, 16, "5.0"],
+  [59, 27, "5.1"],
+  [60, 3, "6.0"],
+  [60, 16, "6.1"],
+  [61, 1, "7.0"],
+  [61, 7, "7.1"],
+  [62, 3, "8.0"],
 ];
 
 /** "major.minor" of an `ffmpeg -version` text; for a git build, the last release it contains. */

@@ -29,7 +29,10 @@ export const PHOTO_BACKDROP = "#ffffff";
  * show white (PHOTO_BACKDROP), in the photo and in its blurred copy.
  */
 export async function photoRendition(input: string, output: string, frame: Frame = RENDITION_DEFAULTS): Promise<WrittenImage> {
-  const { width = 1, height = 1 } = await open(input).autoOrient().metadata().then((m) => m.autoOrient);
+  const { width = 1, height = 1 } = await open(input)
+    .autoOrient()
+    .metadata()
+    .then((m) => m.autoOrient);
   const fitted = fitInside(width / height, frame);
   // Blurred at 1/8 size then enlarged: a soft fill for a fraction of a full-size blur's work.
   const small = { width: Math.max(2, Math.round(frame.width / 8)), height: Math.max(2, Math.round(frame.height / 8)) };
@@ -41,7 +44,12 @@ export async function photoRendition(input: string, output: string, frame: Frame
     .raw()
     .toBuffer({ resolveWithObject: true });
   const background = await sharp(blurred.data, { raw: blurred.info }).resize(frame.width, frame.height).raw().toBuffer();
-  const picture = await open(input).autoOrient().resize(fitted.width, fitted.height, { fit: "fill" }).flatten({ background: PHOTO_BACKDROP }).png().toBuffer();
+  const picture = await open(input)
+    .autoOrient()
+    .resize(fitted.width, fitted.height, { fit: "fill" })
+    .flatten({ background: PHOTO_BACKDROP })
+    .png()
+    .toBuffer();
   const info = await sharp(background, { raw: { width: frame.width, height: frame.height, channels: blurred.info.channels } })
     .composite([{ input: picture, gravity: "centre" }])
     .jpeg({ quality: 90, mozjpeg: true })
@@ -90,7 +98,25 @@ export async function videoPoster(
   try {
     const frame = path.join(scratch, "frame.png");
     await runFfmpeg(
-      ["-hide_banner", "-v", "error", "-y", "-ss", at.toFixed(3), "-i", videoFile, "-frames:v", "1", "-f", "image2", "-update", "1", "-c:v", "png", frame],
+      [
+        "-hide_banner",
+        "-v",
+        "error",
+        "-y",
+        "-ss",
+        at.toFixed(3),
+        "-i",
+        videoFile,
+        "-frames:v",
+        "1",
+        "-f",
+        "image2",
+        "-update",
+        "1",
+        "-c:v",
+        "png",
+        frame,
+      ],
       { signal, timeoutMs: 120_000 },
     );
     const info = await open(frame).jpeg({ quality: 90, mozjpeg: true }).toFile(output);
@@ -107,7 +133,9 @@ const MAX_UPSCALE = 4;
 /** Enlarges a small photo by `factor` (Lanczos3, then a light sharpen to restore edges). */
 export async function upscalePhoto(input: string, output: string, factor: number): Promise<WrittenImage> {
   if (!(factor > 1 && factor <= MAX_UPSCALE)) throw new RangeError(`The upscale factor must be above 1 and at most ${MAX_UPSCALE}.`);
-  const { width = 0, height = 0 } = await open(input).metadata().then((m) => m.autoOrient);
+  const { width = 0, height = 0 } = await open(input)
+    .metadata()
+    .then((m) => m.autoOrient);
   const target = { width: Math.round(width * factor), height: Math.round(height * factor) };
   if (target.width * target.height > DEFAULT_UPLOAD_LIMITS.maxPhotoPixels) {
     throw new RangeError("The upscaled photo would be larger than we can store.");
@@ -124,7 +152,9 @@ export async function upscalePhoto(input: string, output: string, factor: number
 export async function editPhoto(input: string, output: string, edits: PhotoEdits): Promise<WrittenImage> {
   const { crop, rotate = 0, flipH = false, flipV = false, brightness = 1, contrast = 1 } = photoEditsSchema.parse(edits);
   // Step 1–2 in one pass: auto-orient, then crop in the upright photo's pixels.
-  const upright = await open(input).metadata().then((m) => m.autoOrient);
+  const upright = await open(input)
+    .metadata()
+    .then((m) => m.autoOrient);
   if (crop) assertCropInside(crop, upright);
   let pipeline = open(input).autoOrient();
   if (crop) pipeline = pipeline.extract(crop);

@@ -28,9 +28,26 @@ const MAX_GAIN_DB = 20;
 export type Loudness = { integrated: number | null; truePeak: number | null };
 
 /** Integrated loudness (LUFS) and true peak (dBTP) of one audio stream, as its stereo mix. */
-export async function measureLoudness(file: string, audioStreamIndex: number, { signal }: { signal?: AbortSignal } = {}): Promise<Loudness> {
+export async function measureLoudness(
+  file: string,
+  audioStreamIndex: number,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<Loudness> {
   const { stderrTail } = await runFfmpeg(
-    ["-hide_banner", "-nostats", "-vn", "-i", file, "-map", `0:${audioStreamIndex}`, "-af", `${STEREO_MIX},${LOUDNORM_FILTER}:print_format=json`, "-f", "null", "-"],
+    [
+      "-hide_banner",
+      "-nostats",
+      "-vn",
+      "-i",
+      file,
+      "-map",
+      `0:${audioStreamIndex}`,
+      "-af",
+      `${STEREO_MIX},${LOUDNORM_FILTER}:print_format=json`,
+      "-f",
+      "null",
+      "-",
+    ],
     { signal, timeoutMs: 600_000 },
   );
   const text = stderrTail.join("\n");

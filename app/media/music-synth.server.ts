@@ -75,7 +75,13 @@ export type NoteOptions = { gain: number; pan?: number };
  * A soft pad: three slightly detuned warm saws per note through a gentle low-pass, with slow
  * attack and release, so consecutive chords melt into each other.
  */
-export function pad(out: LoopBuffer, start: number, seconds: number, notes: number[], { gain, pan = 0, cutoffHz = 1400, random }: NoteOptions & { cutoffHz?: number; random: () => number }) {
+export function pad(
+  out: LoopBuffer,
+  start: number,
+  seconds: number,
+  notes: number[],
+  { gain, pan = 0, cutoffHz = 1400, random }: NoteOptions & { cutoffHz?: number; random: () => number },
+) {
   const attack = Math.min(0.8, seconds / 3) * SAMPLE_RATE;
   const release = 1.6 * SAMPLE_RATE;
   const held = seconds * SAMPLE_RATE;
@@ -90,14 +96,19 @@ export function pad(out: LoopBuffer, start: number, seconds: number, notes: numb
         const envelope = i < attack ? i / attack : i < held ? 1 : 1 - (i - held) / release;
         low += smoothing * (lookup(SOFT_SAW, phase) - low);
         phase += step;
-        out.add(start + i, low * envelope * envelope * gain / notes.length, voicePan);
+        out.add(start + i, (low * envelope * envelope * gain) / notes.length, voicePan);
       }
     }
   }
 }
 
 /** A plucked string: a few harmonics that die away, the upper ones first, and a soft click. */
-export function pluck(out: LoopBuffer, start: number, note: number, { gain, pan = 0, decaySeconds = 1.2 }: NoteOptions & { decaySeconds?: number }) {
+export function pluck(
+  out: LoopBuffer,
+  start: number,
+  note: number,
+  { gain, pan = 0, decaySeconds = 1.2 }: NoteOptions & { decaySeconds?: number },
+) {
   const frequency = hzOf(note);
   const length = Math.round(decaySeconds * 6 * SAMPLE_RATE);
   const partials = [1, 0.5, 0.28, 0.14, 0.07]
@@ -115,7 +126,19 @@ export function pluck(out: LoopBuffer, start: number, note: number, { gain, pan 
 }
 
 /** A bell or electric piano by frequency modulation; `ratio` shapes the colour, `brightness` its bite. */
-export function bell(out: LoopBuffer, start: number, note: number, { gain, pan = 0, ratio = 1, brightness = 1.5, decaySeconds = 1.5, tremoloHz = 0 }: NoteOptions & { ratio?: number; brightness?: number; decaySeconds?: number; tremoloHz?: number }) {
+export function bell(
+  out: LoopBuffer,
+  start: number,
+  note: number,
+  {
+    gain,
+    pan = 0,
+    ratio = 1,
+    brightness = 1.5,
+    decaySeconds = 1.5,
+    tremoloHz = 0,
+  }: NoteOptions & { ratio?: number; brightness?: number; decaySeconds?: number; tremoloHz?: number },
+) {
   const frequency = hzOf(note);
   const length = Math.round(decaySeconds * 6 * SAMPLE_RATE);
   const fall = Math.exp(-1 / (decaySeconds * SAMPLE_RATE));
@@ -165,7 +188,15 @@ export function noiseHit(
   out: LoopBuffer,
   start: number,
   random: () => number,
-  { gain, pan = 0, decaySeconds, highPassHz, lowPassHz = 16_000, attackSeconds = 0.001, bodyHz = 0 }: NoteOptions & { decaySeconds: number; highPassHz: number; lowPassHz?: number; attackSeconds?: number; bodyHz?: number },
+  {
+    gain,
+    pan = 0,
+    decaySeconds,
+    highPassHz,
+    lowPassHz = 16_000,
+    attackSeconds = 0.001,
+    bodyHz = 0,
+  }: NoteOptions & { decaySeconds: number; highPassHz: number; lowPassHz?: number; attackSeconds?: number; bodyHz?: number },
 ) {
   const length = Math.round(decaySeconds * 6 * SAMPLE_RATE);
   const high = 1 - Math.exp((-2 * Math.PI * highPassHz) / SAMPLE_RATE);
@@ -207,7 +238,10 @@ const STEREO_SPREAD = 23;
 export function reverb(send: LoopBuffer, { roomSize = 0.84, damping = 0.3, wet = 0.3 } = {}) {
   const scale = SAMPLE_RATE / 44_100;
   const out = new LoopBuffer(send.length);
-  for (const [channel, spread] of [[0, 0], [1, STEREO_SPREAD]] as const) {
+  for (const [channel, spread] of [
+    [0, 0],
+    [1, STEREO_SPREAD],
+  ] as const) {
     const combs = COMBS.map((n) => ({ line: new Float32Array(Math.round((n + spread) * scale)), at: 0, store: 0 }));
     const allpasses = ALLPASSES.map((n) => ({ line: new Float32Array(Math.round((n + spread) * scale)), at: 0 }));
     const target = channel === 0 ? out.left : out.right;

@@ -77,7 +77,15 @@ function fractionDone(progress: FfmpegProgress, duration: number) {
 }
 
 /** The ffmpeg arguments for one rendition (pure; exported for tests). */
-export function normaliseArgs({ input, output, source, duration, frame, fps, audioGainDb }: {
+export function normaliseArgs({
+  input,
+  output,
+  source,
+  duration,
+  frame,
+  fps,
+  audioGainDb,
+}: {
   input: string;
   output: string;
   source: MediaProbe;
@@ -100,22 +108,63 @@ export function normaliseArgs({ input, output, source, duration, frame, fps, aud
   const maxKbits = renditionMaxKbits(frame);
   const graph = `${blurFillGraph(`0:${video.index}`, "v", aspect, frame, fps)};${audio}`;
   return [
-    "-hide_banner", "-v", "error", "-y",
-    "-i", input,
-    "-filter_complex", graph,
-    "-map", "[v]", "-map", "[a]",
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    input,
+    "-filter_complex",
+    graph,
+    "-map",
+    "[v]",
+    "-map",
+    "[a]",
     // The picture's length, not the container's: the silence and apad above are endless.
-    "-t", duration.toFixed(6),
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-profile:v", "high", "-pix_fmt", "yuv420p",
-    "-maxrate", `${maxKbits}k`, "-bufsize", `${maxKbits * 2}k`,
-    "-g", String(fps), "-keyint_min", String(fps), "-sc_threshold", "0",
-    "-c:a", "aac", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
+    "-t",
+    duration.toFixed(6),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "20",
+    "-profile:v",
+    "high",
+    "-pix_fmt",
+    "yuv420p",
+    "-maxrate",
+    `${maxKbits}k`,
+    "-bufsize",
+    `${maxKbits * 2}k`,
+    "-g",
+    String(fps),
+    "-keyint_min",
+    String(fps),
+    "-sc_threshold",
+    "0",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "192k",
+    "-ar",
+    String(AUDIO_RATE),
+    "-ac",
+    "2",
     // Phones' location and other tags stay with the original only.
-    "-map_metadata", "-1", "-map_chapters", "-1",
+    "-map_metadata",
+    "-1",
+    "-map_chapters",
+    "-1",
     // The pixels are already upright: write no rotation (4.1 clears it itself; this keeps it so).
-    "-metadata:s:v:0", "rotate=0",
-    "-max_muxing_queue_size", "1024",
-    "-movflags", "+faststart",
-    "-f", "mp4", output,
+    "-metadata:s:v:0",
+    "rotate=0",
+    "-max_muxing_queue_size",
+    "1024",
+    "-movflags",
+    "+faststart",
+    "-f",
+    "mp4",
+    output,
   ];
 }

@@ -39,8 +39,7 @@ export type MediaProbe = {
   tags: Record<string, string>;
 };
 
-export const UNREADABLE_MEDIA_MESSAGE =
-  "We could not read this file. It may be damaged or in a format we don't support.";
+export const UNREADABLE_MEDIA_MESSAGE = "We could not read this file. It may be damaged or in a format we don't support.";
 
 export class UnreadableMediaError extends Error {
   override name = "UnreadableMediaError";
@@ -100,7 +99,8 @@ export function summariseProbe(output: FfprobeOutput): MediaProbe {
   // Cover art in an audio or video file is a "video" stream too: it is not the picture.
   const videoStream = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
   const audioStream = streams.find((s) => s.codec_type === "audio");
-  const duration = positiveNumber(output.format?.duration) ?? positiveNumber(videoStream?.duration) ?? positiveNumber(audioStream?.duration);
+  const duration =
+    positiveNumber(output.format?.duration) ?? positiveNumber(videoStream?.duration) ?? positiveNumber(audioStream?.duration);
   const video = videoStream ? summariseVideo(videoStream) : null;
   const audio = audioStream
     ? {

@@ -35,8 +35,10 @@ export async function validateTrackFile(file: string, limits: TrackLimits): Prom
     if (error instanceof UnreadableMediaError) throw new UploadRejectedError("UNSUPPORTED_TYPE", NOT_MUSIC_MESSAGE, error.detail);
     throw error;
   }
-  if (probe.kind === "video") throw new UploadRejectedError("UNSUPPORTED_TYPE", "This is a video. Please choose a music file, such as an MP3 or M4A.");
-  if (probe.kind !== "audio" || !probe.audio || !probe.duration) throw new UploadRejectedError("UNSUPPORTED_TYPE", NOT_MUSIC_MESSAGE, `kind ${probe.kind}`);
+  if (probe.kind === "video")
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", "This is a video. Please choose a music file, such as an MP3 or M4A.");
+  if (probe.kind !== "audio" || !probe.audio || !probe.duration)
+    throw new UploadRejectedError("UNSUPPORTED_TYPE", NOT_MUSIC_MESSAGE, `kind ${probe.kind}`);
   if (probe.duration > limits.maxSeconds) throw tooLong(limits.maxSeconds);
   return { probe, audio: probe.audio, durationSeconds: probe.duration };
 }
@@ -82,7 +84,9 @@ export async function normaliseTrack(
   const short = source.length / WAVEFORM_RATE < LOUDNORM_MIN_SECONDS;
   const gain = short ? gainToTarget({ integrated, truePeak }) : 0;
   const measured = [
-    `measured_I=${integrated}`, `measured_LRA=${first.range ?? 0}`, `measured_TP=${truePeak ?? 0}`,
+    `measured_I=${integrated}`,
+    `measured_LRA=${first.range ?? 0}`,
+    `measured_TP=${truePeak ?? 0}`,
     ...(first.threshold !== null ? [`measured_thresh=${first.threshold}`] : []),
   ];
   const level = short ? `volume=${gain}dB` : `${LOUDNORM_FILTER}:${measured.join(":")}:linear=true:print_format=json`;
@@ -90,11 +94,33 @@ export async function normaliseTrack(
   const { sampleRate, channels } = TRACK_RENDITION;
   try {
     const { stderrTail } = await runFfmpeg([
-      "-hide_banner", "-nostats", "-y", "-i", input,
-      "-filter_complex", `[0:${audioStreamIndex}]${level},aresample=${sampleRate},aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[r][w]`,
-      "-map", "[r]", "-c:a", "aac", "-b:a", bitrate, "-ar", String(sampleRate), "-ac", String(channels),
+      "-hide_banner",
+      "-nostats",
+      "-y",
+      "-i",
+      input,
+      "-filter_complex",
+      `[0:${audioStreamIndex}]${level},aresample=${sampleRate},aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[r][w]`,
+      "-map",
+      "[r]",
+      "-c:a",
+      "aac",
+      "-b:a",
+      bitrate,
+      "-ar",
+      String(sampleRate),
+      "-ac",
+      String(channels),
       // Tags and cover art stay with the original only.
-      "-map_metadata", "-1", "-map_chapters", "-1", "-movflags", "+faststart", "-f", "mp4", output,
+      "-map_metadata",
+      "-1",
+      "-map_chapters",
+      "-1",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      output,
       ...waveformOutput(wave),
     ]);
     const samples = await readWaveform(wave);
@@ -118,13 +144,21 @@ export async function normaliseTrack(
 async function measure(input: string, audioStreamIndex: number, workDir: string, maxSeconds?: number) {
   const wave = path.join(workDir, "waveform.f32");
   const { stderrTail } = await runFfmpeg([
-    "-hide_banner", "-nostats", "-y",
+    "-hide_banner",
+    "-nostats",
+    "-y",
     // A container can understate its length: decoding stops just past the limit, whatever it claims.
     ...(maxSeconds ? ["-t", String(maxSeconds + 1)] : []),
-    "-i", input,
+    "-i",
+    input,
     // framelog=verbose: only the summary is logged, not a line per 100 ms.
-    "-filter_complex", `[0:${audioStreamIndex}]asplit=2[m][w];[m]ebur128=peak=true:framelog=verbose[l]`,
-    "-map", "[l]", "-f", "null", "-",
+    "-filter_complex",
+    `[0:${audioStreamIndex}]asplit=2[m][w];[m]ebur128=peak=true:framelog=verbose[l]`,
+    "-map",
+    "[l]",
+    "-f",
+    "null",
+    "-",
     ...waveformOutput(wave),
   ]);
   const samples = await readWaveform(wave);
@@ -134,7 +168,19 @@ async function measure(input: string, audioStreamIndex: number, workDir: string,
   return { loudness: ebur128Summary(stderrTail), samples };
 }
 
-const waveformOutput = (file: string) => ["-map", "[w]", "-ac", "1", "-ar", String(WAVEFORM_RATE), "-c:a", "pcm_f32le", "-f", "f32le", file];
+const waveformOutput = (file: string) => [
+  "-map",
+  "[w]",
+  "-ac",
+  "1",
+  "-ar",
+  String(WAVEFORM_RATE),
+  "-c:a",
+  "pcm_f32le",
+  "-f",
+  "f32le",
+  file,
+];
 
 async function readWaveform(file: string) {
   const bytes = await readFile(file);
@@ -168,7 +214,8 @@ function ebur128Summary(stderrTail: string[]): Ebur128Summary {
   };
 }
 
-const tooLong = (maxSeconds: number) => new UploadRejectedError("TOO_LONG", `This track is longer than ${formatDuration(maxSeconds)}. Please choose a shorter one.`);
+const tooLong = (maxSeconds: number) =>
+  new UploadRejectedError("TOO_LONG", `This track is longer than ${formatDuration(maxSeconds)}. Please choose a shorter one.`);
 
 function requireSound(integrated: number | null) {
   if (integrated === null || integrated < SILENCE_LUFS) throw new UploadRejectedError("EMPTY", "We could not hear any sound in this file.");

@@ -52,15 +52,30 @@ export type ValidatedUpload = {
 };
 
 const PHOTO_MIME: Record<string, string> = {
-  jpeg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif", tiff: "image/tiff", heif: "image/heic",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  gif: "image/gif",
+  tiff: "image/tiff",
+  heif: "image/heic",
 };
 const VIDEO_CONTAINERS = new Set(["mov", "mp4", "m4v", "3gp", "3g2", "matroska", "webm", "avi"]);
 const VIDEO_CODECS = new Set(["h264", "hevc", "vp8", "vp9", "av1", "mpeg4"]);
 const EXTENSIONS: Record<string, string[]> = {
-  "image/jpeg": ["jpg", "jpeg", "jfif"], "image/png": ["png"], "image/webp": ["webp"], "image/gif": ["gif"],
-  "image/tiff": ["tif", "tiff"], "image/heic": ["heic", "heif"], "image/avif": ["avif"],
-  "video/mp4": ["mp4", "m4v"], "video/quicktime": ["mov", "qt"], "video/x-m4v": ["m4v", "mp4"], "video/3gpp": ["3gp", "3g2"],
-  "video/webm": ["webm"], "video/x-matroska": ["mkv", "webm"], "video/x-msvideo": ["avi"],
+  "image/jpeg": ["jpg", "jpeg", "jfif"],
+  "image/png": ["png"],
+  "image/webp": ["webp"],
+  "image/gif": ["gif"],
+  "image/tiff": ["tif", "tiff"],
+  "image/heic": ["heic", "heif"],
+  "image/avif": ["avif"],
+  "video/mp4": ["mp4", "m4v"],
+  "video/quicktime": ["mov", "qt"],
+  "video/x-m4v": ["m4v", "mp4"],
+  "video/3gpp": ["3gp", "3g2"],
+  "video/webm": ["webm"],
+  "video/x-matroska": ["mkv", "webm"],
+  "video/x-msvideo": ["avi"],
 };
 
 /**
@@ -80,14 +95,22 @@ export async function validateUpload(
   const largest = Math.max(limits.maxPhotoBytes, limits.maxVideoBytes);
   if (bytes > largest) throw new UploadRejectedError("TOO_LARGE", `This file is larger than ${formatBytes(largest)}.`);
 
-  const upload = (await validatePhoto(file, bytes, limits, workDir)) ?? { ...(await validateVideo(file, bytes, limits)), decodedPhoto: null };
+  const upload = (await validatePhoto(file, bytes, limits, workDir)) ?? {
+    ...(await validateVideo(file, bytes, limits)),
+    decodedPhoto: null,
+  };
   return { ...upload, extensionMatchesContent: declaredName ? extensionFits(declaredName, upload.mime) : null };
 }
 
 type Checked = Omit<ValidatedUpload, "extensionMatchesContent" | "decodedPhoto">;
 
 /** null when sharp does not see an image at all: then it may be a video. */
-async function validatePhoto(file: string, bytes: number, limits: UploadLimits, workDir?: string): Promise<(Checked & { decodedPhoto: string | null }) | null> {
+async function validatePhoto(
+  file: string,
+  bytes: number,
+  limits: UploadLimits,
+  workDir?: string,
+): Promise<(Checked & { decodedPhoto: string | null }) | null> {
   let metadata: Metadata;
   try {
     metadata = await sharp(file, { limitInputPixels: limits.maxPhotoPixels }).metadata();
@@ -160,7 +183,8 @@ async function validateHeic(file: string, bytes: number, mime: string, workDir?:
 function animatedGif(metadata: Metadata, bytes: number, limits: UploadLimits): Checked {
   // Like browsers and ffmpeg's GIF reader, a frame shown for under 20 ms is shown for 100 ms.
   const delays = metadata.delay ?? [];
-  const duration = Array.from({ length: metadata.pages ?? 1 }, (_, i) => delays[i] ?? 0).reduce((sum, ms) => sum + (ms < 20 ? 100 : ms), 0) / 1000;
+  const duration =
+    Array.from({ length: metadata.pages ?? 1 }, (_, i) => delays[i] ?? 0).reduce((sum, ms) => sum + (ms < 20 ? 100 : ms), 0) / 1000;
   if (duration > limits.maxClipSeconds) {
     throw new UploadRejectedError(
       "TOO_LONG",
@@ -186,7 +210,9 @@ const ORIENTATION_ROTATION: Record<number, Rotation> = { 1: 0, 2: 0, 3: 180, 4: 
 
 async function tooManyPixels(file: string, limits: UploadLimits) {
   // The header alone gives the size: reading it decodes no pixel, whatever the size claims.
-  const { width = 0, height = 0 } = await sharp(file, { limitInputPixels: false }).metadata().catch(() => ({}) as Metadata);
+  const { width = 0, height = 0 } = await sharp(file, { limitInputPixels: false })
+    .metadata()
+    .catch(() => ({}) as Metadata);
   const megapixels = Math.floor(limits.maxPhotoPixels / 1_000_000);
   const size = width && height ? ` (${width} × ${height} pixels)` : "";
   return new UploadRejectedError("TOO_MANY_PIXELS", `This photo is too big${size}. Photos can have at most ${megapixels} megapixels.`);

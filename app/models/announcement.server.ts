@@ -14,4 +14,3 @@ export async function listActiveAnnouncements(db: Db, now = new Date()) {
     )
     .orderBy(asc(announcements.createdAt));
 }
-

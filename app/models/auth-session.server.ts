@@ -25,7 +25,10 @@ export async function findLiveSession(db: Db, id: string) {
 }
 
 export async function updateSession(db: Db, id: string, record: SessionRecord, expiresAt: Date) {
-  await db.update(sessions).set({ ...record, expiresAt }).where(eq(sessions.id, id));
+  await db
+    .update(sessions)
+    .set({ ...record, expiresAt })
+    .where(eq(sessions.id, id));
 }
 
 export async function deleteSession(db: Db, id: string) {

@@ -24,9 +24,7 @@ export async function issueToken(db: Db, input: { userId: string; kind: AuthToke
   return token;
 }
 
-export type ConsumedToken =
-  | { ok: true; userId: string; newEmail: string | null }
-  | { ok: false; reason: "unknown" | "used" | "expired" };
+export type ConsumedToken = { ok: true; userId: string; newEmail: string | null } | { ok: false; reason: "unknown" | "used" | "expired" };
 
 /** Marks a token used, atomically, so two clicks on one link cannot both succeed. */
 export async function consumeToken(db: Db, token: string, kind: AuthTokenKind): Promise<ConsumedToken> {

@@ -142,7 +142,10 @@ export async function insertRecipient(db: Db, eventId: string, fields: Recipient
     .select({ next: sql<number>`coalesce(max(${recipients.position}) + 1, 0)::int` })
     .from(recipients)
     .where(eq(recipients.eventId, eventId))) as [{ next: number }];
-  const [row] = await db.insert(recipients).values({ ...fields, eventId, position: next }).returning();
+  const [row] = await db
+    .insert(recipients)
+    .values({ ...fields, eventId, position: next })
+    .returning();
   return row!;
 }
 
@@ -157,7 +160,10 @@ export async function deleteRecipient(db: Db, id: string) {
 
 /** The recipient's first visit: kept once, even when two requests race. Returns the moment kept. */
 export async function markEventOpened(db: Db, id: string) {
-  await db.update(events).set({ openedAt: new Date() }).where(and(eq(events.id, id), isNull(events.openedAt)));
+  await db
+    .update(events)
+    .set({ openedAt: new Date() })
+    .where(and(eq(events.id, id), isNull(events.openedAt)));
   const [row] = await db.select({ openedAt: events.openedAt }).from(events).where(eq(events.id, id));
   return row?.openedAt ?? null;
 }

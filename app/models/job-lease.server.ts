@@ -36,7 +36,10 @@ export async function renewJobLease(db: Db, schema: string, job: { name: string;
  */
 export async function releaseLapsedJobs(db: Db, schema: string, names: readonly string[]) {
   if (!names.length) return { released: [], exhausted: [] };
-  const nameList = sql.join(names.map((name) => sql`${name}`), sql`, `);
+  const nameList = sql.join(
+    names.map((name) => sql`${name}`),
+    sql`, `,
+  );
   const released = await db.execute<{ name: string; id: string }>(sql`
     update ${jobTable(schema)}
     set state = 'retry', start_after = now(),

@@ -19,7 +19,11 @@ export async function storageKeysInUse(db: Db, eventId: string, keys: string[]) 
     .from(media)
     .where(eq(media.eventId, eventId));
   for (const item of items) [item.originalKey, item.renditionKey, item.posterKey, ...Object.values(item.thumbnails)].forEach(note);
-  const versions = await db.select({ key: mediaVersions.key }).from(mediaVersions).innerJoin(media, eq(media.id, mediaVersions.mediaId)).where(eq(media.eventId, eventId));
+  const versions = await db
+    .select({ key: mediaVersions.key })
+    .from(mediaVersions)
+    .innerJoin(media, eq(media.id, mediaVersions.mediaId))
+    .where(eq(media.eventId, eventId));
   for (const version of versions) note(version.key);
   const renders = await db
     .select({ plan: renderJobs.plan })

@@ -3,7 +3,9 @@ import type { Db } from "~/lib/db.server";
 import { media, mediaVersions, type Media, type MediaVersion } from "../../drizzle/schema/index";
 
 export type NewMedia = Pick<Media, "eventId" | "purpose" | "originalKey" | "originalName" | "mimeType" | "sizeBytes"> &
-  Partial<Pick<Media, "contributorName" | "caption" | "uploaderId" | "rsvpId" | "uploadTokenHash" | "uploadId" | "kind" | "duplicatedFrom">>;
+  Partial<
+    Pick<Media, "contributorName" | "caption" | "uploaderId" | "rsvpId" | "uploadTokenHash" | "uploadId" | "kind" | "duplicatedFrom">
+  >;
 
 /** Inserts a media record at the end of the event's order. An upload id already recorded returns that record. */
 export async function insertMedia(db: Db, values: NewMedia) {
@@ -70,7 +72,10 @@ export async function findMediaByUuid(db: Db, mediaUuid: string) {
 }
 
 /** A whole media row (a duplicate shares its source's files): position follows as for insertMedia. */
-export async function insertMediaCopy(db: Db, values: Omit<typeof media.$inferInsert, "id" | "mediaUuid" | "position" | "createdAt" | "updatedAt">) {
+export async function insertMediaCopy(
+  db: Db,
+  values: Omit<typeof media.$inferInsert, "id" | "mediaUuid" | "position" | "createdAt" | "updatedAt">,
+) {
   const [row] = await db
     .insert(media)
     .values({
@@ -109,13 +114,20 @@ export async function claimMediaOfToken(db: Db, eventId: string, uploadTokenHash
   return db
     .update(media)
     .set({ uploaderId: userId, updatedAt: new Date() })
-    .where(and(eq(media.eventId, eventId), eq(media.uploadTokenHash, uploadTokenHash), or(isNull(media.uploaderId), eq(media.uploaderId, userId))))
+    .where(
+      and(
+        eq(media.eventId, eventId),
+        eq(media.uploadTokenHash, uploadTokenHash),
+        or(isNull(media.uploaderId), eq(media.uploaderId, userId)),
+      ),
+    )
     .returning();
 }
 
 // ——— Versions of a photo (an upscale, an edit) ———
 
-export type NewMediaVersion = Pick<MediaVersion, "mediaId" | "kind" | "status" | "key"> & Partial<Pick<MediaVersion, "id" | "edits" | "width" | "height">>;
+export type NewMediaVersion = Pick<MediaVersion, "mediaId" | "kind" | "status" | "key"> &
+  Partial<Pick<MediaVersion, "id" | "edits" | "width" | "height">>;
 
 export async function insertMediaVersion(db: Db, values: NewMediaVersion) {
   const [row] = await db.insert(mediaVersions).values(values).returning();
@@ -153,5 +165,7 @@ export async function markActiveVersionsReplaced(db: Db, mediaId: string, except
   await db
     .update(mediaVersions)
     .set({ status: "replaced" })
-    .where(and(eq(mediaVersions.mediaId, mediaId), eq(mediaVersions.status, "active"), exceptId ? ne(mediaVersions.id, exceptId) : undefined));
+    .where(
+      and(eq(mediaVersions.mediaId, mediaId), eq(mediaVersions.status, "active"), exceptId ? ne(mediaVersions.id, exceptId) : undefined),
+    );
 }

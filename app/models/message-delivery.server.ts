@@ -17,6 +17,8 @@ export async function markDelivered(db: Db, key: string) {
 }
 
 export async function markDeliveryFailed(db: Db, key: string, error: string) {
-  await db.update(messageDeliveries).set({ status: "failed", lastError: error.slice(0, 500) }).where(eq(messageDeliveries.key, key));
+  await db
+    .update(messageDeliveries)
+    .set({ status: "failed", lastError: error.slice(0, 500) })
+    .where(eq(messageDeliveries.key, key));
 }
-

@@ -34,6 +34,9 @@ export async function markNotification(db: Db, userId: string, id: string, field
 }
 
 export async function listStaffIds(db: Db) {
-  const rows = await db.select({ id: users.id }).from(users).where(inArray(users.role, ["admin", "editor"]));
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.role, ["admin", "editor"]));
   return rows.map((r) => r.id);
 }

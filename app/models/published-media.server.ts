@@ -20,8 +20,14 @@ export async function publishVersion(db: Db, values: NewPublishedMedia) {
       .select({ next: sql<number>`coalesce(max(${publishedMedia.version}), 0) + 1` })
       .from(publishedMedia)
       .where(eq(publishedMedia.eventId, values.eventId))) as [{ next: number }];
-    const [row] = await tx.insert(publishedMedia).values({ ...values, version: Number(next) }).returning();
-    await tx.update(events).set({ publishedMedia: row!.id, updatedAt: sql`now()` }).where(eq(events.id, values.eventId));
+    const [row] = await tx
+      .insert(publishedMedia)
+      .values({ ...values, version: Number(next) })
+      .returning();
+    await tx
+      .update(events)
+      .set({ publishedMedia: row!.id, updatedAt: sql`now()` })
+      .where(eq(events.id, values.eventId));
     return { version: row!, created: true };
   });
 }

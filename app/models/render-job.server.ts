@@ -26,7 +26,13 @@ export async function updateRenderJob(db: Db, id: string, changes: RenderJobChan
 export async function claimRenderJob(db: Db, id: string) {
   const [row] = await db
     .update(renderJobs)
-    .set({ status: "running", attempts: sql`${renderJobs.attempts} + 1`, startedAt: sql`coalesce(${renderJobs.startedAt}, now())`, heartbeatAt: sql`now()`, error: null })
+    .set({
+      status: "running",
+      attempts: sql`${renderJobs.attempts} + 1`,
+      startedAt: sql`coalesce(${renderJobs.startedAt}, now())`,
+      heartbeatAt: sql`now()`,
+      error: null,
+    })
     .where(and(eq(renderJobs.id, id), inArray(renderJobs.status, ["queued", "running"]), isNull(renderJobs.cancelRequestedAt)))
     .returning();
   return row ?? null;

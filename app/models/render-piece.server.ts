@@ -17,7 +17,10 @@ export async function saveRenderPiece(db: Db, values: { key: string; kind: strin
 }
 
 export async function touchRenderPiece(db: Db, key: string) {
-  await db.update(renderPieces).set({ lastUsedAt: sql`now()` }).where(eq(renderPieces.key, key));
+  await db
+    .update(renderPieces)
+    .set({ lastUsedAt: sql`now()` })
+    .where(eq(renderPieces.key, key));
 }
 
 export async function deleteRenderPiece(db: Db, key: string) {

@@ -66,7 +66,20 @@ export async function listUninvitedRsvps(db: Db, eventId: string) {
 }
 
 export type RsvpChanges = Partial<
-  Pick<Rsvp, "name" | "email" | "phone" | "viaEmail" | "viaSms" | "status" | "inviteSentAt" | "inviteOpenedAt" | "contributedAt" | "unsubscribedAt" | "userId">
+  Pick<
+    Rsvp,
+    | "name"
+    | "email"
+    | "phone"
+    | "viaEmail"
+    | "viaSms"
+    | "status"
+    | "inviteSentAt"
+    | "inviteOpenedAt"
+    | "contributedAt"
+    | "unsubscribedAt"
+    | "userId"
+  >
 >;
 
 export async function updateRsvp(db: Db, id: string, changes: RsvpChanges) {
@@ -80,7 +93,12 @@ export async function updateRsvp(db: Db, id: string, changes: RsvpChanges) {
 
 /** Invitees who may need a reminder: invited, not contributed, still subscribed, deadline within three days. */
 export async function listReminderCandidates(db: Db, now: Date) {
-  const rows = await db.execute<{ rsvp_id: string; deadline: string | Date; invite_sent_at: string | Date; sent_keys: string[] | null }>(sql`
+  const rows = await db.execute<{
+    rsvp_id: string;
+    deadline: string | Date;
+    invite_sent_at: string | Date;
+    sent_keys: string[] | null;
+  }>(sql`
     select r.id as rsvp_id, e.deadline, r.invite_sent_at,
       (select array_agg(d.key) from message_deliveries d where d.key like 'reminder:' || r.id || ':%' and d.status = 'sent') as sent_keys
     from rsvps r join events e on e.id = r.event_id

@@ -4,10 +4,20 @@ import { supportMessages } from "../../drizzle/schema/index";
 
 export async function insertSupportMessage(
   db: Db,
-  message: { kind: "chat" | "feedback"; userId: string | null; email: string | null; role: string | null; message: string; pageUrl: string | null },
+  message: {
+    kind: "chat" | "feedback";
+    userId: string | null;
+    email: string | null;
+    role: string | null;
+    message: string;
+    pageUrl: string | null;
+  },
 ) {
   // The widgets identify people by e-mail, id and role; the name is always "Anonymous" (spec §6).
-  const [row] = await db.insert(supportMessages).values({ ...message, name: "Anonymous" }).returning();
+  const [row] = await db
+    .insert(supportMessages)
+    .values({ ...message, name: "Anonymous" })
+    .returning();
   return row!;
 }
 

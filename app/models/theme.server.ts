@@ -3,7 +3,9 @@ import type { Db } from "~/lib/db.server";
 import { themes, type Theme } from "../../drizzle/schema/index";
 
 export type NewTheme = Omit<typeof themes.$inferInsert, "id" | "archivedAt" | "createdAt" | "updatedAt">;
-export type ThemeChanges = Partial<Omit<Theme, "id" | "slug" | "ownerId" | "basedOnId" | "isPublic" | "archivedAt" | "createdAt" | "updatedAt">>;
+export type ThemeChanges = Partial<
+  Omit<Theme, "id" | "slug" | "ownerId" | "basedOnId" | "isPublic" | "archivedAt" | "createdAt" | "updatedAt">
+>;
 
 /**
  * The themes `userId` may choose from: public ones (the built-ins) and their own. Archived own
@@ -31,7 +33,10 @@ export async function findThemeBySlug(db: Db, slug: string) {
 
 /** How many themes a user has made, archived ones included. */
 export async function countOwnThemes(db: Db, ownerId: string) {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(themes).where(eq(themes.ownerId, ownerId));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(themes)
+    .where(eq(themes.ownerId, ownerId));
   return row?.count ?? 0;
 }
 

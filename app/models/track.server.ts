@@ -44,7 +44,8 @@ export async function countOwnTracks(db: Db, ownerId: string) {
   return row?.n ?? 0;
 }
 
-export type NewTrack = Pick<Track, "title" | "originalName" | "sizeBytes"> & Partial<Pick<Track, "id" | "ownerId" | "slug" | "artist" | "licence" | "originalKey">>;
+export type NewTrack = Pick<Track, "title" | "originalName" | "sizeBytes"> &
+  Partial<Pick<Track, "id" | "ownerId" | "slug" | "artist" | "licence" | "originalKey">>;
 
 export async function insertTrack(db: Db, values: NewTrack) {
   const [row] = await db.insert(tracks).values(values).returning();
@@ -56,7 +57,10 @@ export async function upsertBuiltInTrack(db: Db, values: Pick<Track, "title" | "
   const [row] = await db
     .insert(tracks)
     .values(values)
-    .onConflictDoUpdate({ target: tracks.slug, set: { title: values.title, artist: values.artist, licence: values.licence, originalName: values.originalName } })
+    .onConflictDoUpdate({
+      target: tracks.slug,
+      set: { title: values.title, artist: values.artist, licence: values.licence, originalName: values.originalName },
+    })
     .returning();
   return row!;
 }

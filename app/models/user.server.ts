@@ -44,4 +44,3 @@ export async function updateUser(db: Db, id: string, changes: UserChanges) {
   const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
   return user ?? null;
 }
-

@@ -77,8 +77,13 @@ export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): P
       return;
     }
     // Too long for a notification: the adapter reads it from the table by id.
-    const kept = await pool.query<{ id: string }>(`insert into ${tableName} (payload) values ($1) returning id`, [Buffer.from(encode(message))]);
-    await pool.query("select pg_notify($1, $2)", [channel, JSON.stringify({ uid: message.uid, type: message.type, attachmentId: kept.rows[0]!.id })]);
+    const kept = await pool.query<{ id: string }>(`insert into ${tableName} (payload) values ($1) returning id`, [
+      Buffer.from(encode(message)),
+    ]);
+    await pool.query("select pg_notify($1, $2)", [
+      channel,
+      JSON.stringify({ uid: message.uid, type: message.type, attachmentId: kept.rows[0]!.id }),
+    ]);
   }
 
   const sender =

@@ -106,7 +106,14 @@ interface SegmentBase {
 }
 
 export type Segment =
-  | (SegmentBase & { kind: "title"; role: "intro" | "outro"; heading: string; subheading: string; backgroundUrl: string; style: ThemeStyle })
+  | (SegmentBase & {
+      kind: "title";
+      role: "intro" | "outro";
+      heading: string;
+      subheading: string;
+      backgroundUrl: string;
+      style: ThemeStyle;
+    })
   | (SegmentBase & {
       kind: "clip";
       mediaId: string;

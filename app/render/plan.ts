@@ -68,7 +68,7 @@ function scenesOf(items: PlanMedia[], theme: PlanTheme, timing: Timing): Draft[]
   const drafts: Draft[] = [];
   const pattern = theme.isCollage && theme.scenes.some((s) => s.kind === "collage") ? theme.scenes : [{ kind: "single" as const }];
   let sceneIndex = 0;
-  for (let i = 0; i < items.length; ) {
+  for (let i = 0; i < items.length;) {
     const item = items[i]!;
     if (item.kind === "video") {
       const duration = item.durationSeconds ?? 0;
@@ -84,7 +84,8 @@ function scenesOf(items: PlanMedia[], theme: PlanTheme, timing: Timing): Draft[]
     if (scene.kind === "collage") {
       const size = Math.min(4, Math.max(2, scene.photos ?? 3));
       const run: PlanMedia[] = [];
-      while (run.length < size && i + run.length < items.length && items[i + run.length]!.kind === "photo") run.push(items[i + run.length]!);
+      while (run.length < size && i + run.length < items.length && items[i + run.length]!.kind === "photo")
+        run.push(items[i + run.length]!);
       if (run.length >= 2) {
         drafts.push({ kind: "collage", items: run, seconds: timing.collageSeconds });
         i += run.length;
@@ -167,13 +168,23 @@ export function planRender(input: PlanInput): RenderPlan {
   const transitions: Transition[] = overlaps.flatMap((frames, i) => {
     if (frames === 0) return [];
     const next = segments[i + 1]!;
-    return [{ index: i, from: i, startFrame: next.startFrame, frames, key: sha256Hex(JSON.stringify({ from: segments[i]!.key, to: next.key, frames })) }];
+    return [
+      {
+        index: i,
+        from: i,
+        startFrame: next.startFrame,
+        frames,
+        key: sha256Hex(JSON.stringify({ from: segments[i]!.key, to: next.key, frames })),
+      },
+    ];
   });
 
   const totalFrames = cursor;
   const music = input.track ? planMusic(input.track, totalFrames / fps) : null;
   const soundtrackKey = sha256Hex(JSON.stringify({ version: SOUNDTRACK_VERSION, fps, totalFrames, music, sound: segments.map(soundOf) }));
-  const hash = sha256Hex(JSON.stringify({ segments: segments.map((s) => s.key), transitions: transitions.map((t) => t.key), music, profile }));
+  const hash = sha256Hex(
+    JSON.stringify({ segments: segments.map((s) => s.key), transitions: transitions.map((t) => t.key), music, profile }),
+  );
   return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, soundtrackKey, skipped, hash };
 }
 

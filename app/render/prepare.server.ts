@@ -11,7 +11,10 @@ import { renderSlots } from "./slots.server";
  * (RENDERING.md: bodies rendered as contributions arrive). Crossfades wait for publishing:
  * they depend on both neighbours, which may still change.
  */
-export async function prepareRender(plan: RenderPlan, options: { store: PieceStore; sourcePath: (key: string) => Promise<string>; signal?: AbortSignal }) {
+export async function prepareRender(
+  plan: RenderPlan,
+  options: { store: PieceStore; sourcePath: (key: string) => Promise<string>; signal?: AbortSignal },
+) {
   const work = await mkdtemp(path.join(os.tmpdir(), "chorus-prepare-"));
   let rendered = 0;
   try {
@@ -19,7 +22,13 @@ export async function prepareRender(plan: RenderPlan, options: { store: PieceSto
       // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
       if (await options.store.has(segment.key)) continue;
       const files = await renderSlots().run(
-        () => renderSegmentPieces(segment, { profile: plan.profile, workDir: path.join(work, `s-${segment.index}`), sourcePath: options.sourcePath, signal: options.signal }),
+        () =>
+          renderSegmentPieces(segment, {
+            profile: plan.profile,
+            workDir: path.join(work, `s-${segment.index}`),
+            sourcePath: options.sourcePath,
+            signal: options.signal,
+          }),
         options.signal,
       );
       const stored: Record<string, string> = { body: files.body, audio: files.audio };

@@ -6,14 +6,7 @@
 import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import {
-  joinPieces,
-  makePoster,
-  renderSegmentPieces,
-  renderSoundtrack,
-  renderTransition,
-  type PieceContext,
-} from "./pieces";
+import { joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
 import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
 import { renderSlots } from "./slots.server";
 
@@ -158,7 +151,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       piecesReused: counts.reused,
     });
   };
-  const track = async <T,>(id: string, weight: number, job: (onFrames: (frames: number) => void) => Promise<T>) => {
+  const track = async <T>(id: string, weight: number, job: (onFrames: (frames: number) => void) => Promise<T>) => {
     running.set(id, 0);
     try {
       const result = await job((frames) => {
@@ -184,8 +177,9 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   const renderSegment = (segment: Segment) =>
     once(segment.key, async () => {
-      const piece = await renderSlots().run(() =>
-        track(segment.key, segment.frames, (onFrames) => renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames })),
+      const piece = await renderSlots().run(
+        () =>
+          track(segment.key, segment.frames, (onFrames) => renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames })),
         signal,
       );
       const files: Record<string, string> = { body: piece.body, audio: piece.audio };
@@ -236,7 +230,13 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
     // job keeps two busy, so it runs beside the crossfades instead of after them.
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
-      renderSoundtrack(plan, segments.map((s) => s.files.audio!), music, file, context("soundtrack")),
+      renderSoundtrack(
+        plan,
+        segments.map((s) => s.files.audio!),
+        music,
+        file,
+        context("soundtrack"),
+      ),
     );
     return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
   }
@@ -250,7 +250,9 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     const crossfade = crossfadeAfter.get(i);
     if (crossfade) videoFiles.push(crossfade.files.body!);
   });
-  await track("join", Math.ceil(timeline * JOIN_SHARE), () => joinPieces(videoFiles, soundtrack.files.audio!, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }));
+  await track("join", Math.ceil(timeline * JOIN_SHARE), () =>
+    joinPieces(videoFiles, soundtrack.files.audio!, options.output, { ...context("join"), durationSeconds: plan.durationSeconds }),
+  );
   finish("join");
   let poster: string | null = null;
   if (options.poster) {

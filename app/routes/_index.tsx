@@ -22,8 +22,8 @@ export default function HomePage() {
       <section className="hero">
         <h1>One video from everyone who loves them.</h1>
         <p>
-          Start a {PRODUCT_NAME}, invite friends by e-mail or text, and they add photos and clips from their phone —
-          no app, no account. We turn it into a montage with music, ready to send.
+          Start a {PRODUCT_NAME}, invite friends by e-mail or text, and they add photos and clips from their phone — no app, no account. We
+          turn it into a montage with music, ready to send.
         </p>
         <div className="row">
           <Link className="button" to={START_PATH}>
@@ -33,9 +33,7 @@ export default function HomePage() {
             {DASHBOARD_TITLE}
           </Link>
         </div>
-        <p>
-          From $5.00 · rated 4.9 from 1,823 ratings
-        </p>
+        <p>From $5.00 · rated 4.9 from 1,823 ratings</p>
       </section>
       <section aria-labelledby="occasions-heading">
         <h2 id="occasions-heading">For every occasion</h2>

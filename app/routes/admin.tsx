@@ -35,7 +35,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
       const { job } = await requireAdminRenderJob(request, jobId);
       await cancelRender(job);
-      return json<FormReply>({ ok: true, message: job.status === "queued" ? "The render was cancelled." : "The render is stopping.", values: { intent: STOP_RENDER_INTENT } });
+      return json<FormReply>({
+        ok: true,
+        message: job.status === "queued" ? "The render was cancelled." : "The render is stopping.",
+        values: { intent: STOP_RENDER_INTENT },
+      });
     });
   }
   return handleForm(form, z.object({ email: emailField }), async ({ email }) => {
@@ -59,7 +63,13 @@ export default function AdminPage() {
           <p>See the app exactly as they do. A bar at the top takes you back.</p>
           <FormMessages formError={stopReply ? undefined : reply?.formError} />
           <Form method="post" noValidate>
-            <Field name="email" label="Their e-mail" type="email" defaultValue={reply?.values?.email} error={stopReply ? undefined : reply?.errors?.email} />
+            <Field
+              name="email"
+              label="Their e-mail"
+              type="email"
+              defaultValue={reply?.values?.email}
+              error={stopReply ? undefined : reply?.errors?.email}
+            />
             <SubmitButton pending="Switching…">Impersonate</SubmitButton>
           </Form>
         </section>

@@ -14,7 +14,11 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
     const input = await parseBody(request, renderRequestInput);
     const event = await findEventById(db(), input.eventId);
     if (!event) throw notFound("There is no Chorus with this id.");
-    const { job, created } = await startRender(event, { requestedBy: admin, publishWhenDone: input.publish ?? false, resolution: input.resolution });
+    const { job, created } = await startRender(event, {
+      requestedBy: admin,
+      publishWhenDone: input.publish ?? false,
+      resolution: input.resolution,
+    });
     return ok(renderJobView(job, event.uuid), { status: created ? 201 : 200 });
   },
 });

@@ -10,13 +10,19 @@ export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request }) {
     const user = await requireApiUser(request);
     const rows = await listEventsOfCreator(db(), user.id);
-    const recipients = await listRecipientsOf(db(), rows.map((r) => r.event.id));
+    const recipients = await listRecipientsOf(
+      db(),
+      rows.map((r) => r.event.id),
+    );
     return ok(
       rows.map(({ event, contributions, invitees }) => ({
         id: event.id,
         uuid: event.uuid,
         eventId: event.eventId,
-        headline: headlineOf(event, recipients.filter((r) => r.eventId === event.id)),
+        headline: headlineOf(
+          event,
+          recipients.filter((r) => r.eventId === event.id),
+        ),
         occasion: event.occasion,
         guestbook: event.guestbook,
         status: event.status,

@@ -8,7 +8,11 @@ import { countAttempt } from "~/services/rate-limit.server";
 import { phoneLookupProvider } from "~/services/sms.server";
 
 const input = z.object({
-  phoneNumber: z.string({ error: "Enter a phone number." }).trim().min(1, "Enter a phone number.").max(32, "That phone number is too long."),
+  phoneNumber: z
+    .string({ error: "Enter a phone number." })
+    .trim()
+    .min(1, "Enter a phone number.")
+    .max(32, "That phone number is too long."),
   country: z.string().trim().length(2, "Use a two-letter country code.").optional(),
 });
 

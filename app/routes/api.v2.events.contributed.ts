@@ -10,10 +10,16 @@ export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request }) {
     const user = await requireApiUser(request);
     const rows = await listEventsContributedBy(db(), user);
-    const recipients = await listRecipientsOf(db(), rows.map((r) => r.event.id));
+    const recipients = await listRecipientsOf(
+      db(),
+      rows.map((r) => r.event.id),
+    );
     return ok(
       rows.map(({ event, rsvpStatus }) => ({
-        ...publicEventView(event, recipients.filter((r) => r.eventId === event.id)),
+        ...publicEventView(
+          event,
+          recipients.filter((r) => r.eventId === event.id),
+        ),
         myStatus: rsvpStatus,
       })),
     );

@@ -9,8 +9,23 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
     const { rsvp } = await requireManagedRsvp(request, uuidParam(params.id, "invitee"));
     const body = await readBody(request);
-    const merged = { name: rsvp.name, email: rsvp.email ?? undefined, phone: rsvp.phone ?? undefined, viaEmail: rsvp.viaEmail, viaSms: rsvp.viaSms, ...body };
+    const merged = {
+      name: rsvp.name,
+      email: rsvp.email ?? undefined,
+      phone: rsvp.phone ?? undefined,
+      viaEmail: rsvp.viaEmail,
+      viaSms: rsvp.viaSms,
+      ...body,
+    };
     const updated = await changeInvitee(rsvp, parseInvitee(merged));
-    return ok({ id: updated.id, name: updated.name, email: updated.email, phone: updated.phone, viaEmail: updated.viaEmail, viaSms: updated.viaSms, status: updated.status });
+    return ok({
+      id: updated.id,
+      name: updated.name,
+      email: updated.email,
+      phone: updated.phone,
+      viaEmail: updated.viaEmail,
+      viaSms: updated.viaSms,
+      status: updated.status,
+    });
   },
 });

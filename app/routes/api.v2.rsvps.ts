@@ -12,6 +12,17 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
     const { eventId: _eventId, invite, ...fields } = body;
     const rsvp = await addInvitee(event, parseInvitee(fields));
     if (invite === true || invite === "true" || invite === "on") await queueInvitation(event, rsvp);
-    return ok({ id: rsvp.id, name: rsvp.name, email: rsvp.email, phone: rsvp.phone, viaEmail: rsvp.viaEmail, viaSms: rsvp.viaSms, status: rsvp.status }, { status: 201 });
+    return ok(
+      {
+        id: rsvp.id,
+        name: rsvp.name,
+        email: rsvp.email,
+        phone: rsvp.phone,
+        viaEmail: rsvp.viaEmail,
+        viaSms: rsvp.viaSms,
+        status: rsvp.status,
+      },
+      { status: 201 },
+    );
   },
 });

@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const current = await getUser(request);
     return json({ ok: true as const, kind: result.kind, email: result.user.email, loggedIn: current?.id === result.user.id });
   } catch (error) {
-    if (!(isApiError(error))) throw error;
+    if (!isApiError(error)) throw error;
     return json({ ok: false as const, message: error.message }, { status: error.status });
   }
 }

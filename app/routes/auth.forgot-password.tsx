@@ -29,7 +29,15 @@ export default function ForgotPasswordPage() {
       <p>Enter your e-mail and we'll send you a link to choose a new one.</p>
       <FormMessages formError={reply?.formError} message={reply?.message} />
       <Form method="post" noValidate>
-        <Field name="email" label="E-mail" type="email" autoComplete="email" required defaultValue={reply?.values?.email} error={reply?.errors?.email} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={reply?.values?.email}
+          error={reply?.errors?.email}
+        />
         <SubmitButton pending="Sending…">Send reset link</SubmitButton>
       </Form>
       <p>

@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const cookie = await startUserSession(request, user.id);
     return redirectWithCookies(withAnalyticsFlag(redirectTo, "gtm_event_login"), [cookie]);
   } catch (error) {
-    if (!(isApiError(error))) throw error;
+    if (!isApiError(error)) throw error;
     return json<FormReply & { unverified?: boolean }>(
       { formError: error.message, errors: error.fields, values: { email }, unverified: error.code === "EMAIL_NOT_VERIFIED" },
       { status: error.status, headers: error.headers },
@@ -50,7 +50,15 @@ export default function LoginPage() {
       ) : null}
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field name="email" label="E-mail" type="email" autoComplete="email" required defaultValue={reply?.values?.email ?? email} error={reply?.errors?.email} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={reply?.values?.email ?? email}
+          error={reply?.errors?.email}
+        />
         <Field name="password" label="Password" type="password" autoComplete="current-password" required error={reply?.errors?.password} />
         <SubmitButton pending="Logging in…">Log In</SubmitButton>
       </Form>
@@ -58,7 +66,10 @@ export default function LoginPage() {
         <Link to="/auth/forgot-password">Forgot your password?</Link>
       </p>
       <p>
-        New to {PRODUCT_NAME}? <Link to={`/auth/register${redirectTo !== "/dashboard" ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create Account</Link>
+        New to {PRODUCT_NAME}?{" "}
+        <Link to={`/auth/register${redirectTo !== "/dashboard" ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>
+          Create Account
+        </Link>
       </p>
     </div>
   );

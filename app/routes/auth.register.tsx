@@ -35,10 +35,30 @@ export default function RegisterPage() {
       <FormMessages formError={reply?.formError} />
       <Form method="post" noValidate>
         <div className="row">
-          <Field name="firstName" label="First name" autoComplete="given-name" defaultValue={values.firstName} error={reply?.errors?.firstName} />
-          <Field name="lastName" label="Last name" autoComplete="family-name" defaultValue={values.lastName} error={reply?.errors?.lastName} />
+          <Field
+            name="firstName"
+            label="First name"
+            autoComplete="given-name"
+            defaultValue={values.firstName}
+            error={reply?.errors?.firstName}
+          />
+          <Field
+            name="lastName"
+            label="Last name"
+            autoComplete="family-name"
+            defaultValue={values.lastName}
+            error={reply?.errors?.lastName}
+          />
         </div>
-        <Field name="email" label="E-mail" type="email" autoComplete="email" required defaultValue={values.email} error={reply?.errors?.email} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={values.email}
+          error={reply?.errors?.email}
+        />
         <Field
           name="password"
           label="Password"

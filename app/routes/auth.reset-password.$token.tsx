@@ -52,7 +52,16 @@ export default function ResetPasswordPage() {
       <h1>Choose a new password</h1>
       <FormMessages formError={reply?.formError} />
       <Form method="post" noValidate>
-        <Field name="password" label="New password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={reply?.errors?.password} />
+        <Field
+          name="password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          hint="At least 8 characters."
+          error={reply?.errors?.password}
+        />
         <SubmitButton pending="Saving…">Save password</SubmitButton>
       </Form>
     </div>

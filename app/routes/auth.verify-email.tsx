@@ -46,7 +46,14 @@ export default function VerifyEmailPage() {
       <h2>Didn't get it?</h2>
       <FormMessages formError={reply?.formError} message={reply?.message} />
       <Form method="post" noValidate>
-        <Field name="email" label="E-mail" type="email" autoComplete="email" defaultValue={reply?.values?.email ?? email} error={reply?.errors?.email} />
+        <Field
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          defaultValue={reply?.values?.email ?? email}
+          error={reply?.errors?.email}
+        />
         <SubmitButton pending="Sending…">Send a new link</SubmitButton>
       </Form>
     </div>

@@ -33,7 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listEventsContributedBy(db(), user),
     loadStartDraft(request),
   ]);
-  const recipients = await listRecipientsOf(db(), [...started, ...contributed].map((row) => row.event.id));
+  const recipients = await listRecipientsOf(
+    db(),
+    [...started, ...contributed].map((row) => row.event.id),
+  );
   const recipientsOf = (eventId: string) => recipients.filter((r) => r.eventId === eventId);
   const now = new Date();
   const newestFirst = (a: { event: Event }, b: { event: Event }) => b.event.createdAt.getTime() - a.event.createdAt.getTime();
@@ -104,7 +107,8 @@ export default function DashboardPage() {
 
       <section className="dashboard__section" aria-labelledby="contributed-heading">
         <h2 id="contributed-heading">
-          {`${PRODUCT_PLURAL} I contributed to`} {contributed.length ? <span className="dashboard__count">{contributed.length}</span> : null}
+          {`${PRODUCT_PLURAL} I contributed to`}{" "}
+          {contributed.length ? <span className="dashboard__count">{contributed.length}</span> : null}
         </h2>
         {contributed.length ? (
           <EventList events={contributed} />

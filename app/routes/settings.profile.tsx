@@ -77,16 +77,43 @@ export default function ProfilePage() {
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="profile" />
           <div className="row">
-            <Field name="firstName" label="First name" autoComplete="given-name" defaultValue={p?.values?.firstName ?? profile?.firstName} error={p?.errors?.firstName} />
-            <Field name="lastName" label="Last name" autoComplete="family-name" defaultValue={p?.values?.lastName ?? profile?.lastName} error={p?.errors?.lastName} />
+            <Field
+              name="firstName"
+              label="First name"
+              autoComplete="given-name"
+              defaultValue={p?.values?.firstName ?? profile?.firstName}
+              error={p?.errors?.firstName}
+            />
+            <Field
+              name="lastName"
+              label="Last name"
+              autoComplete="family-name"
+              defaultValue={p?.values?.lastName ?? profile?.lastName}
+              error={p?.errors?.lastName}
+            />
           </div>
           <div className="row">
-            <Field name="phone" label="Phone" type="tel" autoComplete="tel" defaultValue={p?.values?.phone ?? profile?.phone ?? ""} error={p?.errors?.phone} />
-            <Field name="timeZone" label="Time zone" placeholder="Europe/Paris" defaultValue={p?.values?.timeZone ?? profile?.timeZone ?? ""} error={p?.errors?.timeZone} hint="Deadlines and deliveries use it." />
+            <Field
+              name="phone"
+              label="Phone"
+              type="tel"
+              autoComplete="tel"
+              defaultValue={p?.values?.phone ?? profile?.phone ?? ""}
+              error={p?.errors?.phone}
+            />
+            <Field
+              name="timeZone"
+              label="Time zone"
+              placeholder="Europe/Paris"
+              defaultValue={p?.values?.timeZone ?? profile?.timeZone ?? ""}
+              error={p?.errors?.timeZone}
+              hint="Deadlines and deliveries use it."
+            />
           </div>
           <div className="field">
             <label>
-              <input type="checkbox" name="marketingOptIn" defaultChecked={profile?.marketingOptIn ?? false} /> Send me ideas and offers now and then
+              <input type="checkbox" name="marketingOptIn" defaultChecked={profile?.marketingOptIn ?? false} /> Send me ideas and offers now
+              and then
             </label>
           </div>
           <SubmitButton pending="Saving…" name="intent" value="profile">
@@ -102,7 +129,14 @@ export default function ProfilePage() {
         <FormMessages formError={e?.formError} message={e?.message} />
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="email" />
-          <Field name="email" label="New e-mail" type="email" autoComplete="email" defaultValue={e?.values?.email} error={e?.errors?.email} />
+          <Field
+            name="email"
+            label="New e-mail"
+            type="email"
+            autoComplete="email"
+            defaultValue={e?.values?.email}
+            error={e?.errors?.email}
+          />
           <Field name="password" label="Your password" type="password" autoComplete="current-password" error={e?.errors?.password} />
           <SubmitButton pending="Sending…" name="intent" value="email">
             Change e-mail
@@ -114,8 +148,21 @@ export default function ProfilePage() {
         <FormMessages formError={pw?.formError} message={pw?.message} />
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="password" />
-          <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" error={pw?.errors?.currentPassword} />
-          <Field name="newPassword" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." error={pw?.errors?.newPassword} />
+          <Field
+            name="currentPassword"
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            error={pw?.errors?.currentPassword}
+          />
+          <Field
+            name="newPassword"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters."
+            error={pw?.errors?.newPassword}
+          />
           <SubmitButton pending="Saving…" name="intent" value="password">
             Change password
           </SubmitButton>

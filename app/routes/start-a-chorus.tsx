@@ -153,7 +153,9 @@ export default function StartPage() {
         {data.step !== "review" ? (
           <FormMessages formError={reply?.formError ?? (hasErrors ? "Please check the highlighted fields." : undefined)} />
         ) : null}
-        {data.step === "occasion" ? <OccasionStep key={JSON.stringify(draft)} draft={draft} errors={errors} choices={data.choices} /> : null}
+        {data.step === "occasion" ? (
+          <OccasionStep key={JSON.stringify(draft)} draft={draft} errors={errors} choices={data.choices} />
+        ) : null}
         {data.step === "recipients" ? <RecipientsStep key={JSON.stringify(draft.recipients)} draft={draft} errors={errors} /> : null}
         {data.step === "details" ? (
           <DetailsStep
@@ -167,7 +169,13 @@ export default function StartPage() {
           />
         ) : null}
         {data.step === "review" && data.review ? (
-          <ReviewStep summary={data.review} loggedIn={data.loggedIn} loginHref={data.loginHref} registerHref={data.registerHref} formError={errors.form} />
+          <ReviewStep
+            summary={data.review}
+            loggedIn={data.loggedIn}
+            loginHref={data.loginHref}
+            registerHref={data.registerHref}
+            formError={errors.form}
+          />
         ) : null}
       </div>
       {!data.loggedIn && data.step !== "review" ? (

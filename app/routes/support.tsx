@@ -76,10 +76,19 @@ export default function SupportPage() {
       <FormMessages formError={reply?.error && !reply.errors?.message ? reply.error : undefined} />
       <Form method="post" noValidate>
         <input type="hidden" name="kind" value={kind} />
-        {loggedIn ? null : <Field name="email" label="Your e-mail (so we can reply)" type="email" autoComplete="email" error={reply?.errors?.email} />}
+        {loggedIn ? null : (
+          <Field name="email" label="Your e-mail (so we can reply)" type="email" autoComplete="email" error={reply?.errors?.email} />
+        )}
         <div className="field">
           <label htmlFor="message">{kind === "chat" ? "How can we help?" : "What would make Chorus better?"}</label>
-          <textarea id="message" name="message" rows={6} maxLength={4000} defaultValue={reply?.values?.message} aria-invalid={reply?.errors?.message ? true : undefined} />
+          <textarea
+            id="message"
+            name="message"
+            rows={6}
+            maxLength={4000}
+            defaultValue={reply?.values?.message}
+            aria-invalid={reply?.errors?.message ? true : undefined}
+          />
           {reply?.errors?.message ? <p className="field-error">{reply.errors.message}</p> : null}
         </div>
         <SubmitButton pending="Sending…">Send</SubmitButton>

@@ -45,7 +45,9 @@ export default function UnsubscribePage() {
   return (
     <div className="card form-card">
       <h1>Stop messages about this {PRODUCT_NAME}?</h1>
-      <p>You won't get any more invitations, reminders or messages {about}. Other {PRODUCT_NAME}s are not affected.</p>
+      <p>
+        You won't get any more invitations, reminders or messages {about}. Other {PRODUCT_NAME}s are not affected.
+      </p>
       <Form method="post">
         <SubmitButton pending="Unsubscribing…">Unsubscribe</SubmitButton>
       </Form>

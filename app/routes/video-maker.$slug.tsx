@@ -9,7 +9,14 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const occasions = OCCASIONS.filter((o) => o.to.kind === "marketing" && o.to.path === path);
   if (!occasions.length) throw new Response("Not found", { status: 404 });
   return json({
-    occasions: occasions.map((o) => ({ type: o.type, label: o.label, emoji: o.emoji, phrase: o.phrase, prefix: o.prefix, webApp: o.webApp })),
+    occasions: occasions.map((o) => ({
+      type: o.type,
+      label: o.label,
+      emoji: o.emoji,
+      phrase: o.phrase,
+      prefix: o.prefix,
+      webApp: o.webApp,
+    })),
   });
 }
 
@@ -28,8 +35,8 @@ export default function MarketingPage() {
           <span aria-hidden="true">{main.emoji}</span> A group video for {main.prefix} {main.phrase}
         </h1>
         <p>
-          Collect clips and photos from everyone, add music and a theme, and send one video they will keep. Works on
-          any phone, no app needed.
+          Collect clips and photos from everyone, add music and a theme, and send one video they will keep. Works on any phone, no app
+          needed.
         </p>
         {startable ? (
           <Link className="button" to={`${START_PATH}?occasion=${startable.type}`}>

@@ -36,7 +36,11 @@ export async function logInWithPassword(input: { email: string; password: string
   const fromHereKey = rateLimitKeys.loginAccountFromIp(input.email, input.ip);
   await countAttempt(rateLimitKeys.loginIp(input.ip), LOGIN_LIMIT_PER_IP);
   await refuseIfExhausted(fromHereKey, LOGIN_LIMIT_PER_ACCOUNT);
-  const wait = loginSlowdownMs(await failuresOf(accountKey), { limit: LOGIN_LIMIT_PER_ACCOUNT, stepMs: LOGIN_SLOWDOWN_MS, maxMs: LOGIN_SLOWDOWN_MAX_MS });
+  const wait = loginSlowdownMs(await failuresOf(accountKey), {
+    limit: LOGIN_LIMIT_PER_ACCOUNT,
+    stepMs: LOGIN_SLOWDOWN_MS,
+    maxMs: LOGIN_SLOWDOWN_MAX_MS,
+  });
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 
   const user = await findUserByEmail(db(), input.email);

@@ -22,6 +22,8 @@ export async function sendBroadcast(jobId: string, eventId: string, message: str
     if (!rsvp.email || rsvp.unsubscribedAt) continue;
     const email = rsvp.email;
     const context = await invitationContext(event, rsvp);
-    await deliverOnce(`broadcast:${jobId}:${rsvp.id}:email`, "email", email, () => sendMail({ to: email, ...broadcastEmail(context, message) }));
+    await deliverOnce(`broadcast:${jobId}:${rsvp.id}:email`, "email", email, () =>
+      sendMail({ to: email, ...broadcastEmail(context, message) }),
+    );
   }
 }

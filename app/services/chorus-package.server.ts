@@ -44,11 +44,21 @@ export async function chorusPackage(event: Event) {
     zip.addReadStreamLazy(name, { compress: false, mtime, ...(size ? { size } : {}) }, (done) => {
       storage()
         .read(key)
-        .then((stream) => done(null, stream), (error) => done(error, undefined as never));
+        .then(
+          (stream) => done(null, stream),
+          (error) => done(error, undefined as never),
+        );
     });
 
   if (published) addStored("chorus-video.mp4", published.videoKey, published.sizeBytes ?? undefined, published.createdAt);
-  media.forEach((item, index) => addStored(packageEntryName(index, item.contributorName, item.originalName, item.originalKey), item.originalKey, item.sizeBytes || undefined, item.createdAt));
+  media.forEach((item, index) =>
+    addStored(
+      packageEntryName(index, item.contributorName, item.originalName, item.originalKey),
+      item.originalKey,
+      item.sizeBytes || undefined,
+      item.createdAt,
+    ),
+  );
 
   const words = [
     ...media.filter((m) => m.caption.trim()).map((m) => `${m.contributorName || "Someone"}: ${m.caption.trim()}`),

@@ -25,7 +25,11 @@ export async function scheduleDelivery(event: Event, at: Date | null) {
   }
   const when = at && at.getTime() > Date.now() ? at : null;
   await updateEvent(db(), event.id, { deliveryAt: when });
-  await enqueue("event-deliver", { eventId: event.id }, { startAfter: when ?? undefined, singletonKey: `deliver:${event.id}:${when?.toISOString() ?? "now"}` });
+  await enqueue(
+    "event-deliver",
+    { eventId: event.id },
+    { startAfter: when ?? undefined, singletonKey: `deliver:${event.id}:${when?.toISOString() ?? "now"}` },
+  );
   return { scheduledFor: when };
 }
 
@@ -60,6 +64,8 @@ export async function deliverToRecipients(jobId: string, eventId: string) {
   }
   await updateEvent(db(), event.id, { deliveredAt: new Date(), status: "delivered" });
   if (organiser) {
-    await notify([{ userId: organiser.id, eventId: event.id, kind: "event.delivered", title: `${headline} was delivered`, url: `/e/${event.uuid}` }]);
+    await notify([
+      { userId: organiser.id, eventId: event.id, kind: "event.delivered", title: `${headline} was delivered`, url: `/e/${event.uuid}` },
+    ]);
   }
 }

@@ -105,19 +105,33 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
   },
   async "invite-all"({ event }) {
     const count = await inviteAllPending(event);
-    return done("invite-all", count === 0 ? "Everyone has been invited already." : `${count} ${count === 1 ? "invitation is" : "invitations are"} on the way.`);
+    return done(
+      "invite-all",
+      count === 0 ? "Everyone has been invited already." : `${count} ${count === 1 ? "invitation is" : "invitations are"} on the way.`,
+    );
   },
   async broadcast({ event, form }) {
     const { message } = parseWith(broadcastInput, { message: text(form, "message") });
     const count = await queueBroadcast(event, message);
-    return done("broadcast", count === 0 ? "No one to write to yet: invite people by e-mail first." : `Your message is on its way to ${count} ${count === 1 ? "person" : "people"}.`);
+    return done(
+      "broadcast",
+      count === 0
+        ? "No one to write to yet: invite people by e-mail first."
+        : `Your message is on its way to ${count} ${count === 1 ? "person" : "people"}.`,
+    );
   },
   async "add-recipient"({ event, form }) {
-    const recipient = await addRecipient(event, Object.fromEntries(["firstName", "lastName", "email", "phone"].map((k) => [k, text(form, k)])));
+    const recipient = await addRecipient(
+      event,
+      Object.fromEntries(["firstName", "lastName", "email", "phone"].map((k) => [k, text(form, k)])),
+    );
     return done("add-recipient", `${recipient.firstName} is now a recipient.`);
   },
   async "change-recipient"({ event, form }) {
-    const recipient = await changeRecipient(await recipientOf(event, form), Object.fromEntries(["firstName", "lastName", "email", "phone"].map((k) => [k, text(form, k)])));
+    const recipient = await changeRecipient(
+      await recipientOf(event, form),
+      Object.fromEntries(["firstName", "lastName", "email", "phone"].map((k) => [k, text(form, k)])),
+    );
     return done("change-recipient", `${recipient.firstName}'s details are saved.`);
   },
   async "remove-recipient"({ event, form }) {
@@ -130,10 +144,19 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
     return done("settings", "Your changes are saved.");
   },
   async deliver({ event, form }) {
-    const at = text(form, "when") === "later" ? momentFromForm(text(form, "deliverDate"), text(form, "deliverTime"), event.timeZone, "deliverAt") : null;
-    if (at && at.getTime() <= Date.now()) throw badRequest("Some fields need your attention.", { deliverAt: "Choose a moment in the future, or send it now." });
+    const at =
+      text(form, "when") === "later"
+        ? momentFromForm(text(form, "deliverDate"), text(form, "deliverTime"), event.timeZone, "deliverAt")
+        : null;
+    if (at && at.getTime() <= Date.now())
+      throw badRequest("Some fields need your attention.", { deliverAt: "Choose a moment in the future, or send it now." });
     const { scheduledFor } = await scheduleDelivery(event, at);
-    return done("deliver", scheduledFor ? `The private link will be sent on ${formatMoment(scheduledFor, event.timeZone)}.` : "The private link is on its way to the recipient.");
+    return done(
+      "deliver",
+      scheduledFor
+        ? `The private link will be sent on ${formatMoment(scheduledFor, event.timeZone)}.`
+        : "The private link is on its way to the recipient.",
+    );
   },
   async "rotate-private-key"({ event }) {
     await rotateKey(event, "privateKey");
@@ -145,7 +168,11 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
   },
   async delete({ event }) {
     await setDeleted(event, true);
-    return backToPage(event, { type: "success", title: "Chorus deleted", description: "Only you can see it now. You can restore it from this page." });
+    return backToPage(event, {
+      type: "success",
+      title: "Chorus deleted",
+      description: "Only you can see it now. You can restore it from this page.",
+    });
   },
   async restore({ event }) {
     await setDeleted(event, false);

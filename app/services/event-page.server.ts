@@ -54,7 +54,8 @@ const statusLabel = (r: Invitee, timeZone: string) => {
   return r.inviteSentAt ? `Invited on ${formatShortDay(r.inviteSentAt, timeZone)}` : "Not invited yet";
 };
 
-const channelsOf = (r: Invitee) => [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
+const channelsOf = (r: Invitee) =>
+  [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
 
 function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[], media: OrganiserMedia) {
   const collecting = acceptsContributions(event);
@@ -82,7 +83,13 @@ function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, re
     notYetInvited: rsvps.filter((r) => !r.inviteSentAt && !r.unsubscribed).length,
     contributors: rsvps.filter((r) => r.status === "contributed").map((r) => r.name),
     // The creator view names recipients only; editing and delivery need their addresses too.
-    recipients: recipients.map((r) => ({ id: r.id, firstName: r.firstName, lastName: r.lastName, email: r.email ?? "", phone: r.phone ?? "" })),
+    recipients: recipients.map((r) => ({
+      id: r.id,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email ?? "",
+      phone: r.phone ?? "",
+    })),
     settings: {
       title: event.title,
       message: event.message,
@@ -124,7 +131,10 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
     const thankYou = viewer.rsvp ? await thankYouVideoOf(event) : null;
     const recipientNames = open.recipientNames ?? "the recipient";
     if (!view.contributor) {
-      return { footerReport, page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames } };
+      return {
+        footerReport,
+        page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames },
+      };
     }
     return {
       footerReport,
@@ -172,4 +182,3 @@ export type EventPageData = Awaited<ReturnType<typeof loadEventPage>>["page"];
 export type PageOf<K extends EventPageData["kind"]> = Extract<EventPageData, { kind: K }>;
 /** The recipient's page and the view-only page share one shape. */
 export type AudiencePage = Extract<EventPageData, { kind: "recipient" | "view-only" }>;
-

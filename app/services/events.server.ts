@@ -3,7 +3,15 @@ import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEv
 import { canManageEvent } from "~/domain/event-permissions";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
-import { findEventById, insertEvent, listRecipients, markEventOpened as markEventOpenedOnce, rotateEventKeys, setEventDeleted, updateEvent } from "~/models/event.server";
+import {
+  findEventById,
+  insertEvent,
+  listRecipients,
+  markEventOpened as markEventOpenedOnce,
+  rotateEventKeys,
+  setEventDeleted,
+  updateEvent,
+} from "~/models/event.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import type { Event, User } from "../../drizzle/schema/index";
@@ -57,7 +65,9 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
   if (viewer.role === "recipient" || viewer.role === "view-only") {
     // Everyone who took part: invitees who contributed and those who added something through the open link.
     const invited = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
-    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" })).filter((m) => !m.hidden && m.status === "ready").map((m) => m.contributorName);
+    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" }))
+      .filter((m) => !m.hidden && m.status === "ready")
+      .map((m) => m.contributorName);
     const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
     return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
   }

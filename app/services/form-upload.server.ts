@@ -71,7 +71,11 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
     // A guestbook takes words alone; anywhere else a file is what the form is for.
     const event = await findEventByUuid(db(), eventUuid);
     if (!event) throw new ApiError(404, "NOT_FOUND", "There is no Chorus at this link.");
-    const entry = await signGuestbook(request, event, { contributorName: field("contributorName"), caption: field("caption"), invite: field("invite") });
+    const entry = await signGuestbook(request, event, {
+      contributorName: field("contributorName"),
+      caption: field("caption"),
+      invite: field("invite"),
+    });
     return { media: [], entry };
   }
   if (files.length > MAX_FILES_PER_POST) {

@@ -39,7 +39,9 @@ export function reminderEmail(context: InvitationContext) {
   return renderEmail({
     subject: `Reminder: ${context.headline} — add your clip by ${deadlineText(context.event)}`,
     heading: `Still time to join in, ${context.rsvp.name}`,
-    paragraphs: [`The video for ${context.headline} closes on ${deadlineText(context.event)}. A photo or a few seconds of video is plenty.`],
+    paragraphs: [
+      `The video for ${context.headline} closes on ${deadlineText(context.event)}. A photo or a few seconds of video is plenty.`,
+    ],
     action: { label: "Add my clip", url: personalLink(context) },
     footnote: footnote(context),
   });
@@ -49,7 +51,10 @@ export function broadcastEmail(context: InvitationContext, message: string) {
   return renderEmail({
     subject: `A message from ${context.organiserName} about ${context.headline}`,
     heading: `Hi ${context.rsvp.name},`,
-    paragraphs: message.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean),
+    paragraphs: message
+      .split(/\n{2,}/)
+      .map((p) => p.trim())
+      .filter(Boolean),
     action: { label: `Open the ${PRODUCT_NAME}`, url: personalLink(context) },
     footnote: footnote(context),
   });

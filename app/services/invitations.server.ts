@@ -46,7 +46,11 @@ export async function changeInvitee(rsvp: Rsvp, input: InviteeInput) {
 
 function ensureOpen(event: Event) {
   if (!acceptsContributions(event)) {
-    throw new ApiError(409, "EVENT_CLOSED", "This Chorus is no longer collecting contributions. Extend the deadline to invite more people.");
+    throw new ApiError(
+      409,
+      "EVENT_CLOSED",
+      "This Chorus is no longer collecting contributions. Extend the deadline to invite more people.",
+    );
   }
 }
 
@@ -69,7 +73,8 @@ export async function inviteAllPending(event: Event) {
 export async function invitationContext(event: Event, rsvp: Rsvp): Promise<InvitationContext> {
   const creator = await findUserById(db(), event.creatorId);
   const profile = creator ? await findProfileOfUser(db(), creator.id) : null;
-  const organiserName = [profile?.firstName, profile?.lastName].filter(Boolean).join(" ") || creator?.email.split("@")[0] || "The organiser";
+  const organiserName =
+    [profile?.firstName, profile?.lastName].filter(Boolean).join(" ") || creator?.email.split("@")[0] || "The organiser";
   return { event, rsvp, headline: headlineOf(event, await listRecipients(db(), event.id)), organiserName };
 }
 

@@ -43,7 +43,11 @@ const FORBIDDEN_MESSAGES: Partial<Record<MediaAction, string>> = {
  * Callers: the organiser by session, the contributor by X-Upload-Token or their account, the
  * recipient by `?v=<privateKey>` (thank-you videos). Answers 401, 403 or 404 otherwise.
  */
-export async function requireMedia(request: Request, address: { id?: string; mediaUuid?: string }, action: MediaAction): Promise<OpenedMedia> {
+export async function requireMedia(
+  request: Request,
+  address: { id?: string; mediaUuid?: string },
+  action: MediaAction,
+): Promise<OpenedMedia> {
   const byUuid = address.mediaUuid !== undefined;
   const key = uuidParam(byUuid ? address.mediaUuid : address.id, "photo or clip");
   const user = await getUser(request);
@@ -66,7 +70,11 @@ export async function requireMedia(request: Request, address: { id?: string; med
     holdsPrivateKey: keysMatch(privateKey, opened.event.privateKey),
     identified,
   };
-  const decision = decideMediaAccess(action, caller, { uploaderId: record.uploaderId, purpose: record.purpose, archived: !!record.archivedAt });
+  const decision = decideMediaAccess(action, caller, {
+    uploaderId: record.uploaderId,
+    purpose: record.purpose,
+    archived: !!record.archivedAt,
+  });
   if (!decision.allowed) {
     if (decision.refusal === "unauthorized") throw unauthorized("Log in, or use the browser you uploaded from.");
     if (decision.refusal === "not-found") throw mediaNotFound();

@@ -5,7 +5,16 @@ import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, isApiError, notFound, unauthorized } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { claimMediaOfToken, findMediaById, findMediaVersion, insertMediaCopy, insertMediaVersion, lockMontageOrder, updateMedia, type MediaChanges } from "~/models/media.server";
+import {
+  claimMediaOfToken,
+  findMediaById,
+  findMediaVersion,
+  insertMediaCopy,
+  insertMediaVersion,
+  lockMontageOrder,
+  updateMedia,
+  type MediaChanges,
+} from "~/models/media.server";
 import type { Media } from "../../drizzle/schema/index";
 import { openEvent, requireManager } from "./events.server";
 import { mediaNotFound, uploadTokenMatches, uploadTokenOf, type OpenedMedia } from "./media-access.server";
@@ -26,7 +35,10 @@ export const mediaChangesSchema = z
   .object({
     caption: z.string().trim().max(2000, "Keep the caption under 2,000 characters."),
     contributorName: z.string().trim().max(80, "Use at most 80 characters for the name."),
-    position: z.number({ error: "Give the position as a whole number." }).int("Give the position as a whole number.").min(0, "Positions start at 0."),
+    position: z
+      .number({ error: "Give the position as a whole number." })
+      .int("Give the position as a whole number.")
+      .min(0, "Positions start at 0."),
     trimStart: z.number({ error: "Give the start in seconds." }).min(0, "Start at 0 seconds or later."),
     trimEnd: z.number({ error: "Give the end in seconds." }).positive("The end must be after 0 seconds.").nullable(),
     hidden: z.boolean({ error: "Say true or false." }),
@@ -49,11 +61,15 @@ export async function changeMedia({ record }: OpenedMedia, changes: MediaChangeI
     Object.assign(fields, { trimStart: trim.trimStart, trimEnd: trim.trimEnd });
   }
   if (position !== undefined && (record.archivedAt || record.purpose !== "contribution")) {
-    throw badRequest("Some fields need your attention.", { position: record.archivedAt ? "Restore this item before moving it." : "Only contributions have a place in the video." });
+    throw badRequest("Some fields need your attention.", {
+      position: record.archivedAt ? "Restore this item before moving it." : "Only contributions have a place in the video.",
+    });
   }
   const { updated, moved } = await db().transaction(async (tx) => {
     const moved = position === undefined ? [] : await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, record.id, position));
-    const updated = Object.keys(fields).length ? (await updateMedia(tx, record.id, fields))! : (moved.find((row) => row.id === record.id) ?? record);
+    const updated = Object.keys(fields).length
+      ? (await updateMedia(tx, record.id, fields))!
+      : (moved.find((row) => row.id === record.id) ?? record);
     return { updated, moved: moved.filter((row) => row.id !== record.id) };
   });
   await announce([updated, ...moved]);
@@ -105,7 +121,11 @@ export async function claimMedia(request: Request, rawId: string | undefined, bo
   await openEvent(request, record.eventId).catch((error: unknown) => {
     throw isApiError(error) && error.status === 404 ? mediaNotFound() : error;
   });
-  const decision = decideClaim({ userId: user.id, holdsUploadToken: uploadTokenMatches(token, record.uploadTokenHash), uploaderId: record.uploaderId });
+  const decision = decideClaim({
+    userId: user.id,
+    holdsUploadToken: uploadTokenMatches(token, record.uploadTokenHash),
+    uploaderId: record.uploaderId,
+  });
   if (!decision.allowed) {
     if (decision.refusal === "conflict") throw conflict("ALREADY_CLAIMED", "This upload already belongs to another account.");
     throw mediaNotFound();
@@ -125,7 +145,12 @@ export async function duplicateMedia({ record }: OpenedMedia) {
   const { id: _id, mediaUuid: _uuid, position: _position, createdAt: _created, updatedAt: _updated, ...copied } = record;
   const { copy, moved } = await db().transaction(async (tx) => {
     await lockMontageOrder(tx, record.eventId);
-    let copy = await insertMediaCopy(tx, { ...copied, uploadId: `dup-${crypto.randomUUID()}`, duplicatedFrom: record.id, activeVersionId: null });
+    let copy = await insertMediaCopy(tx, {
+      ...copied,
+      uploadId: `dup-${crypto.randomUUID()}`,
+      duplicatedFrom: record.id,
+      activeVersionId: null,
+    });
     if (record.activeVersionId) {
       const active = await findMediaVersion(tx, record.id, record.activeVersionId);
       if (active) {
@@ -134,7 +159,9 @@ export async function duplicateMedia({ record }: OpenedMedia) {
         copy = (await updateMedia(tx, copy.id, { activeVersionId: shared.id }))!;
       }
     }
-    const moved = record.archivedAt ? [] : await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, copy.id, ids.indexOf(record.id) + 1));
+    const moved = record.archivedAt
+      ? []
+      : await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, copy.id, ids.indexOf(record.id) + 1));
     return { copy: moved.find((row) => row.id === copy.id) ?? copy, moved: moved.filter((row) => row.id !== copy.id) };
   });
   await announce([copy, ...moved]);

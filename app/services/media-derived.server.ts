@@ -56,7 +56,8 @@ export async function rebuildDerivedImages(record: Media): Promise<Media> {
   return updated;
 }
 
-const derivedKeysOf = (record: DerivedImages) => [record.renditionKey, record.posterKey, ...Object.values(record.thumbnails)].filter((key): key is string => !!key);
+const derivedKeysOf = (record: DerivedImages) =>
+  [record.renditionKey, record.posterKey, ...Object.values(record.thumbnails)].filter((key): key is string => !!key);
 
 /**
  * Once `after` is saved: deletes the rendition, poster and thumbnails `before` had and `after`

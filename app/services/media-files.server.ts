@@ -17,8 +17,18 @@ const safeFilename = (name: string) => name.replace(/[^\w.\- ]+/g, "_").slice(0,
 // declared (text/html, image/svg+xml…): anything else goes out as a download, so an upload can
 // never run as a page of this site.
 const INLINE_TYPES = new Set([
-  "image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/heic",
-  "video/mp4", "video/quicktime", "video/webm", "video/x-m4v", "video/3gpp", "video/x-matroska",
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  "image/heic",
+  "video/mp4",
+  "video/quicktime",
+  "video/webm",
+  "video/x-m4v",
+  "video/3gpp",
+  "video/x-matroska",
 ]);
 
 /**

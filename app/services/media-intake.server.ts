@@ -39,7 +39,13 @@ const refuse = (status: number, code: string, message: string) => new ApiError(s
 /** Limits a contributor sees before uploading, and the server enforces. */
 export function uploadLimits() {
   const s = env();
-  return { maxVideoBytes: s.MAX_VIDEO_BYTES, maxPhotoBytes: s.MAX_PHOTO_BYTES, maxClipSeconds: s.MAX_CLIP_SECONDS, maxEventBytes: s.MAX_EVENT_BYTES, maxEventFiles: s.MAX_EVENT_FILES };
+  return {
+    maxVideoBytes: s.MAX_VIDEO_BYTES,
+    maxPhotoBytes: s.MAX_PHOTO_BYTES,
+    maxClipSeconds: s.MAX_CLIP_SECONDS,
+    maxEventBytes: s.MAX_EVENT_BYTES,
+    maxEventFiles: s.MAX_EVENT_FILES,
+  };
 }
 
 /**
@@ -54,7 +60,10 @@ export async function authoriseUpload(
   stage: "start" | "finish" = "start",
 ): Promise<AuthorisedUpload> {
   // tus sends a key without a value (an empty caption) as null.
-  const parsed = validateInput(uploadMetadataSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)));
+  const parsed = validateInput(
+    uploadMetadataSchema,
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)),
+  );
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);
     throw new ApiError(400, "BAD_UPLOAD_METADATA", Object.values(fields)[0] ?? "This upload is missing details.", fields);

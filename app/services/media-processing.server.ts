@@ -19,7 +19,8 @@ export const PREPARE_FAILED = "We could not prepare this file. The organiser can
 
 /** Failures that are about the file itself: retrying cannot help, the contributor is told why. */
 const isFileProblem = (error: unknown) =>
-  error instanceof Error && (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError" || error.name === "InvalidPhotoEditError");
+  error instanceof Error &&
+  (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError" || error.name === "InvalidPhotoEditError");
 
 const mimeOfImage = (image: WrittenImage) => (image.format === "webp" ? "image/webp" : image.format === "png" ? "image/png" : "image/jpeg");
 
@@ -57,7 +58,12 @@ export async function processMedia(mediaId: string, { finalAttempt = false, job 
     const checked = await validateUpload(original.path, {
       declaredName: record.originalName,
       workDir: work,
-      limits: { maxVideoBytes: limits.maxVideoBytes, maxPhotoBytes: limits.maxPhotoBytes, maxClipSeconds: limits.maxClipSeconds, maxPhotoPixels: 100_000_000 },
+      limits: {
+        maxVideoBytes: limits.maxVideoBytes,
+        maxPhotoBytes: limits.maxPhotoBytes,
+        maxClipSeconds: limits.maxClipSeconds,
+        maxPhotoPixels: 100_000_000,
+      },
     });
     const base = `events/${record.eventId}/media/${record.mediaUuid}`;
     let renditionKey: string;

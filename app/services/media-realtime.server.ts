@@ -15,5 +15,7 @@ export async function publishMediaUpdate(record: Media) {
   const event = await findEventById(db(), record.eventId, { withDeleted: true });
   if (!event) return;
   io.of("/public").to(roomOfEvent(event.uuid)).emit("media:status", publicMediaStatus(record));
-  io.of("/users").to(roomOfUser(event.creatorId)).emit("media:updated", { eventUuid: event.uuid, media: mediaView(record) });
+  io.of("/users")
+    .to(roomOfUser(event.creatorId))
+    .emit("media:updated", { eventUuid: event.uuid, media: mediaView(record) });
 }

@@ -9,7 +9,14 @@ import { ApiError, notFound } from "~/lib/http.server";
 import { photoSharpCanRead } from "~/media/heic.server";
 import { editPhoto, photoEditsSchema, upscalePhoto, type PhotoEdits } from "~/media/images.server";
 import { assertCropInside } from "~/media/photo-edits";
-import { findMediaVersion, findPendingVersion, insertMediaVersion, markActiveVersionsReplaced, updateMedia, updateMediaVersion } from "~/models/media.server";
+import {
+  findMediaVersion,
+  findPendingVersion,
+  insertMediaVersion,
+  markActiveVersionsReplaced,
+  updateMedia,
+  updateMediaVersion,
+} from "~/models/media.server";
 import type { Media, MediaVersion } from "../../drizzle/schema/index";
 import type { OpenedMedia } from "./media-access.server";
 import { deleteReplacedDerivedFiles, renderDerivedImages, renditionSourceKey } from "./media-derived.server";
@@ -74,7 +81,10 @@ export async function upscaleMedia({ record }: OpenedMedia) {
   requireReadyPhoto(record, "upscaled");
   const factor = upscaleFactorFor({ width: record.width ?? 0, height: record.height ?? 0 });
   if (factor === null) {
-    throw conflict("ALREADY_LARGE", `This photo is already ${record.width}×${record.height} pixels: large enough for the video without upscaling.`);
+    throw conflict(
+      "ALREADY_LARGE",
+      `This photo is already ${record.width}×${record.height} pixels: large enough for the video without upscaling.`,
+    );
   }
   const id = crypto.randomUUID();
   const key = versionKey(record, id);
@@ -87,7 +97,15 @@ export async function upscaleMedia({ record }: OpenedMedia) {
     await storage().putFile(key, output, "image/jpeg");
     return image;
   });
-  const version = await insertMediaVersion(db(), { id, mediaId: record.id, kind: "upscale", status: "pending_review", key, width: written.width, height: written.height });
+  const version = await insertMediaVersion(db(), {
+    id,
+    mediaId: record.id,
+    kind: "upscale",
+    status: "pending_review",
+    key,
+    width: written.width,
+    height: written.height,
+  });
   // Null while a review is pending: the organiser's grid can say so.
   const updated = (await updateMedia(db(), record.id, { approved: null }))!;
   await publishMediaUpdate(updated);
@@ -123,7 +141,8 @@ export async function revertMedia({ record }: OpenedMedia) {
 }
 
 const invalidEdit = (error: unknown) => {
-  if (error instanceof Error && error.name === "InvalidPhotoEditError") return new ApiError(400, "INVALID_EDIT", error.message, { edits: error.message });
+  if (error instanceof Error && error.name === "InvalidPhotoEditError")
+    return new ApiError(400, "INVALID_EDIT", error.message, { edits: error.message });
   return error;
 };
 
@@ -145,7 +164,14 @@ export async function saveEdit({ record }: OpenedMedia, edits: PhotoEdits) {
     });
   }
   const id = crypto.randomUUID();
-  const version = await insertMediaVersion(db(), { id, mediaId: record.id, kind: "edit", status: "pending_review", key: versionKey(record, id), edits });
+  const version = await insertMediaVersion(db(), {
+    id,
+    mediaId: record.id,
+    kind: "edit",
+    status: "pending_review",
+    key: versionKey(record, id),
+    edits,
+  });
   return versionView(version);
 }
 

@@ -46,4 +46,3 @@ export async function requirePublishedVersion(request: Request, rawId: string | 
   });
   return { version, event, viewer };
 }
-

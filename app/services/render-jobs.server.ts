@@ -8,13 +8,7 @@ import { badRequest, ApiError } from "~/lib/http.server";
 import { probeMedia } from "~/media/probe.server";
 import { findEventById } from "~/models/event.server";
 import { publishVersion } from "~/models/published-media.server";
-import {
-  claimRenderJob,
-  findActiveRenderJob,
-  insertRenderJob,
-  listStalledRenderJobs,
-  updateRenderJob,
-} from "~/models/render-job.server";
+import { claimRenderJob, findActiveRenderJob, insertRenderJob, listStalledRenderJobs, updateRenderJob } from "~/models/render-job.server";
 import type { RenderPlan, Resolution } from "~/render/plan";
 import { runRender, type RenderProgress } from "~/render/run.server";
 import type { Event, RenderJob, User } from "../../drizzle/schema/index";
@@ -58,7 +52,10 @@ export async function cancelRender(job: RenderJob) {
   if (job.status === "succeeded" || job.status === "failed" || job.status === "cancelled") {
     throw new ApiError(409, "CONFLICT", "This render has already finished.");
   }
-  const changes = job.status === "queued" ? { status: "cancelled" as const, cancelRequestedAt: new Date(), finishedAt: new Date() } : { cancelRequestedAt: new Date() };
+  const changes =
+    job.status === "queued"
+      ? { status: "cancelled" as const, cancelRequestedAt: new Date(), finishedAt: new Date() }
+      : { cancelRequestedAt: new Date() };
   const updated = (await updateRenderJob(db(), job.id, changes))!;
   await publishRenderUpdate(updated);
   return updated;
@@ -142,7 +139,13 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
         // Live progress a few times a second at most; the row is written with the heartbeat.
         if (Date.now() - lastPush < 400 && progress.fraction < 1) return;
         lastPush = Date.now();
-        void publishRenderUpdate({ ...job, framesDone: progress.framesDone, etaSeconds: progress.etaSeconds, piecesRendered: progress.piecesRendered, piecesReused: progress.piecesReused });
+        void publishRenderUpdate({
+          ...job,
+          framesDone: progress.framesDone,
+          etaSeconds: progress.etaSeconds,
+          piecesRendered: progress.piecesRendered,
+          piecesReused: progress.piecesReused,
+        });
       },
     });
     const probe = await probeMedia(output);
@@ -177,7 +180,11 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
     }
     console.error(`render ${job.id} failed:`, error);
     // Retried by the queue; after the last attempt the organiser is told instead of waiting for ever.
-    const failed = await updateRenderJob(db(), job.id, finalAttempt ? { status: "failed", error: RENDER_FAILED, finishedAt: new Date() } : { status: "queued", error: RENDER_FAILED });
+    const failed = await updateRenderJob(
+      db(),
+      job.id,
+      finalAttempt ? { status: "failed", error: RENDER_FAILED, finishedAt: new Date() } : { status: "queued", error: RENDER_FAILED },
+    );
     if (failed) await publishRenderUpdate(failed);
     throw error;
   } finally {
@@ -195,7 +202,12 @@ export async function recoverStalledRenders() {
   const stalled = await listStalledRenderJobs(db(), env().RENDER_STALL_SECONDS);
   for (const job of stalled) {
     const requeued = await updateRenderJob(db(), job.id, { status: "queued", heartbeatAt: new Date() });
-    if (requeued) await enqueue("render-run", { renderJobId: job.id }, { singletonKey: `${job.id}:${job.attempts}`, expireInSeconds: RENDER_JOB_EXPIRY_SECONDS });
+    if (requeued)
+      await enqueue(
+        "render-run",
+        { renderJobId: job.id },
+        { singletonKey: `${job.id}:${job.attempts}`, expireInSeconds: RENDER_JOB_EXPIRY_SECONDS },
+      );
   }
   return stalled.length;
 }
@@ -226,4 +238,3 @@ export async function queuePiecePreparation(eventId: string) {
   if (!env().RENDER_AHEAD) return;
   await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + 5_000) });
 }
-

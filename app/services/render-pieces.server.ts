@@ -1,7 +1,13 @@
 import path from "node:path";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { deleteRenderPiece, findRenderPiece, saveRenderPiece, takeUnusedRenderPieces, touchRenderPiece } from "~/models/render-piece.server";
+import {
+  deleteRenderPiece,
+  findRenderPiece,
+  saveRenderPiece,
+  takeUnusedRenderPieces,
+  touchRenderPiece,
+} from "~/models/render-piece.server";
 import type { PieceStore, StoredPiece } from "~/render/run.server";
 import { storage } from "./storage.server";
 

@@ -57,6 +57,10 @@ export async function renderPlanFor(event: Event, options: { resolution?: Resolu
     media: media.map(planMedia),
     track,
     resolution: options.resolution ?? arrangement.resolution,
-    timing: { photoSeconds: settings.RENDER_PHOTO_SECONDS, collageSeconds: settings.RENDER_PHOTO_SECONDS * 1.2, titleSeconds: settings.RENDER_TITLE_SECONDS },
+    timing: {
+      photoSeconds: settings.RENDER_PHOTO_SECONDS,
+      collageSeconds: settings.RENDER_PHOTO_SECONDS * 1.2,
+      titleSeconds: settings.RENDER_TITLE_SECONDS,
+    },
   });
 }

@@ -10,7 +10,9 @@ import { singleton } from "~/lib/singleton.server";
 
 const twilioSettings = () => {
   const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER } = env();
-  return TWILIO_ACCOUNT_SID && TWILIO_AUTH_TOKEN ? { accountSid: TWILIO_ACCOUNT_SID, authToken: TWILIO_AUTH_TOKEN, from: TWILIO_FROM_NUMBER ?? "" } : null;
+  return TWILIO_ACCOUNT_SID && TWILIO_AUTH_TOKEN
+    ? { accountSid: TWILIO_ACCOUNT_SID, authToken: TWILIO_AUTH_TOKEN, from: TWILIO_FROM_NUMBER ?? "" }
+    : null;
 };
 
 export function smsProvider(): SmsProvider {

@@ -81,7 +81,10 @@ export interface StockPicker {
 export async function stockPickerFor(request: Request): Promise<StockPicker | null> {
   const params = new URL(request.url).searchParams;
   if (!params.has("stock")) return null;
-  const { stock: query, stockPage: page } = pickerQuery.parse({ stock: params.get("stock") ?? "", stockPage: params.get("stockPage") ?? undefined });
+  const { stock: query, stockPage: page } = pickerQuery.parse({
+    stock: params.get("stock") ?? "",
+    stockPage: params.get("stockPage") ?? undefined,
+  });
   const provider = stockPhotos();
   const unsplash = provider.name === "unsplash";
   const picker: StockPicker = {

@@ -9,7 +9,9 @@ import { singleton } from "~/lib/singleton.server";
 export function stockPhotos(): StockPhotoProvider {
   return singleton("stockPhotos", () => {
     const { UNSPLASH_ACCESS_KEY, UNSPLASH_API_URL } = env();
-    return UNSPLASH_ACCESS_KEY ? unsplashProvider({ accessKey: UNSPLASH_ACCESS_KEY, baseUrl: UNSPLASH_API_URL }) : localStockLibrary(stockCacheDir());
+    return UNSPLASH_ACCESS_KEY
+      ? unsplashProvider({ accessKey: UNSPLASH_ACCESS_KEY, baseUrl: UNSPLASH_API_URL })
+      : localStockLibrary(stockCacheDir());
   });
 }
 

@@ -102,7 +102,10 @@ const colour = z
   .transform(normaliseHexColour);
 
 const number = (what: string, min: number, max: number) =>
-  z.coerce.number({ error: `Enter the ${what} as a number.` }).min(min, `The ${what} is ${min} at least.`).max(max, `The ${what} is ${max} at most.`);
+  z.coerce
+    .number({ error: `Enter the ${what} as a number.` })
+    .min(min, `The ${what} is ${min} at least.`)
+    .max(max, `The ${what} is ${max} at most.`);
 
 const scene = z.discriminatedUnion(
   "kind",
@@ -136,7 +139,10 @@ const themeFields = z.object({
   fontLineSpacing: number("line spacing", 0.8, 2),
   textBoxScale: number("text box size", 0.5, 2),
   isCollage: z.boolean({ error: "isCollage is true or false." }),
-  scenes: z.array(scene, { error: "Scenes are a list." }).min(1, "A theme needs one scene at least.").max(12, "A theme has 12 scenes at most."),
+  scenes: z
+    .array(scene, { error: "Scenes are a list." })
+    .min(1, "A theme needs one scene at least.")
+    .max(12, "A theme has 12 scenes at most."),
 });
 
 export const themeChanges = themeFields.partial();
@@ -168,7 +174,9 @@ function changedLook(current: ThemeLook & { name: string }, changes: z.infer<typ
 export async function createTheme(user: User, input: unknown) {
   const { basedOn, ...changes } = parseWith(newThemeInput, input);
   const base = await findVisibleTheme(user, basedOn).catch((error: unknown) => {
-    throw isApiError(error) && error.status === 404 ? badRequest("Some fields need your attention.", { basedOn: "There is no theme with this id." }) : error;
+    throw isApiError(error) && error.status === 404
+      ? badRequest("Some fields need your attention.", { basedOn: "There is no theme with this id." })
+      : error;
   });
   if ((await countOwnThemes(db(), user.id)) >= MAX_OWN_THEMES) {
     throw badRequest(`You have ${MAX_OWN_THEMES} themes already. Delete one you no longer use first.`);

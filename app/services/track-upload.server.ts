@@ -31,19 +31,30 @@ type StagedFile = { path: string; name: string; size: number };
 
 const titleInput = z.object({ title: z.string().trim().max(120, "Keep the title under 120 characters.").optional() });
 
-const CONTENT_TYPES: Record<string, string> = { mp3: "audio/mpeg", mp4: "audio/mp4", m4a: "audio/mp4", wav: "audio/wav", flac: "audio/flac", ogg: "audio/ogg", aac: "audio/aac" };
+const CONTENT_TYPES: Record<string, string> = {
+  mp3: "audio/mpeg",
+  mp4: "audio/mp4",
+  m4a: "audio/mp4",
+  wav: "audio/wav",
+  flac: "audio/flac",
+  ogg: "audio/ogg",
+  aac: "audio/aac",
+};
 
 const staging = () => path.join(env().DATA_DIR, "storage", "form-uploads");
 
 /** A streamed multipart post with `file` and `title`: the API's upload. */
 export async function receiveTrackUpload(request: Request, owner: User) {
   if (!(request.headers.get("content-type") ?? "").includes("multipart/form-data")) {
-    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the track as multipart/form-data, with the file in the field \"file\".");
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", 'Send the track as multipart/form-data, with the file in the field "file".');
   }
   await assertRoomForTrack(owner);
   await fs.mkdir(staging(), { recursive: true });
   const written: string[] = [];
-  const handler = unstable_composeUploadHandlers(streamFileToDisk(staging(), trackLimits().maxBytes, written), unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }));
+  const handler = unstable_composeUploadHandlers(
+    streamFileToDisk(staging(), trackLimits().maxBytes, written),
+    unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
+  );
   let form: FormData;
   try {
     form = await unstable_parseMultipartFormData(request, handler);
@@ -61,7 +72,6 @@ export async function receiveTrackUpload(request: Request, owner: User) {
     await Promise.all(written.map((f) => fs.rm(f, { force: true })));
   }
 }
-
 
 async function assertRoomForTrack(owner: User) {
   const { maxOwnTracks } = trackLimits();
@@ -96,7 +106,13 @@ async function addTrack(owner: User, staged: StagedFile, rawTitle: FormDataEntry
   const track = await insertTrack(db(), {
     id,
     ownerId: owner.id,
-    title: title || name.replace(/\.[^.]+$/, "").trim().slice(0, 120) || "My track",
+    title:
+      title ||
+      name
+        .replace(/\.[^.]+$/, "")
+        .trim()
+        .slice(0, 120) ||
+      "My track",
     originalKey,
     originalName: name,
     sizeBytes: staged.size,

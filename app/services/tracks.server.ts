@@ -15,7 +15,8 @@ import { trackLimits } from "./track-library.server";
 export const TRACK_PREPARE_FAILED = "We could not prepare this track. Please try uploading it again.";
 
 /** Failures that are about the file itself: retrying cannot help, the owner is told why. */
-const isFileProblem = (error: unknown) => error instanceof Error && (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError");
+const isFileProblem = (error: unknown) =>
+  error instanceof Error && (error.name === "UploadRejectedError" || error.name === "UnreadableMediaError");
 
 /** public/ of the app: the server runs from the repository's root (server.ts). */
 const builtInFile = (file: string) => path.resolve(process.cwd(), "public", file);
@@ -110,12 +111,21 @@ async function storeBuiltInRendition(track: Pick<Track, "id" | "slug">, file: st
 export async function ensureBuiltInTracks() {
   for (const builtIn of BUILT_IN_TRACKS) {
     const file = builtInFile(builtIn.file);
-    const size = await stat(file).then((s) => s.size, () => null);
+    const size = await stat(file).then(
+      (s) => s.size,
+      () => null,
+    );
     if (size === null) {
       console.warn(`Built-in track ${builtIn.slug}: ${file} is missing.`);
       continue;
     }
-    const track = await upsertBuiltInTrack(db(), { slug: builtIn.slug, title: builtIn.title, artist: builtIn.artist, licence: builtIn.licence, originalName: path.basename(builtIn.file) });
+    const track = await upsertBuiltInTrack(db(), {
+      slug: builtIn.slug,
+      title: builtIn.title,
+      artist: builtIn.artist,
+      licence: builtIn.licence,
+      originalName: path.basename(builtIn.file),
+    });
     const current = track.status === "ready" && track.sizeBytes === size && track.durationSeconds !== null;
     if (!current) {
       if (track.status !== "processing") await updateTrack(db(), track.id, { status: "uploaded", sizeBytes: size, failureReason: null });
@@ -134,7 +144,9 @@ async function setTrack(track: Track, changes: TrackChanges) {
   if (!updated || !io || !track.ownerId) return;
   // The fields as the track's view names them; where files are stored stays on the server.
   const { renditionKey: _rendition, originalKey: _original, ...fields } = changes;
-  io.of("/users").to(roomOfUser(track.ownerId)).emit("track:updated", { id: track.id, ...fields });
+  io.of("/users")
+    .to(roomOfUser(track.ownerId))
+    .emit("track:updated", { id: track.id, ...fields });
 }
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;

@@ -54,7 +54,13 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
     const target = upload?.storage?.path;
     // Unknown, gone, expired, at another offset, finishing or overfilling the upload, or of a length
     // still to be declared: tus gives the answer (404, 410, 409, the finish hook, 413).
-    if (!target || upload.size === undefined || upload.offset !== offset || offset + length >= upload.size || (expires !== undefined && Date.now() > expires)) {
+    if (
+      !target ||
+      upload.size === undefined ||
+      upload.offset !== offset ||
+      offset + length >= upload.size ||
+      (expires !== undefined && Date.now() > expires)
+    ) {
       return "tus";
     }
 

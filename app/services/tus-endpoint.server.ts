@@ -85,7 +85,10 @@ export function createTusServer() {
     // Any other error that is not one of tus's refusals (the store failing, say) is answered like a hook's.
     onResponseError: (_req, error) => {
       if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED) {
-        return { status_code: 413, body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`) };
+        return {
+          status_code: 413,
+          body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`),
+        };
       }
       return isTusAnswer(error) ? undefined : answer(error);
     },

@@ -52,7 +52,12 @@ export const media = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("media_event_idx").on(t.eventId, t.position), index("media_event_live_idx").on(t.eventId).where(sql`${t.archivedAt} is null`)],
+  (t) => [
+    index("media_event_idx").on(t.eventId, t.position),
+    index("media_event_live_idx")
+      .on(t.eventId)
+      .where(sql`${t.archivedAt} is null`),
+  ],
 );
 
 export const mediaVersionKind = pgEnum("media_version_kind", ["upscale", "edit"]);

@@ -164,7 +164,9 @@ export const publishedMedia = pgTable(
   },
   (t) => [
     uniqueIndex("published_media_event_version_idx").on(t.eventId, t.version),
-    uniqueIndex("published_media_render_job_idx").on(t.renderJobId).where(sql`${t.renderJobId} is not null`),
+    uniqueIndex("published_media_render_job_idx")
+      .on(t.renderJobId)
+      .where(sql`${t.renderJobId} is not null`),
   ],
 );
 

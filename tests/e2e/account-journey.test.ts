@@ -49,7 +49,9 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
     expect(await panel.getByRole("link", { name: "My Choruses" }).isVisible()).toBe(true);
     expect(await panel.getByRole("link", { name: "Account" }).isVisible()).toBe(true);
     expect(await panel.getByRole("link", { name: "Admin" }).count()).toBe(0);
-    expect(await panel.locator(".vip-card").innerText()).toMatch(/Go VIP with Chorus\s+More savings, more perks, more reasons to celebrate\./);
+    expect(await panel.locator(".vip-card").innerText()).toMatch(
+      /Go VIP with Chorus\s+More savings, more perks, more reasons to celebrate\./,
+    );
     expect(await panel.getByRole("button", { name: "Log Out" }).isVisible()).toBe(true);
   }
 

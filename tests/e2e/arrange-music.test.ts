@@ -60,7 +60,9 @@ describe.skipIf(!chromiumPath)("an organiser choosing the music on a phone", () 
     expect((await findArrangement(db(), event.id)).musicStartSeconds).toBe(20);
     // The start is marked on the waveform.
     await expect.poll(() => warmSunday.locator(".track-waveform__start").count()).toBe(1);
-    expect(await warmSunday.locator("svg.track-waveform").getAttribute("aria-label")).toBe("Waveform of Warm Sunday; the music starts at 0:20");
+    expect(await warmSunday.locator("svg.track-waveform").getAttribute("aria-label")).toBe(
+      "Waveform of Warm Sunday; the music starts at 0:20",
+    );
 
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await saveScreenshot(page, "arrange-music-phone-no-js");
@@ -74,7 +76,13 @@ describe.skipIf(!chromiumPath)("an organiser choosing the music on a phone", () 
     await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=523:duration=4", "-c:a", "aac", tone]);
     const copy = dir!.path("tone-copy.m4a");
     await copyFile(tone, copy);
-    const track = await insertTrack(db(), { ownerId: organiser.id, title: "Our first dance", originalName: "dance.m4a", sizeBytes: 1000, originalKey: "tracks/e2e-dance/original" });
+    const track = await insertTrack(db(), {
+      ownerId: organiser.id,
+      title: "Our first dance",
+      originalName: "dance.m4a",
+      sizeBytes: 1000,
+      originalKey: "tracks/e2e-dance/original",
+    });
     await storage().putFile(track.originalKey!, copy, "audio/mp4");
     await updateTrack(db(), track.id, { status: "processing" });
 
@@ -84,7 +92,9 @@ describe.skipIf(!chromiumPath)("an organiser choosing the music on a phone", () 
     const item = page.locator(".arrange-music__track", { hasText: "Our first dance" });
     await expect.poll(() => item.getByText("Preparing…").count()).toBe(1);
     // The page's socket has joined the organiser's room: what happens next reaches it.
-    await expect.poll(async () => (await realtime()!.of("/users").in(roomOfUser(organiser.id)).fetchSockets()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await realtime()!.of("/users").in(roomOfUser(organiser.id)).fetchSockets()).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
 
     await processTrack(track.id);
     await expect.poll(() => item.getByRole("button", { name: "Use this track" }).count(), { timeout: 10_000 }).toBe(1);

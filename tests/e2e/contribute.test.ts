@@ -23,7 +23,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   dir = await makeTempDir("e2e-contribute");
   photo = dir.path("party.jpg");
-  await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7bd5" } }).jpeg().toFile(photo);
+  await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7bd5" } })
+    .jpeg()
+    .toFile(photo);
   clip = dir.path("hello.mp4");
   await makeClip(clip, { width: 640, height: 360, seconds: 3 });
 });
@@ -43,7 +45,12 @@ describe.skipIf(!chromiumPath)("a contributor on a phone", () => {
     const page = await newPage(browser, server.url, { viewport: PHONE });
     // A slow 3G-like link: uploads of a few MB take seconds, so progress is visible.
     const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 90_000 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 150,
+      downloadThroughput: 200_000,
+      uploadThroughput: 90_000,
+    });
     await page.goto(`/e/${event.uuid}`);
     await page.waitForLoadState("networkidle");
     await page.getByLabel("Your name").fill("Lea");
@@ -54,7 +61,11 @@ describe.skipIf(!chromiumPath)("a contributor on a phone", () => {
     await overall.waitFor();
     await expect.poll(async () => Number(await overall.getAttribute("value")), { timeout: 30_000 }).toBeGreaterThan(0);
     await saveScreenshot(page, "contribute-progress-phone");
-    await expect.poll(() => page.getByText("Uploaded ✓").or(page.getByText("Ready ✓")).or(page.getByText("Getting it ready…")).count(), { timeout: 60_000 }).toBe(2);
+    await expect
+      .poll(() => page.getByText("Uploaded ✓").or(page.getByText("Ready ✓")).or(page.getByText("Getting it ready…")).count(), {
+        timeout: 60_000,
+      })
+      .toBe(2);
     await expect.poll(() => statuses(event), { timeout: 60_000 }).toEqual(["ready", "ready"]);
     const media = await listMediaOfEvent(db(), event.id);
     expect(media.map((m) => m.contributorName)).toEqual(["Lea", "Lea"]);

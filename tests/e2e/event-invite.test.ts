@@ -5,7 +5,16 @@ import { db } from "../../app/lib/db.server";
 import { events } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, PASSWORD, uniqueEmail } from "../support/accounts";
-import { chromiumPath, collectPageErrors, gotoHydrated, launchChromium, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
+import {
+  chromiumPath,
+  collectPageErrors,
+  gotoHydrated,
+  launchChromium,
+  logInBrowser,
+  newPage,
+  PHONE,
+  saveScreenshot,
+} from "../support/browser";
 import { startTestServer } from "../support/test-server";
 
 const daysAhead = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -139,7 +148,9 @@ describe.skipIf(!chromiumPath)("starting a Chorus and inviting people in Chromiu
     const errors = collectPageErrors(phone);
     await gotoHydrated(phone, new URL(recipientLink).pathname + new URL(recipientLink).search);
     await phone.getByRole("heading", { name: "Your video is being prepared" }).waitFor();
-    await expect.poll(async () => (await db().select().from(events).where(eq(events.uuid, uuid)))[0]!.openedAt, { timeout: 5_000 }).toBeInstanceOf(Date);
+    await expect
+      .poll(async () => (await db().select().from(events).where(eq(events.uuid, uuid)))[0]!.openedAt, { timeout: 5_000 })
+      .toBeInstanceOf(Date);
     expect(await pageWidth(phone)).toBeLessThanOrEqual(PHONE.width);
     await saveScreenshot(phone, "event-recipient-375");
     expect(errors).toEqual([]);

@@ -24,22 +24,31 @@ function startTimingTheClose(page: Page) {
     const chat = document.querySelector("details.support-widget")!;
     (window as unknown as { closeTimings: Promise<unknown> }).closeTimings = new Promise((resolve) => {
       let escapeAt = 0;
-      document.addEventListener("keydown", (event) => event.key === "Escape" && (escapeAt = performance.now()), { capture: true, once: true });
-      menu.addEventListener("toggle", () => {
-        const closedAt = performance.now();
-        const observer = new MutationObserver(() => {
-          if (chat.hasAttribute("data-minimised")) return;
-          observer.disconnect();
-          resolve({ closedAfterMs: closedAt - escapeAt, chatBackAfterMs: performance.now() - closedAt });
-        });
-        observer.observe(chat, { attributes: true, attributeFilter: ["data-minimised"] });
-      }, { once: true });
+      document.addEventListener("keydown", (event) => event.key === "Escape" && (escapeAt = performance.now()), {
+        capture: true,
+        once: true,
+      });
+      menu.addEventListener(
+        "toggle",
+        () => {
+          const closedAt = performance.now();
+          const observer = new MutationObserver(() => {
+            if (chat.hasAttribute("data-minimised")) return;
+            observer.disconnect();
+            resolve({ closedAfterMs: closedAt - escapeAt, chatBackAfterMs: performance.now() - closedAt });
+          });
+          observer.observe(chat, { attributes: true, attributeFilter: ["data-minimised"] });
+        },
+        { once: true },
+      );
     });
   });
 }
 
 function closeTimings(page: Page) {
-  return page.evaluate(() => (window as unknown as { closeTimings: Promise<{ closedAfterMs: number; chatBackAfterMs: number }> }).closeTimings);
+  return page.evaluate(
+    () => (window as unknown as { closeTimings: Promise<{ closedAfterMs: number; chatBackAfterMs: number }> }).closeTimings,
+  );
 }
 
 describe.skipIf(!chromiumPath)("mobile menu in Chromium", () => {

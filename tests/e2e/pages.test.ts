@@ -37,7 +37,10 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
       const response = await gotoHydrated(page, path);
       expect(response?.status(), path).toBe(status);
       // Chromium logs any 404 document as a failed resource; for /e/:uuid that status is by design.
-      if (status === 404) expected.push(`console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${e2e.server.url}${path})`);
+      if (status === 404)
+        expected.push(
+          `console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${e2e.server.url}${path})`,
+        );
     }
     expect(errors).toEqual(expected);
     await page.context().close();
@@ -45,7 +48,10 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
 
   test("screenshots of the home page and the dashboard, on desktop and phone", async () => {
     const { email } = await createUser();
-    for (const [label, viewport] of [["desktop", undefined], ["phone", PHONE]] as const) {
+    for (const [label, viewport] of [
+      ["desktop", undefined],
+      ["phone", PHONE],
+    ] as const) {
       const page = await newPage(e2e.browser, e2e.server.url, viewport ? { viewport } : {});
       await logInBrowser(page, email, PASSWORD);
       await gotoHydrated(page, "/");

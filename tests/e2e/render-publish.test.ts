@@ -20,7 +20,12 @@ beforeAll(async () => {
   if (!chromiumPath) return;
   dir = await makeTempDir("e2e-render");
   dropSingleton("storage");
-  server = await startTestServer({ JOB_POLL_SECONDS: "0.5", DATA_DIR: dir.path("data"), RENDER_PHOTO_SECONDS: "2", RENDER_TITLE_SECONDS: "1.5" });
+  server = await startTestServer({
+    JOB_POLL_SECONDS: "0.5",
+    DATA_DIR: dir.path("data"),
+    RENDER_PHOTO_SECONDS: "2",
+    RENDER_TITLE_SECONDS: "1.5",
+  });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -29,7 +34,6 @@ afterAll(async () => {
   dropSingleton("storage");
   await dir?.remove();
 });
-
 
 describe.skipIf(!chromiumPath)("making the video and watching it", { timeout: 240_000 }, () => {
   test("the organiser arranges, previews, renders with progress and publishes; the recipient plays it on a phone", async () => {

@@ -57,7 +57,9 @@ describe("registration and e-mail verification", () => {
   test("a verification link works once", async () => {
     const c = client();
     const email = await register(c);
-    const token = linkIn((await lastMailTo(email))!.text, "/auth/activate/").split("/").pop()!;
+    const token = linkIn((await lastMailTo(email))!.text, "/auth/activate/")
+      .split("/")
+      .pop()!;
     expect((await c.get(`/api/v2/auth/activate/${token}`)).status).toBe(200);
     const again = await c.get(`/api/v2/auth/activate/${token}`);
     expect(again.status).toBe(410);
@@ -67,7 +69,9 @@ describe("registration and e-mail verification", () => {
   test("an expired verification link is refused and a new one can be sent", async () => {
     const c = client();
     const email = await register(c);
-    const token = linkIn((await lastMailTo(email))!.text, "/auth/activate/").split("/").pop()!;
+    const token = linkIn((await lastMailTo(email))!.text, "/auth/activate/")
+      .split("/")
+      .pop()!;
     await expireTokensOf(email);
     const expired = await c.get(`/api/v2/auth/activate/${token}`);
     expect(expired.status).toBe(410);
@@ -75,7 +79,9 @@ describe("registration and e-mail verification", () => {
 
     const resent = await c.post("/api/v2/auth/resend-verification", { email });
     expect(resent.status).toBe(200);
-    const fresh = linkIn((await lastMailTo(email))!.text, "/auth/activate/").split("/").pop()!;
+    const fresh = linkIn((await lastMailTo(email))!.text, "/auth/activate/")
+      .split("/")
+      .pop()!;
     expect(fresh).not.toBe(token);
     expect((await c.get(`/api/v2/auth/activate/${fresh}`)).status).toBe(200);
   });
@@ -155,20 +161,25 @@ describe("log-in and log-out", () => {
 });
 
 describe("where the log-in page sends you", () => {
-  test.each(["/%09/evil.example", "/%0a/evil.example", "/%0d/evil.example", "/%E3%80%82/evil.example", "//evil.example", "/%5Cevil.example", "https://evil.example"])(
-    "a logged-in user opening ?redirectTo=%s stays on this site",
-    async (target) => {
-      const c = client();
-      const email = await register(c);
-      await confirm(c, email);
-      await c.post("/api/v2/auth/login", { email, password: PASSWORD });
-      const response = await c.raw("GET", `/auth/login?redirectTo=${target}`);
-      expect(response.status).toBe(302);
-      const location = response.headers.get("location")!;
-      expect(new URL(location, server.url).origin).toBe(new URL(server.url).origin);
-      expect(location).not.toMatch(/[\s\\]/);
-    },
-  );
+  test.each([
+    "/%09/evil.example",
+    "/%0a/evil.example",
+    "/%0d/evil.example",
+    "/%E3%80%82/evil.example",
+    "//evil.example",
+    "/%5Cevil.example",
+    "https://evil.example",
+  ])("a logged-in user opening ?redirectTo=%s stays on this site", async (target) => {
+    const c = client();
+    const email = await register(c);
+    await confirm(c, email);
+    await c.post("/api/v2/auth/login", { email, password: PASSWORD });
+    const response = await c.raw("GET", `/auth/login?redirectTo=${target}`);
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location")!;
+    expect(new URL(location, server.url).origin).toBe(new URL(server.url).origin);
+    expect(location).not.toMatch(/[\s\\]/);
+  });
 
   test("logging in through the form goes back to the page that asked", async () => {
     const c = client();
@@ -194,7 +205,9 @@ describe("forgotten password", () => {
     await other.post("/api/v2/auth/login", { email, password: PASSWORD });
 
     expect((await c.post("/api/v2/auth/forgot-password", { email })).status).toBe(200);
-    const token = linkIn((await lastMailTo(email))!.text, "/auth/reset-password/").split("/").pop()!;
+    const token = linkIn((await lastMailTo(email))!.text, "/auth/reset-password/")
+      .split("/")
+      .pop()!;
 
     const reset = await c.post(`/api/v2/auth/reset-password/${token}`, { password: "a brand new secret" });
     expect(reset.status).toBe(200);
@@ -211,7 +224,9 @@ describe("forgotten password", () => {
     const c = client();
     const email = await verifiedAccount(c);
     await c.post("/api/v2/auth/forgot-password", { email });
-    const token = linkIn((await lastMailTo(email))!.text, "/auth/reset-password/").split("/").pop()!;
+    const token = linkIn((await lastMailTo(email))!.text, "/auth/reset-password/")
+      .split("/")
+      .pop()!;
     await expireTokensOf(email);
     const reply = await c.post(`/api/v2/auth/reset-password/${token}`, { password: "a brand new secret" });
     expect(reply.status).toBe(410);
@@ -246,8 +261,18 @@ describe("the nightly sweep of expired sessions", () => {
 
     await jobHandlers["expired-sessions-sweep"]({ id: "test", data: {}, finalAttempt: true, startedOn: new Date() });
 
-    const sessionIds = (await db().select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, [expiredSession, liveSession]))).map((r) => r.id);
-    const draftIds = (await db().select({ id: startDrafts.id }).from(startDrafts).where(inArray(startDrafts.id, [expiredDraft, liveDraft]))).map((r) => r.id);
+    const sessionIds = (
+      await db()
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(inArray(sessions.id, [expiredSession, liveSession]))
+    ).map((r) => r.id);
+    const draftIds = (
+      await db()
+        .select({ id: startDrafts.id })
+        .from(startDrafts)
+        .where(inArray(startDrafts.id, [expiredDraft, liveDraft]))
+    ).map((r) => r.id);
     expect(sessionIds).toEqual([liveSession]);
     expect(draftIds).toEqual([liveDraft]);
   });

@@ -31,7 +31,14 @@ beforeAll(async () => {
   otherEvent = await createTestEvent(await createUser());
   await insertRecipient(db(), event.id, { firstName: "Deliverable", lastName: "", email: uniqueEmail("recipient"), phone: null });
   const contributor = await loggedIn();
-  await insertRsvp(db(), { eventId: event.id, name: "Contributor", email: contributor.user.email, phone: null, viaEmail: true, viaSms: false });
+  await insertRsvp(db(), {
+    eventId: event.id,
+    name: "Contributor",
+    email: contributor.user.email,
+    phone: null,
+    viaEmail: true,
+    viaSms: false,
+  });
   clients.creator = creator.client;
   clients.contributor = contributor.client;
   clients["another user"] = (await loggedIn()).client;
@@ -57,28 +64,98 @@ async function freshRecipientId() {
   return (await insertRecipient(db(), event.id, { firstName: "Spare", lastName: "", email: null, phone: null })).id;
 }
 async function freshRsvpId() {
-  return (await insertRsvp(db(), { eventId: event.id, name: "Spare", email: uniqueEmail("spare"), phone: null, viaEmail: true, viaSms: false })).id;
+  return (
+    await insertRsvp(db(), { eventId: event.id, name: "Spare", email: uniqueEmail("spare"), phone: null, viaEmail: true, viaSms: false })
+  ).id;
 }
 
 const CASES: Case[] = [
   { call: "GET /api/event/{id}", allowed: everyone, request: async (k) => ({ method: "GET", path: `/api/event/${event.id}${keysOf(k)}` }) },
-  { call: "PUT /api/v2/events/{id} (title)", allowed: managers, request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { title: "" } }) },
-  { call: "PUT /api/v2/events/{id} (thank-you)", allowed: ["recipient"], request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { thankYouMessage: "Thanks!" } }) },
-  { call: "POST /api/v2/events/{id}/opened", allowed: ["recipient"], request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/opened${keysOf(k)}` }) },
-  { call: "POST /api/v2/events/{id}/report", allowed: everyone, request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/report${keysOf(k)}`, body: { reason: "test" } }) },
-  { call: "POST /api/v2/events/{id}/deliver", allowed: managers, request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/deliver${keysOf(k)}`, body: { at: new Date(Date.now() + 86_400_000 * 5).toISOString() } }) },
+  {
+    call: "PUT /api/v2/events/{id} (title)",
+    allowed: managers,
+    request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { title: "" } }),
+  },
+  {
+    call: "PUT /api/v2/events/{id} (thank-you)",
+    allowed: ["recipient"],
+    request: async (k) => ({ method: "PUT", path: `/api/v2/events/${event.id}${keysOf(k)}`, body: { thankYouMessage: "Thanks!" } }),
+  },
+  {
+    call: "POST /api/v2/events/{id}/opened",
+    allowed: ["recipient"],
+    request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/opened${keysOf(k)}` }),
+  },
+  {
+    call: "POST /api/v2/events/{id}/report",
+    allowed: everyone,
+    request: async (k) => ({ method: "POST", path: `/api/v2/events/${event.id}/report${keysOf(k)}`, body: { reason: "test" } }),
+  },
+  {
+    call: "POST /api/v2/events/{id}/deliver",
+    allowed: managers,
+    request: async (k) => ({
+      method: "POST",
+      path: `/api/v2/events/${event.id}/deliver${keysOf(k)}`,
+      body: { at: new Date(Date.now() + 86_400_000 * 5).toISOString() },
+    }),
+  },
   { call: "GET /api/events", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/events" }) },
-  { call: "GET /api/v2/events/contributed", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/events/contributed" }) },
-  { call: "POST /api/v2/recipients", allowed: managers, request: async () => ({ method: "POST", path: "/api/v2/recipients", body: { eventId: event.id, firstName: "New" } }) },
-  { call: "PUT /api/v2/recipients/{id}", allowed: managers, request: async () => ({ method: "PUT", path: `/api/v2/recipients/${await freshRecipientId()}`, body: { firstName: "Renamed" } }) },
-  { call: "DELETE /api/v2/recipients/{id}", allowed: managers, request: async () => ({ method: "DELETE", path: `/api/v2/recipients/${await freshRecipientId()}` }) },
-  { call: "POST /api/v2/rsvps", allowed: managers, request: async () => ({ method: "POST", path: "/api/v2/rsvps", body: { eventId: event.id, name: "Invitee", email: uniqueEmail("invitee") } }) },
-  { call: "PUT /api/v2/rsvps/{id}", allowed: managers, request: async () => ({ method: "PUT", path: `/api/v2/rsvps/${await freshRsvpId()}`, body: { name: "Renamed" } }) },
-  { call: "POST /api/v2/rsvps/{id}/invite", allowed: managers, request: async () => ({ method: "POST", path: `/api/v2/rsvps/${await freshRsvpId()}/invite` }) },
-  { call: "POST /api/mail/contributors", allowed: managers, request: async () => ({ method: "POST", path: "/api/mail/contributors", body: { eventId: event.id } }) },
-  { call: "POST /api/mail/broadcast", allowed: managers, request: async () => ({ method: "POST", path: "/api/mail/broadcast", body: { eventId: event.id, message: "Hello" } }) },
+  {
+    call: "GET /api/v2/events/contributed",
+    allowed: loggedInKinds,
+    request: async () => ({ method: "GET", path: "/api/v2/events/contributed" }),
+  },
+  {
+    call: "POST /api/v2/recipients",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: "/api/v2/recipients", body: { eventId: event.id, firstName: "New" } }),
+  },
+  {
+    call: "PUT /api/v2/recipients/{id}",
+    allowed: managers,
+    request: async () => ({ method: "PUT", path: `/api/v2/recipients/${await freshRecipientId()}`, body: { firstName: "Renamed" } }),
+  },
+  {
+    call: "DELETE /api/v2/recipients/{id}",
+    allowed: managers,
+    request: async () => ({ method: "DELETE", path: `/api/v2/recipients/${await freshRecipientId()}` }),
+  },
+  {
+    call: "POST /api/v2/rsvps",
+    allowed: managers,
+    request: async () => ({
+      method: "POST",
+      path: "/api/v2/rsvps",
+      body: { eventId: event.id, name: "Invitee", email: uniqueEmail("invitee") },
+    }),
+  },
+  {
+    call: "PUT /api/v2/rsvps/{id}",
+    allowed: managers,
+    request: async () => ({ method: "PUT", path: `/api/v2/rsvps/${await freshRsvpId()}`, body: { name: "Renamed" } }),
+  },
+  {
+    call: "POST /api/v2/rsvps/{id}/invite",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: `/api/v2/rsvps/${await freshRsvpId()}/invite` }),
+  },
+  {
+    call: "POST /api/mail/contributors",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: "/api/mail/contributors", body: { eventId: event.id } }),
+  },
+  {
+    call: "POST /api/mail/broadcast",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: "/api/mail/broadcast", body: { eventId: event.id, message: "Hello" } }),
+  },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
-  { call: "POST /api/twilio/lookup-phone-number", allowed: loggedInKinds, request: async () => ({ method: "POST", path: "/api/twilio/lookup-phone-number", body: { phoneNumber: "+1 415 555 0123" } }) },
+  {
+    call: "POST /api/twilio/lookup-phone-number",
+    allowed: loggedInKinds,
+    request: async () => ({ method: "POST", path: "/api/twilio/lookup-phone-number", body: { phoneNumber: "+1 415 555 0123" } }),
+  },
 ];
 
 const rows = CASES.flatMap((c) => KINDS.map((kind) => [c.call, kind, c.allowed.includes(kind) ? "allowed" : "refused", c] as const));
@@ -91,7 +168,8 @@ describe("authorisation matrix: every event route × every kind of viewer", () =
     else expect([400, 401, 403, 404]).toContain(reply.status);
     const text = JSON.stringify(reply.body);
     // No answer ever carries another event's data.
-    for (const secret of [otherEvent.uuid, otherEvent.privateKey, otherEvent.viewKey, otherEvent.eventId]) expect(text).not.toContain(secret);
+    for (const secret of [otherEvent.uuid, otherEvent.privateKey, otherEvent.viewKey, otherEvent.eventId])
+      expect(text).not.toContain(secret);
     // Only those who manage the event ever see its keys.
     if (!managers.includes(kind)) {
       if (kind !== "recipient") expect(text).not.toContain(event.privateKey);

@@ -58,7 +58,16 @@ async function invite(eventId: string, email: string, status: "invited" | "contr
     .returning();
   if (status === "contributed") {
     const uploadId = `test-${crypto.randomUUID()}`;
-    await insertMedia(db(), { eventId, purpose: "contribution", originalKey: `test/${uploadId}`, originalName: "clip.mp4", mimeType: "video/mp4", sizeBytes: 1, uploadId, rsvpId: rsvp!.id });
+    await insertMedia(db(), {
+      eventId,
+      purpose: "contribution",
+      originalKey: `test/${uploadId}`,
+      originalName: "clip.mp4",
+      mimeType: "video/mp4",
+      sizeBytes: 1,
+      uploadId,
+      rsvpId: rsvp!.id,
+    });
   }
 }
 
@@ -85,7 +94,10 @@ describe("My Choruses", () => {
     deadline.setUTCHours(12, 0, 0, 0);
     const birthday = await startEvent(ana, "Yara", { deadline: deadline.toISOString() });
     const farewell = await startEvent(ana, "Xavi", { occasion: "farewell" });
-    await db().update(events).set({ deadline: new Date(Date.now() - DAY) }).where(eq(events.id, farewell.id));
+    await db()
+      .update(events)
+      .set({ deadline: new Date(Date.now() - DAY) })
+      .where(eq(events.id, farewell.id));
     const delivered = await startEvent(ana, "Wren", { occasion: "other", occasionOther: "Promotion" });
     await db().update(events).set({ status: "delivered" }).where(eq(events.id, delivered.id));
 

@@ -139,10 +139,24 @@ describe("inviting from the event page without JavaScript", () => {
     const dee = uniqueEmail("dee");
     const eli = uniqueEmail("eli");
 
-    const first = await client.form(`/e/${event.uuid}`, { intent: "invite", name: "Dee", email: dee, phone: "", viaEmail: "on", viaSms: "on", sendNow: "on" });
+    const first = await client.form(`/e/${event.uuid}`, {
+      intent: "invite",
+      name: "Dee",
+      email: dee,
+      phone: "",
+      viaEmail: "on",
+      viaSms: "on",
+      sendNow: "on",
+    });
     expect(first.status).toBe(200);
     expect(await pageOf(first)).toContain("Dee is on the list, and their invitation is on its way.");
-    const second = await client.form(`/e/${event.uuid}`, { intent: "invite", name: "Eli", email: eli, phone: "+1 202 555 0143", viaEmail: "on" });
+    const second = await client.form(`/e/${event.uuid}`, {
+      intent: "invite",
+      name: "Eli",
+      email: eli,
+      phone: "+1 202 555 0143",
+      viaEmail: "on",
+    });
     expect(second.status).toBe(200);
     expect(await pageOf(second)).toContain("Eli is on the list. Send the invitation when you're ready.");
     expect((await rsvpsOf(event)).map((r) => [r.name, r.viaEmail, r.viaSms])).toEqual([
@@ -183,7 +197,13 @@ describe("inviting from the event page without JavaScript", () => {
     const taken = uniqueEmail("taken");
     await addInvitee(event, parseInvitee({ name: "First", email: taken }));
 
-    const duplicate = await client.form(`/e/${event.uuid}`, { intent: "invite", name: "Second", email: taken, viaEmail: "on", viaSms: "on" });
+    const duplicate = await client.form(`/e/${event.uuid}`, {
+      intent: "invite",
+      name: "Second",
+      email: taken,
+      viaEmail: "on",
+      viaSms: "on",
+    });
     expect(duplicate.status).toBe(409);
     const duplicatePage = await pageOf(duplicate);
     expect(duplicatePage).toContain("Someone with this e-mail is already invited.");
@@ -267,7 +287,11 @@ describe("keys, deleting and the recipient", () => {
   test("deleting hides the Chorus from everyone else until it is restored", async () => {
     const { client, event } = await organiser();
     expect((await client.form(`/e/${event.uuid}`, { intent: "delete" })).status).toBe(302);
-    for (const path of [`/e/${event.uuid}`, `/e/${event.uuid}?privateKey=${event.privateKey}`, `/e/${event.uuid}?viewKey=${event.viewKey}`]) {
+    for (const path of [
+      `/e/${event.uuid}`,
+      `/e/${event.uuid}?privateKey=${event.privateKey}`,
+      `/e/${event.uuid}?viewKey=${event.viewKey}`,
+    ]) {
       expect((await anonymous().raw("GET", path)).status).toBe(404);
     }
     expect((await anonymous().form(`/e/${event.uuid}`, { intent: "restore" })).status).toBe(404);
@@ -308,9 +332,20 @@ describe("keys, deleting and the recipient", () => {
     });
     expect(saved.status).toBe(200);
     const row = await eventRow(event.id);
-    expect([row.title, row.message, row.prompts, row.guestbook]).toEqual(["Bo's big day", "Keep it short", ["First question", "Second question"], true]);
+    expect([row.title, row.message, row.prompts, row.guestbook]).toEqual([
+      "Bo's big day",
+      "Keep it short",
+      ["First question", "Second question"],
+      true,
+    ]);
 
-    const past = await client.form(`/e/${event.uuid}`, { intent: "settings", title: "Later", deadlineDate: "2020-01-01", deadlineTime: "10:00", timeZone: "Europe/London" });
+    const past = await client.form(`/e/${event.uuid}`, {
+      intent: "settings",
+      title: "Later",
+      deadlineDate: "2020-01-01",
+      deadlineTime: "10:00",
+      timeZone: "Europe/London",
+    });
     expect(past.status).toBe(400);
     const page = await pageOf(past);
     expect(page).toContain("The deadline must be in the future.");

@@ -71,7 +71,9 @@ describe("PUT /api/v2/events/{id}", () => {
   test("none of the protected fields can be changed this way", async () => {
     const { user, client } = await organiser();
     const event = await createTestEvent(user);
-    const attempt = Object.fromEntries(PROTECTED_EVENT_FIELDS.map((f) => [f, f === "paid" || f.startsWith("via") || f === "contributorsNotified" ? true : "forged"]));
+    const attempt = Object.fromEntries(
+      PROTECTED_EVENT_FIELDS.map((f) => [f, f === "paid" || f.startsWith("via") || f === "contributorsNotified" ? true : "forged"]),
+    );
     const reply = await client.put(`/api/v2/events/${event.id}`, { ...attempt, title: "Still changes" });
     expect(reply.status).toBe(200);
     const [after] = await db().select().from(events).where(eq(events.id, event.id));
@@ -98,7 +100,9 @@ describe("PUT /api/v2/events/{id}", () => {
   test("bad values are field errors; the organiser can close and extend", async () => {
     const { user, client } = await organiser();
     const event = await createTestEvent(user);
-    expect((await client.put(`/api/v2/events/${event.id}`, { deadline: inDays(-2).toISOString() })).body.error.fields.deadline).toBeDefined();
+    expect(
+      (await client.put(`/api/v2/events/${event.id}`, { deadline: inDays(-2).toISOString() })).body.error.fields.deadline,
+    ).toBeDefined();
     expect((await client.put(`/api/v2/events/${event.id}`, { status: "delivered" })).status).toBe(400);
     expect((await client.put(`/api/v2/events/${event.id}`, { surprise: 1 })).status).toBe(400);
     expect((await client.put(`/api/v2/events/${event.id}`, { status: "closed" })).body.data.acceptsContributions).toBe(false);
@@ -111,7 +115,12 @@ describe("recipients", () => {
   test("the organiser adds, renames and removes recipients, but never the last one", async () => {
     const { user, client } = await organiser();
     const event = await createTestEvent(user);
-    const added = await client.post("/api/v2/recipients", { eventId: event.id, firstName: "Bo", email: "bo@example.test", phone: "+44 7911 123456" });
+    const added = await client.post("/api/v2/recipients", {
+      eventId: event.id,
+      firstName: "Bo",
+      email: "bo@example.test",
+      phone: "+44 7911 123456",
+    });
     expect(added.status).toBe(201);
     expect(added.body.data.phone).toBe("+447911123456");
     expect((await client.put(`/api/v2/recipients/${added.body.data.id}`, { firstName: "Bob" })).body.data.firstName).toBe("Bob");

@@ -31,8 +31,19 @@ describe("a Wedding Guestbook, end to end without JavaScript", () => {
     await logIn(client, organiser.email);
     const step = (name: string) => `/start-a-chorus?step=${name}`;
     expect((await client.form(step("occasion"), { occasion: "wedding-guestbook", guestbook: "on", intent: "next" })).status).toBe(302);
-    await client.form(step("recipients"), { "recipients.0.firstName": "Ana", "recipients.0.lastName": "Silva", "recipients.1.firstName": "Bo", "recipients.1.lastName": "" });
-    await client.form(step("details"), { deadlineDate: daysAhead(20), deadlineTime: "20:00", timeZone: "Europe/Lisbon", title: "", message: "Leave us a word!" });
+    await client.form(step("recipients"), {
+      "recipients.0.firstName": "Ana",
+      "recipients.0.lastName": "Silva",
+      "recipients.1.firstName": "Bo",
+      "recipients.1.lastName": "",
+    });
+    await client.form(step("details"), {
+      deadlineDate: daysAhead(20),
+      deadlineTime: "20:00",
+      timeZone: "Europe/Lisbon",
+      title: "",
+      message: "Leave us a word!",
+    });
     const created = await client.form(step("review"), { intent: "create" });
     const uuid = /\/e\/([0-9a-f-]{36})/.exec(created.headers.get("location") ?? "")![1]!;
     const [event] = await db().select().from(events).where(eq(events.uuid, uuid));

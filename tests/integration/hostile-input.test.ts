@@ -121,9 +121,16 @@ const pathFor = (route: RouteCall, prefix: string): fc.Arbitrary<string> =>
 const queryFor = fc.option(
   fc.oneof(
     fc.constantFrom("?privateKey=%00", "?v=%E0%A4%A", "?step=%", "?stock=%00&stockPage=-1", "?redirectTo=%2F%2Fevil.example", "?a=%zz&b"),
-    fc.dictionary(fc.constantFrom("privateKey", "viewKey", "v", "step", "page", "search", "stock", "invite", "token"), hostileString, { maxKeys: 2 }).map(
-      (q) => `?${Object.entries(q).map(([k, v]) => `${k}=${escapeSegment(v)}`).join("&")}`,
-    ),
+    fc
+      .dictionary(fc.constantFrom("privateKey", "viewKey", "v", "step", "page", "search", "stock", "invite", "token"), hostileString, {
+        maxKeys: 2,
+      })
+      .map(
+        (q) =>
+          `?${Object.entries(q)
+            .map(([k, v]) => `${k}=${escapeSegment(v)}`)
+            .join("&")}`,
+      ),
   ),
   { nil: "" },
 );
@@ -144,12 +151,25 @@ function send(method: string, rawPath: string, headers: Record<string, string>, 
     let answered = false;
     // A fresh connection each time (agent: false): a reused one the server just closed would reset.
     const request = http.request(
-      { host: "localhost", port: server.port, agent: false, method, path: rawPath, headers: { ...headers, "content-length": String(bytes?.length ?? 0) } },
+      {
+        host: "localhost",
+        port: server.port,
+        agent: false,
+        method,
+        path: rawPath,
+        headers: { ...headers, "content-length": String(bytes?.length ?? 0) },
+      },
       (response) => {
         answered = true;
         const parts: Buffer[] = [];
         response.on("data", (part: Buffer) => parts.push(part));
-        response.on("end", () => resolve({ status: response.statusCode!, type: String(response.headers["content-type"] ?? ""), body: Buffer.concat(parts).toString("utf8") }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            type: String(response.headers["content-type"] ?? ""),
+            body: Buffer.concat(parts).toString("utf8"),
+          }),
+        );
         response.on("error", reject);
       },
     );
@@ -184,7 +204,11 @@ async function check(sent: Sent): Promise<string | null> {
     const isApi = /^\/(api|uploads)(\/|$)/.test(landed);
     const leak = leakIn(answer.status, answer.type, answer.body, isApi, machinePaths);
     if (leak) return `${leak}: ${answer.body.slice(0, 600)}`;
-    if (logged.mock.calls.length) return `the server logged an error: ${logged.mock.calls.map((c) => c.map(String).join(" ")).join("\n").slice(0, 600)}`;
+    if (logged.mock.calls.length)
+      return `the server logged an error: ${logged.mock.calls
+        .map((c) => c.map(String).join(" "))
+        .join("\n")
+        .slice(0, 600)}`;
     return null;
   } finally {
     logged.mockRestore();
@@ -196,7 +220,9 @@ async function check(sent: Sent): Promise<string | null> {
 }
 
 const describeSent = (sent: Sent) =>
-  JSON.stringify({ ...sent, body: sent.body && { ...sent.body, rawJson: sent.body.rawJson?.slice(0, 200) } }, (_k, v) => (typeof v === "string" && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v));
+  JSON.stringify({ ...sent, body: sent.body && { ...sent.body, rawJson: sent.body.rawJson?.slice(0, 200) } }, (_k, v) =>
+    typeof v === "string" && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v,
+  );
 
 async function holds(sent: Sent) {
   const problem = await check(sent);
@@ -213,7 +239,9 @@ describe("hostile input never breaks the server or leaks its internals", () => {
   test("the route catalogue is read from app/routes", () => {
     expect(api.length).toBeGreaterThan(50);
     expect(api.find((r) => r.file === "api.v2.media.$id.ts")?.methods).toEqual(["PUT", "DELETE"]);
-    expect(pages.map((p) => p.file)).toEqual(expect.arrayContaining(["e.$uuid.tsx", "e.$uuid_.contribute.tsx", "start-a-chorus.tsx", "auth.register.tsx"]));
+    expect(pages.map((p) => p.file)).toEqual(
+      expect.arrayContaining(["e.$uuid.tsx", "e.$uuid_.contribute.tsx", "start-a-chorus.tsx", "auth.register.tsx"]),
+    );
     expect(fields).toEqual(expect.arrayContaining(["caption", "contributorName", "thankYouMessage", "title", "firstName", "reason"]));
   });
 
@@ -230,7 +258,10 @@ describe("hostile input never breaks the server or leaks its internals", () => {
   }, 120_000);
 
   test("generated requests to the /api routes", async () => {
-    const call = fc.constantFrom(...api.flatMap((route) => route.methods.map((method) => ({ route, method: method as Method | "PATCH" }))), { route: api[0]!, method: "PATCH" as const });
+    const call = fc.constantFrom(
+      ...api.flatMap((route) => route.methods.map((method) => ({ route, method: method as Method | "PATCH" }))),
+      { route: api[0]!, method: "PATCH" as const },
+    );
     const request = call.chain(({ route, method }) =>
       fc.record({
         method: fc.constant(method),
@@ -257,10 +288,15 @@ describe("hostile input never breaks the server or leaks its internals", () => {
   test("generated tus uploads: hostile metadata and ids", async () => {
     const metadata = fc.dictionary(
       fc.constantFrom("eventUuid", "filename", "filetype", "contributorName", "caption", "purpose", "privateKey", "invite", "uploadToken"),
-      fc.oneof(hostileString.filter((s) => s.length < 5000), fc.constantFrom(real.event![1]!, "video/mp4", "contribution", "thank_you")),
+      fc.oneof(
+        hostileString.filter((s) => s.length < 5000),
+        fc.constantFrom(real.event![1]!, "video/mp4", "contribution", "thank_you"),
+      ),
       { maxKeys: 9 },
     );
-    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } })
+      .jpeg()
+      .toBuffer();
     const creation = fc.record({
       method: fc.constant("POST"),
       path: fc.constant("/uploads/tus"),

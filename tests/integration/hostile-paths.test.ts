@@ -40,23 +40,29 @@ async function get(path: string, base = server.url) {
 const leaks = (body: string) => /\n\s+at |URIError|node_modules|\/work\/|\/tmp\/|insert into|select .* from/i.test(body);
 
 describe("a broken percent escape", () => {
-  test.each(["/api/event/%E0%A4%A", "/api/v2/events/%E0%A4%A", "/api/v2/auth/activate/%E0%A4%A", "/api/v2/media/%E0%A4%A/restore", "/uploads/tus/%E0%A4%A"])(
-    "on %s answers 400 in the API's error shape",
+  test.each([
+    "/api/event/%E0%A4%A",
+    "/api/v2/events/%E0%A4%A",
+    "/api/v2/auth/activate/%E0%A4%A",
+    "/api/v2/media/%E0%A4%A/restore",
+    "/uploads/tus/%E0%A4%A",
+  ])("on %s answers 400 in the API's error shape", async (path) => {
+    const answer = await get(path);
+    expect(answer.status).toBe(400);
+    expect(answer.type).toMatch(/application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: { code: "BAD_PATH", message: expect.any(String) } });
+  });
+
+  test.each(["/e/%E0%A4%A", "/media/%E0%A4%A/original", "/auth/reset-password/%E0%A4%A", "/e/%E0%A4%A/contribute"])(
+    "on the page %s answers a plain 400 page",
     async (path) => {
       const answer = await get(path);
       expect(answer.status).toBe(400);
-      expect(answer.type).toMatch(/application\/json/);
-      expect(JSON.parse(answer.body)).toEqual({ success: false, error: { code: "BAD_PATH", message: expect.any(String) } });
+      expect(answer.type).toMatch(/text\/html/);
+      expect(answer.body).toContain("This address is not valid");
+      expect(leaks(answer.body)).toBe(false);
     },
   );
-
-  test.each(["/e/%E0%A4%A", "/media/%E0%A4%A/original", "/auth/reset-password/%E0%A4%A", "/e/%E0%A4%A/contribute"])("on the page %s answers a plain 400 page", async (path) => {
-    const answer = await get(path);
-    expect(answer.status).toBe(400);
-    expect(answer.type).toMatch(/text\/html/);
-    expect(answer.body).toContain("This address is not valid");
-    expect(leaks(answer.body)).toBe(false);
-  });
 });
 
 test.each(["/api/event/../x", "/api/uploads/../../x", "/api/uploads/..%2F..%2Fx", "/api/event/%2e%2e/x", "/api/v2/events/%00"])(
@@ -94,7 +100,15 @@ describe("npm start", () => {
     // As a person runs it: no NODE_ENV of its own (spawn leaves out undefined values).
     const environment: Record<string, string | undefined> = { ...process.env, NODE_ENV: undefined };
     const started = spawn(process.execPath, ["scripts/start.js"], {
-      env: { ...environment, PORT: String(port), APP_URL: "", DATABASE_URL: testDatabaseUrl(), DATA_DIR: files.path("start"), JOB_QUEUE_SCHEMA: "pgboss_start_test", RUN_WORKER: "false" } as unknown as NodeJS.ProcessEnv,
+      env: {
+        ...environment,
+        PORT: String(port),
+        APP_URL: "",
+        DATABASE_URL: testDatabaseUrl(),
+        DATA_DIR: files.path("start"),
+        JOB_QUEUE_SCHEMA: "pgboss_start_test",
+        RUN_WORKER: "false",
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = started;
@@ -103,7 +117,8 @@ describe("npm start", () => {
     // Production mode says so at start (no SMTP here), then answers data errors without stacks.
     const since = Date.now();
     while (!output.includes("readable at /dev/outbox from this machine only")) {
-      if (started.exitCode !== null || Date.now() - since > 60_000) throw new Error(`npm start did not come up in production mode:\n${output}`);
+      if (started.exitCode !== null || Date.now() - since > 60_000)
+        throw new Error(`npm start did not come up in production mode:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const answer = await get("/?_data=routes%2Fnope", `http://localhost:${port}`);

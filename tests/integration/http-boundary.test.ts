@@ -21,11 +21,22 @@ describe("malformed input answers 4xx in the API's error shape", () => {
     ["a GET on a POST call", "GET", "/api/v2/auth/register", undefined, undefined],
     ["an unknown API path", "GET", "/api/v2/no-such-thing", undefined, undefined],
     ["wrong field types", "POST", "/api/v2/auth/register", JSON.stringify({ email: 5, password: ["x"] }), "application/json"],
-    ["a huge e-mail", "POST", "/api/v2/auth/forgot-password", JSON.stringify({ email: `${"a".repeat(500)}@example.test` }), "application/json"],
+    [
+      "a huge e-mail",
+      "POST",
+      "/api/v2/auth/forgot-password",
+      JSON.stringify({ email: `${"a".repeat(500)}@example.test` }),
+      "application/json",
+    ],
   ])("%s", async (_name, method, path, body, type) => {
     const c = new TestClient(server.url);
     const reply = await c.json(method, path, undefined, type ? { "content-type": type } : {});
-    const withBody = body === undefined ? reply : await c.raw(method, path, { body, headers: { "content-type": type! } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const withBody =
+      body === undefined
+        ? reply
+        : await c
+            .raw(method, path, { body, headers: { "content-type": type! } })
+            .then(async (r) => ({ status: r.status, body: await r.json() }));
     expect(withBody.status).toBeGreaterThanOrEqual(400);
     expect(withBody.status).toBeLessThan(500);
     expect(withBody.body).toMatchObject(errorShape);
@@ -62,7 +73,12 @@ describe("security headers and cross-site requests", () => {
     const user = await createUser();
     const c = new TestClient(server.url);
     await logIn(c, user.email);
-    const reply = await c.json("PUT", `/api/v2/users/${user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "evil-password" }, { origin: "https://evil.example" });
+    const reply = await c.json(
+      "PUT",
+      `/api/v2/users/${user.id}/change-password`,
+      { currentPassword: PASSWORD, newPassword: "evil-password" },
+      { origin: "https://evil.example" },
+    );
     expect(reply.status).toBe(403);
     expect(reply.body.error.code).toBe("CROSS_ORIGIN");
     const sameSite = await c.json("POST", "/api/v2/auth/logout", {}, { origin: server.url });
@@ -78,14 +94,21 @@ describe("security headers and cross-site requests", () => {
 });
 
 describe("pages", () => {
-  test.each(["/", "/auth/login", "/auth/register", "/start-a-chorus", "/settings/billing", "/auth/forgot-password", "/video-maker/school-video", "/_app", "/support"])(
-    "%s renders for a visitor",
-    async (path) => {
-      const response = await fetch(`${server.url}${path}`);
-      expect(response.status).toBe(200);
-      expect(await response.text()).toContain("© 2015–");
-    },
-  );
+  test.each([
+    "/",
+    "/auth/login",
+    "/auth/register",
+    "/start-a-chorus",
+    "/settings/billing",
+    "/auth/forgot-password",
+    "/video-maker/school-video",
+    "/_app",
+    "/support",
+  ])("%s renders for a visitor", async (path) => {
+    const response = await fetch(`${server.url}${path}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("© 2015–");
+  });
 
   test("pages that need an account send visitors to log in and back", async () => {
     for (const path of ["/dashboard", "/settings/profile"]) {

@@ -20,7 +20,11 @@ describe("impersonation", () => {
     const started = await c.get(`/api/v2/auth/impersonate/${target.id}`);
     expect(started.status).toBe(200);
     const during = await c.get("/api/v2/auth/who-am-i");
-    expect(during.body).toEqual({ success: true, data: expect.objectContaining({ id: target.id, email: target.email }), isImpersonated: true });
+    expect(during.body).toEqual({
+      success: true,
+      data: expect.objectContaining({ id: target.id, email: target.email }),
+      isImpersonated: true,
+    });
 
     const stopped = await c.get("/api/v2/auth/stop-impersonating");
     expect(stopped.status).toBe(200);

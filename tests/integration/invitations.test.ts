@@ -139,9 +139,13 @@ describe("reminders", () => {
     for (const email of [waiting, done]) await client.post("/api/v2/rsvps", { eventId: event.id, name: "Guest", email, invite: true });
     for (const email of [waiting, done]) await expect.poll(() => smtp.to(email).length, { timeout: 15_000 }).toBe(1);
     // The job records each invitation just after its mail leaves; only then is it safe to backdate.
-    const invited = async () => (await db().select().from(rsvps).where(eq(rsvps.eventId, event.id))).filter((r) => r.status === "invited").length;
+    const invited = async () =>
+      (await db().select().from(rsvps).where(eq(rsvps.eventId, event.id))).filter((r) => r.status === "invited").length;
     await expect.poll(invited, { timeout: 10_000 }).toBe(2);
-    await db().update(rsvps).set({ inviteSentAt: inDays(-3) }).where(eq(rsvps.eventId, event.id));
+    await db()
+      .update(rsvps)
+      .set({ inviteSentAt: inDays(-3) })
+      .where(eq(rsvps.eventId, event.id));
     await db().update(rsvps).set({ status: "contributed" }).where(eq(rsvps.email, done));
 
     await sweepReminders(new Date());
@@ -171,7 +175,9 @@ describe("delivery to the recipient", () => {
     expect((await client.post(`/api/v2/events/${event.id}/deliver`, {})).status).toBe(200);
     await expect.poll(() => smtp.to(recipientEmail).length, { timeout: 15_000 }).toBe(1);
     expect(unfold(smtp.to(recipientEmail)[0]!.raw)).toContain(`privateKey=${event.privateKey}`);
-    await expect.poll(async () => (await client.get("/api/v2/notifications")).body.data[0]?.kind, { timeout: 10_000 }).toBe("event.delivered");
+    await expect
+      .poll(async () => (await client.get("/api/v2/notifications")).body.data[0]?.kind, { timeout: 10_000 })
+      .toBe("event.delivered");
     expect((await client.get(`/api/event/${event.id}`)).body.data.event.status).toBe("delivered");
   });
 
@@ -194,7 +200,14 @@ describe("the organiser's digest", () => {
     const { queueContributionDigest } = await import("../../app/services/digest.server");
     const { insertRsvp, updateRsvp } = await import("../../app/models/rsvp.server");
     for (const name of ["Lea", "Sam"]) {
-      const rsvp = await insertRsvp(db(), { eventId: event.id, name, email: uniqueEmail(name), phone: null, viaEmail: true, viaSms: false });
+      const rsvp = await insertRsvp(db(), {
+        eventId: event.id,
+        name,
+        email: uniqueEmail(name),
+        phone: null,
+        viaEmail: true,
+        viaSms: false,
+      });
       await updateRsvp(db(), rsvp.id, { status: "contributed" });
       await queueContributionDigest(event, 500);
     }

@@ -57,7 +57,19 @@ interface MediaOptions {
 }
 
 /** A media record with a real original in storage, processed unless `ready: false`. */
-async function addMedia(event: Event, { kind = "photo", token, uploaderId, purpose = "contribution", width = 800, height = 600, contributorName = "Cy", ready = true }: MediaOptions = {}) {
+async function addMedia(
+  event: Event,
+  {
+    kind = "photo",
+    token,
+    uploaderId,
+    purpose = "contribution",
+    width = 800,
+    height = 600,
+    contributorName = "Cy",
+    ready = true,
+  }: MediaOptions = {},
+) {
   const local = files.path(`${crypto.randomUUID()}.${kind === "photo" ? "jpg" : "mp4"}`);
   if (kind === "photo") await makeQuartersImage(local, width, height);
   else await fs.copyFile(clipFile, local);
@@ -83,7 +95,8 @@ async function addMedia(event: Event, { kind = "photo", token, uploaderId, purpo
 
 const row = async (id: string) => (await findMediaById(db(), id))!;
 const withToken = (token: string) => ({ "x-upload-token": token });
-const orderOf = async (event: Event) => (await listMediaOfEvent(db(), event.id, { purpose: "contribution" })).map((m) => ({ id: m.id, position: m.position }));
+const orderOf = async (event: Event) =>
+  (await listMediaOfEvent(db(), event.id, { purpose: "contribution" })).map((m) => ({ id: m.id, position: m.position }));
 const dimensionsOf = async (key: string) => {
   const copy = await storage().localCopy(key);
   try {
@@ -170,7 +183,12 @@ describe("who may act on a media item", () => {
 describe("arranging the montage", () => {
   test("moving an item renumbers the others without gaps; archive and restore keep it so", async () => {
     const { client, event } = await organiser();
-    const [a, b, c, d] = [await addMedia(event, { ready: false }), await addMedia(event, { ready: false }), await addMedia(event, { ready: false }), await addMedia(event, { ready: false })];
+    const [a, b, c, d] = [
+      await addMedia(event, { ready: false }),
+      await addMedia(event, { ready: false }),
+      await addMedia(event, { ready: false }),
+      await addMedia(event, { ready: false }),
+    ];
     const moved = await client.put(`/api/v2/media/${d!.id}`, { position: 1 });
     expect(moved.status).toBe(200);
     expect(moved.body.data.position).toBe(1);
@@ -343,14 +361,20 @@ describe("photo versions", () => {
     const { client, event } = await organiser();
     const token = newToken();
     const photo = await addMedia(event, { width: 800, height: 600, token });
-    expect((await anonymous().json("POST", `/api/v2/media/${photo.id}/pintura-edit`, { edits: { rotate: 90 } }, withToken(token))).status).toBe(403);
+    expect(
+      (await anonymous().json("POST", `/api/v2/media/${photo.id}/pintura-edit`, { edits: { rotate: 90 } }, withToken(token))).status,
+    ).toBe(403);
 
-    const badCrop = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, { edits: { crop: { left: 700, top: 0, width: 400, height: 300 } } });
+    const badCrop = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, {
+      edits: { crop: { left: 700, top: 0, width: 400, height: 300 } },
+    });
     expect(badCrop.status).toBe(400);
     expect(badCrop.body.error.message).toContain("goes outside the photo (800×600)");
     expect((await client.post(`/api/v2/media/${photo.id}/pintura-edit`, { edits: { rotate: 45 } })).status).toBe(400);
 
-    const saved = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, { edits: { crop: { left: 0, top: 0, width: 400, height: 300 }, rotate: 90 } });
+    const saved = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, {
+      edits: { crop: { left: 0, top: 0, width: 400, height: 300 }, rotate: 90 },
+    });
     expect(saved.status).toBe(201);
     expect(saved.body.data).toMatchObject({ kind: "edit", status: "pending_review", width: null });
     const rendered = await client.post(`/api/v2/media/${photo.id}/pintura-render`, {});
@@ -362,7 +386,9 @@ describe("photo versions", () => {
     expect(await dimensionsOf(version!.key)).toEqual({ width: 300, height: 400 });
 
     // A second edit starts again from the original, not from the rotated render.
-    const second = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, { edits: { crop: { left: 100, top: 100, width: 600, height: 400 } } });
+    const second = await client.post(`/api/v2/media/${photo.id}/pintura-edit`, {
+      edits: { crop: { left: 100, top: 100, width: 600, height: 400 } },
+    });
     const again = await client.post(`/api/v2/media/${photo.id}/pintura-render`, { versionId: second.body.data.id });
     expect(again.body.data.version).toMatchObject({ width: 600, height: 400 });
     expect((await db().select().from(mediaVersions).where(eq(mediaVersions.id, saved.body.data.id)))[0]!.status).toBe("replaced");
@@ -417,7 +443,15 @@ describe("the organiser's contributions grid on /e/{uuid}", () => {
     const broken = await addMedia(event, { contributorName: "Fay Failed", ready: false });
     await updateMedia(db(), broken.id, { status: "failed", failureReason: "This file is not a photo or video we can read." });
     const page = await pageOf(await client.raw("GET", `/e/${event.uuid}`));
-    for (const text of ["Rita Ready", "Wes Waiting", "Fay Failed", "Ready", "Uploaded", "Failed: This file is not a photo or video we can read.", 'loading="lazy"']) {
+    for (const text of [
+      "Rita Ready",
+      "Wes Waiting",
+      "Fay Failed",
+      "Ready",
+      "Uploaded",
+      "Failed: This file is not a photo or video we can read.",
+      'loading="lazy"',
+    ]) {
       expect(page).toContain(text);
     }
     expect(page.indexOf("Rita Ready")).toBeLessThan(page.indexOf("Wes Waiting"));
@@ -437,10 +471,21 @@ describe("the organiser's contributions grid on /e/{uuid}", () => {
     expect(afterArchive).toContain("Archived (1)");
     expect(afterArchive).toContain("Restore");
 
-    const badTrim = await client.form(`/e/${event.uuid}`, { intent: "media-edit", mediaId: ready.id, caption: "Hi", contributorName: "Rita", trimStart: "1" });
+    const badTrim = await client.form(`/e/${event.uuid}`, {
+      intent: "media-edit",
+      mediaId: ready.id,
+      caption: "Hi",
+      contributorName: "Rita",
+      trimStart: "1",
+    });
     expect(badTrim.status).toBe(400);
     expect(await pageOf(badTrim)).toContain("Only clips can be trimmed.");
-    const edit = await client.form(`/e/${event.uuid}`, { intent: "media-edit", mediaId: ready.id, caption: "Best day", contributorName: "Rita R." });
+    const edit = await client.form(`/e/${event.uuid}`, {
+      intent: "media-edit",
+      mediaId: ready.id,
+      caption: "Best day",
+      contributorName: "Rita R.",
+    });
     expect(edit.status).toBe(200);
     expect(await row(ready.id)).toMatchObject({ caption: "Best day", contributorName: "Rita R." });
 
@@ -463,6 +508,9 @@ describe("processing that fails for a reason other than the file", () => {
     await expect(processMedia(record.id, { finalAttempt: false })).rejects.toThrow();
     expect((await row(record.id)).status).toBe("processing");
     await expect(processMedia(record.id, { finalAttempt: true })).rejects.toThrow();
-    expect(await row(record.id)).toMatchObject({ status: "failed", failureReason: "We could not prepare this file. The organiser can try it again." });
+    expect(await row(record.id)).toMatchObject({
+      status: "failed",
+      failureReason: "We could not prepare this file. The organiser can try it again.",
+    });
   });
 });

@@ -49,7 +49,15 @@ function startWorker(machine = "a") {
   // node itself with tsx as a loader (see render-crash.test.ts), with its own temporary folder so
   // the test can see every file a worker leaves behind.
   const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
-    env: { ...process.env, ...SETTINGS, DATABASE_URL: testDatabaseUrl(), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test", TMPDIR: files.path(`tmp-${machine}`) },
+    env: {
+      ...process.env,
+      ...SETTINGS,
+      DATABASE_URL: testDatabaseUrl(),
+      DATA_DIR: files.path("data"),
+      RUN_WORKER: "true",
+      NODE_ENV: "test",
+      TMPDIR: files.path(`tmp-${machine}`),
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   worker.stderr!.on("data", () => {});
@@ -111,12 +119,16 @@ async function killWorkerMidClip(label: string) {
   const clip = await makeClip(files.path(`${label}.mp4`), { seconds: 4, width: 640, height: 360 });
   const { record } = await upload(event, clip, "video/mp4");
   const worker = startWorker("a");
-  const folder = await until(async () => {
-    const [name] = await workFoldersOf(record.id);
-    if (!name) return null;
-    const rendition = await fs.stat(path.join(workRootOf("a"), name, "rendition.mp4")).catch(() => null);
-    return rendition && rendition.size > 0 ? path.join(workRootOf("a"), name) : null;
-  }, 120_000, "the rendition to be half written");
+  const folder = await until(
+    async () => {
+      const [name] = await workFoldersOf(record.id);
+      if (!name) return null;
+      const rendition = await fs.stat(path.join(workRootOf("a"), name, "rendition.mp4")).catch(() => null);
+      return rendition && rendition.size > 0 ? path.join(workRootOf("a"), name) : null;
+    },
+    120_000,
+    "the rendition to be half written",
+  );
   worker.kill("SIGKILL");
   const killedAt = Date.now();
   await new Promise((resolve) => worker.once("exit", resolve));
@@ -213,7 +225,11 @@ test("a photo and a short clip are ready while a long clip is still being proces
   const photoItem = await upload(event, photo, "image/jpeg");
   expect([shortItem.lane, photoItem.lane]).toEqual(["media-small", "media-small"]);
   const queuedAt = Date.now();
-  await until(async () => (await statusOf(shortItem.record.id)) === "ready" && (await statusOf(photoItem.record.id)) === "ready", 60_000, "the short items");
+  await until(
+    async () => (await statusOf(shortItem.record.id)) === "ready" && (await statusOf(photoItem.record.id)) === "ready",
+    60_000,
+    "the short items",
+  );
   console.info(`photo and short clip ready ${((Date.now() - queuedAt) / 1000).toFixed(1)} s after queueing, behind a long clip`);
   expect(await statusOf(longItem.record.id)).toBe("processing");
 

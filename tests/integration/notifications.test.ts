@@ -15,7 +15,12 @@ afterAll(() => server.close());
 const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url, role);
 
 function listen(namespace: string, cookie: string) {
-  const socket: Socket = connect(`${server.url}${namespace}`, { transports: ["websocket"], extraHeaders: { cookie }, forceNew: true, reconnection: false });
+  const socket: Socket = connect(`${server.url}${namespace}`, {
+    transports: ["websocket"],
+    extraHeaders: { cookie },
+    forceNew: true,
+    reconnection: false,
+  });
   const heard: Record<string, unknown[]> = {};
   socket.onAny((name: string, payload: unknown) => (heard[name] ??= []).push(payload));
   const ready = new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));

@@ -105,7 +105,12 @@ describe("updates from other processes", () => {
   test("a worker's emitter reaches sockets of this server, in the room it names only, however large", async () => {
     const [ana, ben] = [await cookieOf("user"), await cookieOf("user")];
     const listeners = [ana, ben].map(({ cookie }) => {
-      const socket: Socket = connect(`${server.url}/users`, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+      const socket: Socket = connect(`${server.url}/users`, {
+        transports: ["websocket"],
+        extraHeaders: { cookie },
+        reconnection: false,
+        forceNew: true,
+      });
       const heard: NotificationPayload[] = [];
       socket.on("notification:new", (payload: NotificationPayload) => heard.push(payload));
       return { socket, heard, ready: new Promise<void>((resolve) => socket.on("session:ready", () => resolve())) };

@@ -48,7 +48,14 @@ function startWorker() {
   // node itself with tsx as a loader: the tsx command would run the worker in a child process of
   // its own, which a kill of the command leaves running.
   const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
-    env: { ...process.env, ...SETTINGS, DATABASE_URL: testDatabaseUrl(), DATA_DIR: files.path("data"), RUN_WORKER: "true", NODE_ENV: "test" },
+    env: {
+      ...process.env,
+      ...SETTINGS,
+      DATABASE_URL: testDatabaseUrl(),
+      DATA_DIR: files.path("data"),
+      RUN_WORKER: "true",
+      NODE_ENV: "test",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   worker.stderr!.on("data", () => {});
@@ -61,7 +68,12 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   const event = await createTestEvent(user);
   for (const kind of ["video", "photo", "video", "photo", "video"] as const) await addReadyMedia(event, kind, files, { name: "Ana" });
 
-  const socket = connect(`${server.url}/users`, { transports: ["websocket"], extraHeaders: { cookie: client.cookieHeader() }, forceNew: true, reconnection: false });
+  const socket = connect(`${server.url}/users`, {
+    transports: ["websocket"],
+    extraHeaders: { cookie: client.cookieHeader() },
+    forceNew: true,
+    reconnection: false,
+  });
   const heard: RenderJobUpdate[] = [];
   socket.on("render:progress", (update: RenderJobUpdate) => heard.push(update));
   await new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
@@ -76,10 +88,13 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   // (A title card's piece may already be there: another test's render of the same words and
   // theme stores one under the same key, which is what keys are for.)
   const ownScenes = plan.segments.filter((segment) => segment.kind !== "title");
-  await until(async () => {
-    for (const segment of ownScenes) if (await findRenderPiece(db(), segment.key)) return true;
-    return false;
-  }, { timeout: 120_000, interval: 100, what: "the first rendered scene" });
+  await until(
+    async () => {
+      for (const segment of ownScenes) if (await findRenderPiece(db(), segment.key)) return true;
+      return false;
+    },
+    { timeout: 120_000, interval: 100, what: "the first rendered scene" },
+  );
   first.kill("SIGKILL");
   await new Promise((resolve) => first.once("exit", resolve));
   const dead = (await findRenderJob(db(), jobId))!;
@@ -97,10 +112,13 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   expect(recovered.attempts).toBe(1);
 
   startWorker();
-  const done = await until(async () => {
-    const job = await findRenderJob(db(), jobId);
-    return job && job.status !== "queued" && job.status !== "running" ? job : null;
-  }, { timeout: 180_000, interval: 100, what: "the render to finish" });
+  const done = await until(
+    async () => {
+      const job = await findRenderJob(db(), jobId);
+      return job && job.status !== "queued" && job.status !== "running" ? job : null;
+    },
+    { timeout: 180_000, interval: 100, what: "the render to finish" },
+  );
   expect(done.status).toBe("succeeded");
   expect(done.attempts).toBe(2);
   // What the dead worker had stored was reused, not rendered again.
@@ -110,7 +128,11 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   expect(versions[0]!.renderJobId).toBe(jobId);
 
   // Progress only a worker sends (running, then done) reached the page live.
-  await until(() => heard.some((u) => u.id === jobId && u.status === "succeeded"), { timeout: 10_000, interval: 100, what: "the finished render to be heard" });
+  await until(() => heard.some((u) => u.id === jobId && u.status === "succeeded"), {
+    timeout: 10_000,
+    interval: 100,
+    what: "the finished render to be heard",
+  });
   const running = heard.filter((u) => u.id === jobId && u.status === "running");
   expect(running.some((u) => u.percent > 0 && u.etaSeconds !== null)).toBe(true);
   expect(heard.find((u) => u.status === "succeeded")).toMatchObject({ id: jobId, percent: 100, piecesReused: done.piecesReused });

@@ -39,7 +39,8 @@ async function piece(key: string, daysAgo: number) {
   return (await findRenderPiece(db(), key))!;
 }
 
-const stored = async (files: Record<string, string>) => Promise.all(Object.values(files).map(async (key) => (await storage().stat(key)) !== null));
+const stored = async (files: Record<string, string>) =>
+  Promise.all(Object.values(files).map(async (key) => (await storage().stat(key)) !== null));
 
 describe("the render-pieces sweep", () => {
   test("removes pieces unused for longer than RENDER_PIECE_RETENTION_DAYS, files and all; keeps the rest", async () => {

@@ -46,7 +46,6 @@ afterAll(async () => {
   await files?.remove();
 });
 
-
 /** An organiser with an event holding a silent clip, a photo and a clip with sound. */
 async function arrangedEvent() {
   const { user, client } = await loggedInUser(server.url);
@@ -61,11 +60,14 @@ async function arrangedEvent() {
 
 async function waitForJob(id: string, done: (status: string) => boolean, timeout = 120_000) {
   let status: string | undefined;
-  return until(async () => {
-    const job = await findRenderJob(db(), id);
-    status = job?.status;
-    return job && done(job.status) ? job : null;
-  }, { timeout, what: () => `render ${id}, still ${status}` });
+  return until(
+    async () => {
+      const job = await findRenderJob(db(), id);
+      status = job?.status;
+      return job && done(job.status) ? job : null;
+    },
+    { timeout, what: () => `render ${id}, still ${status}` },
+  );
 }
 
 async function renderAndWait(client: TestClient, event: Event, options: { resolution?: "720p" | "1080p" } = {}) {
@@ -94,7 +96,16 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(probe.duration).toBeCloseTo(plan.durationSeconds, 1);
     // Every frame is there: counted by decoding, not read from the header.
     const { stdout } = await run((await import("../../app/media/ffmpeg-paths.server")).ffprobePath(), [
-      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", local.path,
+      "-v",
+      "error",
+      "-count_frames",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=nb_read_frames",
+      "-of",
+      "csv=p=0",
+      local.path,
     ]);
     expect(Number(stdout.trim())).toBe(plan.totalFrames);
     // faststart: the index comes before the media data, so phones start playing at once.
@@ -230,7 +241,12 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     const { client, event } = await arrangedEvent();
     const admin = await loggedInUser(server.url, "admin");
     const listen = (namespace: string, cookie: string) => {
-      const socket = connectSocket(`${server.url}${namespace}`, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+      const socket = connectSocket(`${server.url}${namespace}`, {
+        transports: ["websocket"],
+        extraHeaders: { cookie },
+        reconnection: false,
+        forceNew: true,
+      });
       const heard: { status: string; percent: number; eventUuid: string }[] = [];
       socket.on("render:progress", (update) => heard.push(update));
       const ready = new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
@@ -271,11 +287,21 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(names).toContain("messages.txt");
     expect(names.filter((n) => n.startsWith("originals/"))).toHaveLength(media.length);
     // Originals come out byte for byte as they were uploaded.
-    const { stdout: listing } = await run("unzip", ["-p", zipFile, names.find((n) => n.startsWith("originals/001"))!], { encoding: "buffer", maxBuffer: 1 << 26 });
+    const { stdout: listing } = await run("unzip", ["-p", zipFile, names.find((n) => n.startsWith("originals/001"))!], {
+      encoding: "buffer",
+      maxBuffer: 1 << 26,
+    });
     const original = await storage().localCopy(media[0]!.originalKey);
-    expect(crypto.createHash("sha256").update(listing).digest("hex")).toBe(crypto.createHash("sha256").update(await fs.readFile(original.path)).digest("hex"));
+    expect(crypto.createHash("sha256").update(listing).digest("hex")).toBe(
+      crypto
+        .createHash("sha256")
+        .update(await fs.readFile(original.path))
+        .digest("hex"),
+    );
     const stranger = await loggedInUser(server.url);
-    expect((await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: stranger.client.cookieHeader() } })).status).toBe(403);
+    expect(
+      (await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: stranger.client.cookieHeader() } })).status,
+    ).toBe(403);
   });
 });
 

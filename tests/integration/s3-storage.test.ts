@@ -38,7 +38,15 @@ afterAll(async () => {
 });
 
 const s3Provider = () =>
-  s3Storage({ bucket: s3.bucket, region: "eu-west-1", endpoint: s3.endpoint, forcePathStyle: true, accessKeyId: "TESTKEYID", secretAccessKey: "test-secret", partSize: PART_SIZE });
+  s3Storage({
+    bucket: s3.bucket,
+    region: "eu-west-1",
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    accessKeyId: "TESTKEYID",
+    secretAccessKey: "test-secret",
+    partSize: PART_SIZE,
+  });
 
 /** Bytes that differ everywhere, so a range off by one cannot pass. */
 const bytes = (size: number) => crypto.randomBytes(size);
@@ -55,7 +63,11 @@ async function readAll(stream: Readable) {
   return Buffer.concat(chunks);
 }
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 const providers: [string, () => StorageProvider][] = [
   ["local disk", () => localDiskStorage(files.path("local-storage"))],
@@ -90,7 +102,11 @@ describe.each(providers)("storage on %s", (_name, make) => {
     expect(await store.putStream(clip, Readable.from(parts), "video/mp4")).toEqual({ size: 70_013, contentType: "video/mp4" });
     expect(await readAll(await store.read(clip))).toEqual(Buffer.concat(parts));
 
-    const types = { "thumb-320.webp": "image/webp", "notes.txt": "text/plain; charset=utf-8", "odd name é.bin": "application/octet-stream" };
+    const types = {
+      "thumb-320.webp": "image/webp",
+      "notes.txt": "text/plain; charset=utf-8",
+      "odd name é.bin": "application/octet-stream",
+    };
     for (const [name, type] of Object.entries(types)) {
       const stored = key(name);
       await store.putStream(stored, Readable.from([Buffer.from(name)]), type);
@@ -138,7 +154,11 @@ describe.each(providers)("storage on %s", (_name, make) => {
   test("a missing key has no stat, and reading it or copying it rejects with the key named", async () => {
     const missing = key("never-stored.jpg");
     expect(await store.stat(missing)).toBeNull();
-    await expect(store.read(missing)).rejects.toMatchObject({ name: "MissingObjectError", key: missing, message: `No stored file at "${missing}".` });
+    await expect(store.read(missing)).rejects.toMatchObject({
+      name: "MissingObjectError",
+      key: missing,
+      message: `No stored file at "${missing}".`,
+    });
     await expect(store.read(missing, { start: 0, end: 9 })).rejects.toMatchObject({ name: "MissingObjectError" });
     await expect(store.localCopy(missing)).rejects.toMatchObject({ name: "MissingObjectError" });
   });
@@ -177,7 +197,11 @@ describe("the S3 provider at the HTTP boundary", () => {
     expect(operations.filter((o) => o === "UploadPart")).toHaveLength(3);
     expect(operations[0]).toBe("CreateMultipartUpload");
     expect(operations.at(-1)).toBe("CompleteMultipartUpload");
-    expect(requestsFor(big).filter((r) => r.operation === "UploadPart").map((r) => r.bytes)).toEqual(expect.arrayContaining([PART_SIZE, PART_SIZE, MiB]));
+    expect(
+      requestsFor(big)
+        .filter((r) => r.operation === "UploadPart")
+        .map((r) => r.bytes),
+    ).toEqual(expect.arrayContaining([PART_SIZE, PART_SIZE, MiB]));
     expect(s3.openUploads()).toBe(0);
 
     await readAll(await store.read(big, { start: 5, end: 14 }));
@@ -217,7 +241,11 @@ describe("the S3 provider at the HTTP boundary", () => {
   test("the stand-in refuses an aws-chunked body shorter than its declared length", async () => {
     const response = await fetch(`${s3.endpoint}/${s3.bucket}/bad`, {
       method: "PUT",
-      headers: { "content-encoding": "aws-chunked", "x-amz-content-sha256": "STREAMING-UNSIGNED-PAYLOAD-TRAILER", "x-amz-decoded-content-length": "10" },
+      headers: {
+        "content-encoding": "aws-chunked",
+        "x-amz-content-sha256": "STREAMING-UNSIGNED-PAYLOAD-TRAILER",
+        "x-amz-decoded-content-length": "10",
+      },
       body: "5\r\nhello\r\n0\r\n\r\n",
     });
     expect(response.status).toBe(400);
@@ -272,15 +300,20 @@ describe("the app with its files in an S3 bucket", () => {
     const event = await createTestEvent(await createUser());
     const photo = await makePhoto(files.path("upload.jpg"), { width: 640, height: 480 });
     const content = await fs.readFile(photo);
-    const sent = await uploadFile(server.url, photo, {
-      eventUuid: event.uuid,
-      filename: "upload.jpg",
-      filetype: "image/jpeg",
-      contributorName: "Cyrus",
-      caption: "",
-      purpose: "contribution",
-      uploadToken: crypto.randomBytes(24).toString("base64url"),
-    }, { chunkSize: 16 * 1024 });
+    const sent = await uploadFile(
+      server.url,
+      photo,
+      {
+        eventUuid: event.uuid,
+        filename: "upload.jpg",
+        filetype: "image/jpeg",
+        contributorName: "Cyrus",
+        caption: "",
+        purpose: "contribution",
+        uploadToken: crypto.randomBytes(24).toString("base64url"),
+      },
+      { chunkSize: 16 * 1024 },
+    );
 
     let record = await findMediaByUuid(db(), sent.mediaUuid!);
     for (let tries = 0; record?.status !== "ready" && tries < 120; tries++) {
@@ -311,15 +344,27 @@ describe("the app with its files in an S3 bucket", () => {
 
     // Render-ahead asks this for every scene of the event each time a contribution arrives.
     expect(await pieces.has(pieceKey)).toBe(true);
-    expect(mine().slice(before).map((r) => r.operation)).not.toContain("GetObject");
+    expect(
+      mine()
+        .slice(before)
+        .map((r) => r.operation),
+    ).not.toContain("GetObject");
     // A render that joins the piece does fetch it.
     const got = await pieces.get(pieceKey);
-    expect(mine().slice(before).filter((r) => r.operation === "GetObject")).toHaveLength(2);
+    expect(
+      mine()
+        .slice(before)
+        .filter((r) => r.operation === "GetObject"),
+    ).toHaveLength(2);
     expect((await fs.readFile(got!.files.body!)).length).toBe(4096);
     // A render that needs only the body (the join, after a caption change) fetches only that.
     const bodyOnly = await pieces.get(pieceKey, ["body"]);
     expect(Object.keys(bodyOnly!.files)).toEqual(["body"]);
-    expect(mine().slice(before).filter((r) => r.operation === "GetObject")).toHaveLength(3);
+    expect(
+      mine()
+        .slice(before)
+        .filter((r) => r.operation === "GetObject"),
+    ).toHaveLength(3);
     await pieces.release();
 
     // A piece that lost a file is not there: it will be rendered again.

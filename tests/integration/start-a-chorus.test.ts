@@ -23,7 +23,9 @@ async function pageOf(response: Response) {
 
 /** The `<input>` tag for a field (and, for radios and checkboxes, a value), whatever its attribute order. */
 function inputTag(page: string, name: string, value?: string) {
-  const tag = (page.match(/<input[^>]*>/g) ?? []).find((t) => t.includes(`name="${name}"`) && (value === undefined || t.includes(`value="${value}"`)));
+  const tag = (page.match(/<input[^>]*>/g) ?? []).find(
+    (t) => t.includes(`name="${name}"`) && (value === undefined || t.includes(`value="${value}"`)),
+  );
   expect(tag, `input ${name}=${value}`).toBeTruthy();
   return tag!;
 }
@@ -114,7 +116,10 @@ describe("starting a Chorus without JavaScript", () => {
   test("Back keeps what was typed, and Edit links lead to each step", async () => {
     const client = new TestClient(server.url);
     await expectNext(await client.form(at("occasion"), { occasion: "wedding-guestbook" }), "recipients");
-    await expectNext(await client.form(at("recipients"), { "recipients.0.firstName": "Cy", "recipients.0.lastName": "Doe", intent: "back" }), "occasion");
+    await expectNext(
+      await client.form(at("recipients"), { "recipients.0.firstName": "Cy", "recipients.0.lastName": "Doe", intent: "back" }),
+      "occasion",
+    );
 
     const occasion = await pageOf(await client.raw("GET", at("occasion")));
     expect(inputTag(occasion, "guestbook", "on")).toContain('checked=""');
@@ -265,7 +270,13 @@ describe("a logged-out organiser", () => {
 
     const created = await client.form(at("review"), { intent: "create" });
     const { event, people } = await storedEvent(created.headers.get("location"));
-    expect(event).toMatchObject({ creatorId: user.id, occasion: "other", occasionOther: "Promotion party", guestbook: false, analyticsClientId: null });
+    expect(event).toMatchObject({
+      creatorId: user.id,
+      occasion: "other",
+      occasionOther: "Promotion party",
+      guestbook: false,
+      analyticsClientId: null,
+    });
     expect(people).toEqual([
       ["Ana", "Silva"],
       ["Bo", ""],

@@ -42,10 +42,13 @@ async function pageOf(response: Response) {
 }
 
 async function settled(id: string): Promise<Media> {
-  return until(async () => {
-    const record = await findMediaById(db(), id);
-    return record?.status === "ready" || record?.status === "failed" ? record : null;
-  }, { what: `media ${id} to settle` });
+  return until(
+    async () => {
+      const record = await findMediaById(db(), id);
+      return record?.status === "ready" || record?.status === "failed" ? record : null;
+    },
+    { what: `media ${id} to settle` },
+  );
 }
 
 const contributions = (event: Event) => listMediaOfEvent(db(), event.id, { purpose: "contribution" });
@@ -58,7 +61,14 @@ describe("the organiser's stock photo picker on /e/{uuid}", () => {
     expect(closed).not.toContain("Balloons at sunset");
 
     const balloons = await pageOf(await client.raw("GET", `/e/${event.uuid}?stock=balloons`));
-    for (const text of ["2 photos for “balloons”", "Balloons in a blue sky", "Balloons at sunset", 'src="/stock/balloons-sky/400.jpg"', 'value="balloons-sky"', "Add to the video"]) {
+    for (const text of [
+      "2 photos for “balloons”",
+      "Balloons in a blue sky",
+      "Balloons at sunset",
+      'src="/stock/balloons-sky/400.jpg"',
+      'value="balloons-sky"',
+      "Add to the video",
+    ]) {
       expect(balloons).toContain(text);
     }
     expect(balloons).not.toContain("Gold confetti");
@@ -74,7 +84,11 @@ describe("the organiser's stock photo picker on /e/{uuid}", () => {
 
   test("adding a photo makes a contribution from the organiser that is processed like an upload", async () => {
     const { client, user, event } = await organiser();
-    const added = await client.form(`/e/${event.uuid}?stock=balloons`, { intent: "stock-add", photoId: "balloons-sky", caption: "  Happy birthday!  " });
+    const added = await client.form(`/e/${event.uuid}?stock=balloons`, {
+      intent: "stock-add",
+      photoId: "balloons-sky",
+      caption: "  Happy birthday!  ",
+    });
     expect(added.status).toBe(200);
     expect(await pageOf(added)).toContain("Added. It joins the contributions as soon as it's prepared.");
 
@@ -132,7 +146,9 @@ describe("a pick from Unsplash", () => {
   let jpeg: Buffer;
 
   beforeAll(async () => {
-    jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#3366cc" } }).jpeg().toBuffer();
+    jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#3366cc" } })
+      .jpeg()
+      .toBuffer();
     fake = http.createServer((req, res) => {
       seen.push(req.url!);
       if (req.url === "/photos/abc123") {
@@ -184,9 +200,16 @@ describe("a pick from Unsplash", () => {
     expect(seen).toEqual(expect.arrayContaining(["/photos/abc123", "/photos/abc123/download"]));
     const image = seen.find((url) => url.startsWith("/images/abc123?"))!;
     expect(new URL(image, base).searchParams.get("w")).toBe("1920");
-    expect(record).toMatchObject({ originalName: "Photo by Jo Photo on Unsplash.jpg", contributorName: "Olga Organiser", mimeType: "image/jpeg", sizeBytes: jpeg.length });
+    expect(record).toMatchObject({
+      originalName: "Photo by Jo Photo on Unsplash.jpg",
+      contributorName: "Olga Organiser",
+      mimeType: "image/jpeg",
+      sizeBytes: jpeg.length,
+    });
     expect((await settled(record.id)).status).toBe("ready");
 
-    await expect(withUnsplash(() => addStockPhoto(event, user as User, { photoId: "gone", caption: "" }))).rejects.toMatchObject({ status: 404 });
+    await expect(withUnsplash(() => addStockPhoto(event, user as User, { photoId: "gone", caption: "" }))).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

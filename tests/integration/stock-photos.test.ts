@@ -22,7 +22,10 @@ describe("the stock photo library shipped with the app", () => {
     const balloons = await c.post("/api/v2/unsplash-search", { search: "balloons", page: 1 });
     expect(balloons.status).toBe(200);
     expect(balloons.body.data.total).toBe(2);
-    expect(balloons.body.data.results.map((p: { description: string }) => p.description)).toEqual(["Balloons in a blue sky", "Balloons at sunset"]);
+    expect(balloons.body.data.results.map((p: { description: string }) => p.description)).toEqual([
+      "Balloons in a blue sky",
+      "Balloons at sunset",
+    ]);
     expect((await c.post("/api/v2/unsplash-search", { search: "" })).body.data.total).toBe(12);
     expect((await c.post("/api/v2/unsplash-search", { search: "zebra" })).body.data.results).toEqual([]);
     expect((await c.post("/api/v2/unsplash-search", { page: 0 })).status).toBe(400);
@@ -77,7 +80,11 @@ describe("Unsplash through its official SDK", () => {
   test("search sends the query with the access key and maps the answer; a pick is reported", async () => {
     const provider = unsplashProvider({ accessKey: "test-key", baseUrl: `${base}/` });
     const result = await provider.search("birthday cake", 2, 20);
-    expect(requests.at(-1)).toMatchObject({ path: "/search/photos?query=birthday%20cake&page=2&per_page=20", authorization: "Client-ID test-key", version: "v1" });
+    expect(requests.at(-1)).toMatchObject({
+      path: "/search/photos?query=birthday%20cake&page=2&per_page=20",
+      authorization: "Client-ID test-key",
+      version: "v1",
+    });
     expect(result.results[0]).toEqual({
       id: "abc123",
       description: "Cake",

@@ -27,7 +27,14 @@ describe("the recipient's thank-you video", () => {
   test("sent from the private page without JavaScript, then watched by the organiser and the invitees it thanks", async () => {
     const organiser = await createUser();
     const event = await createTestEvent(organiser);
-    const rsvp = await insertRsvp(db(), { eventId: event.id, name: "Lea", email: uniqueEmail("lea"), phone: null, viaEmail: true, viaSms: false });
+    const rsvp = await insertRsvp(db(), {
+      eventId: event.id,
+      name: "Lea",
+      email: uniqueEmail("lea"),
+      phone: null,
+      viaEmail: true,
+      viaSms: false,
+    });
     const clip = dir.path("thanks.mp4");
     await makeClip(clip, { width: 640, height: 360, seconds: 2 });
 
@@ -40,7 +47,9 @@ describe("the recipient's thank-you video", () => {
     const sent = await recipient.raw("POST", `/e/${event.uuid}/contribute?privateKey=${event.privateKey}`, { body: form });
     expect(sent.status).toBe(302);
     expect(sent.headers.get("location")).toBe(`/e/${event.uuid}?privateKey=${event.privateKey}`);
-    await expect.poll(async () => (await listMediaOfEvent(db(), event.id, { purpose: "thank_you" })).map((m) => m.status), { timeout: 30_000 }).toEqual(["ready"]);
+    await expect
+      .poll(async () => (await listMediaOfEvent(db(), event.id, { purpose: "thank_you" })).map((m) => m.status), { timeout: 30_000 })
+      .toEqual(["ready"]);
 
     const organiserClient = new TestClient(server.url);
     await logIn(organiserClient, organiser.email);

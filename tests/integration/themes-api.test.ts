@@ -45,7 +45,14 @@ describe("the theme catalogue", () => {
   test("anyone sees the built-ins in their designed order, with previews", async () => {
     const reply = await anonymous().get("/api/v2/themes");
     expect(reply.status).toBe(200);
-    const list = reply.body.data as { name: string; isBuiltIn: boolean; previewUrl: string; archived: boolean; isPublic: boolean; introUrl: string }[];
+    const list = reply.body.data as {
+      name: string;
+      isBuiltIn: boolean;
+      previewUrl: string;
+      archived: boolean;
+      isPublic: boolean;
+      introUrl: string;
+    }[];
     expect(list.map((t) => t.name)).toEqual(BUILT_IN_THEMES.map((t) => t.name));
     for (const theme of list) {
       expect(theme).toMatchObject({ isBuiltIn: true, isPublic: true, archived: false });
@@ -72,7 +79,12 @@ describe("the theme catalogue", () => {
       archived: false,
     });
 
-    const named = await alice.client.post("/api/v2/themes", { basedOn: golden.id, name: "  Ana's day ", fontColor: "#FFF", textBoxColor: "#000000CC" });
+    const named = await alice.client.post("/api/v2/themes", {
+      basedOn: golden.id,
+      name: "  Ana's day ",
+      fontColor: "#FFF",
+      textBoxColor: "#000000CC",
+    });
     expect(named.status).toBe(201);
     expect(named.body.data).toMatchObject({ name: "Ana's day", fontColor: "#ffffff", textBoxColor: "#000000cc" });
 
@@ -111,7 +123,18 @@ describe("the theme catalogue", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("VALIDATION_FAILED");
     expect(Object.keys(bad.body.error.fields).sort()).toEqual(
-      ["name", "fontColor", "textBoxColor", "fontSize", "fontLineSpacing", "textBoxScale", "fontUrl", "introUrl", "outroUrl", "scenes.0.photos"].sort(),
+      [
+        "name",
+        "fontColor",
+        "textBoxColor",
+        "fontSize",
+        "fontLineSpacing",
+        "textBoxScale",
+        "fontUrl",
+        "introUrl",
+        "outroUrl",
+        "scenes.0.photos",
+      ].sort(),
     );
 
     const unreadable = await client.put(`/api/v2/themes/${id}`, { fontColor: "#777777", textBoxColor: "#888888" });
@@ -132,9 +155,17 @@ describe("the theme catalogue", () => {
       scenes: [{ kind: "collage", photos: 3 }, { kind: "single" }],
     });
     expect(good.status).toBe(200);
-    expect(good.body.data).toMatchObject({ name: "Starry collage", fontSize: 58, isCollage: true, previewUrl: "/themes/midnight/preview.jpg" });
+    expect(good.body.data).toMatchObject({
+      name: "Starry collage",
+      fontSize: 58,
+      isCollage: true,
+      previewUrl: "/themes/midnight/preview.jpg",
+    });
     const stored = await findThemeById(db(), id);
-    expect(stored).toMatchObject({ fontUrl: "/fonts/themes/Caveat-Bold.ttf", scenes: [{ kind: "collage", photos: 3 }, { kind: "single" }] });
+    expect(stored).toMatchObject({
+      fontUrl: "/fonts/themes/Caveat-Bold.ttf",
+      scenes: [{ kind: "collage", photos: 3 }, { kind: "single" }],
+    });
   });
 
   test("built-in themes and other people's themes can't be changed, deleted or restored", async () => {
@@ -220,11 +251,33 @@ describe("the arrange page's theme part", () => {
     expect(copy).toMatchObject({ ownerId: organiser.id, basedOnId: midnight.id, isPublic: false, fontUrl: midnight.fontUrl });
     expect(await pageOf(await client.raw("GET", path))).toContain(`Your theme: ${copy.name}`);
 
-    const fields = { intent: "theme-save", themeId: copy.id, name: "Ana at night", fontColor: "#fff4d6", textBoxColor: "#101a40", textBoxOpacity: "90", fontUrl: "/fonts/themes/Caveat-Bold.ttf", fontSize: "58", textBoxScale: "1.1" };
+    const fields = {
+      intent: "theme-save",
+      themeId: copy.id,
+      name: "Ana at night",
+      fontColor: "#fff4d6",
+      textBoxColor: "#101a40",
+      textBoxOpacity: "90",
+      fontUrl: "/fonts/themes/Caveat-Bold.ttf",
+      fontSize: "58",
+      textBoxScale: "1.1",
+    };
     expect((await client.form(path, fields)).status).toBe(302);
-    expect(await findThemeById(db(), copy.id)).toMatchObject({ name: "Ana at night", textBoxColor: "#101a40e6", fontUrl: "/fonts/themes/Caveat-Bold.ttf", fontSize: 58, textBoxScale: 1.1 });
+    expect(await findThemeById(db(), copy.id)).toMatchObject({
+      name: "Ana at night",
+      textBoxColor: "#101a40e6",
+      fontUrl: "/fonts/themes/Caveat-Bold.ttf",
+      fontSize: 58,
+      textBoxScale: 1.1,
+    });
 
-    const unreadable = await client.form(path, { ...fields, name: "Grey on grey", fontColor: "#777777", textBoxColor: "#888888", textBoxOpacity: "100" });
+    const unreadable = await client.form(path, {
+      ...fields,
+      name: "Grey on grey",
+      fontColor: "#777777",
+      textBoxColor: "#888888",
+      textBoxOpacity: "100",
+    });
     expect(unreadable.status).toBe(400);
     const page = await pageOf(unreadable);
     expect(page).toContain("hard to read");
@@ -245,7 +298,17 @@ describe("the arrange page's theme part", () => {
     const path = `/e/${event.uuid}/arrange`;
     const theirs = (await other.client.post("/api/v2/themes", { basedOn: golden.id })).body.data.id as string;
 
-    const save = await client.form(path, { intent: "theme-save", themeId: golden.id, name: "Mine", fontColor: "#000000", textBoxColor: "#ffffff", textBoxOpacity: "100", fontUrl: golden.fontUrl, fontSize: "50", textBoxScale: "1" });
+    const save = await client.form(path, {
+      intent: "theme-save",
+      themeId: golden.id,
+      name: "Mine",
+      fontColor: "#000000",
+      textBoxColor: "#ffffff",
+      textBoxOpacity: "100",
+      fontUrl: golden.fontUrl,
+      fontSize: "50",
+      textBoxScale: "1",
+    });
     expect(save.status).toBe(403);
     expect(await pageOf(save)).toContain("Built-in themes can't be changed or deleted");
     expect((await client.form(path, { intent: "theme-choose", themeId: theirs })).status).toBe(404);

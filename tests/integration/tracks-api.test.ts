@@ -25,7 +25,23 @@ beforeAll(async () => {
   files = await makeTempDir("tracks-api");
   server = await startTestServer({ JOB_POLL_SECONDS: "0.5", DATA_DIR: files.path("data") });
   const file = files.path("tone.m4a");
-  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=392:duration=5", "-af", "volume=-20dB", "-c:a", "aac", "-b:a", "64k", file]);
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=392:duration=5",
+    "-af",
+    "volume=-20dB",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "64k",
+    file,
+  ]);
   tone = new Uint8Array(await readFile(file));
 });
 afterAll(async () => {
@@ -33,7 +49,17 @@ afterAll(async () => {
   await files?.remove();
 });
 
-type TrackJson = { id: string; title: string; status: string; builtIn: boolean; durationSeconds: number | null; loudnessLufs: number | null; waveform: number[]; failureReason: string | null; audioUrl: string };
+type TrackJson = {
+  id: string;
+  title: string;
+  status: string;
+  builtIn: boolean;
+  durationSeconds: number | null;
+  loudnessLufs: number | null;
+  waveform: number[];
+  failureReason: string | null;
+  audioUrl: string;
+};
 
 const loggedIn = () => loggedInUser(server.url);
 
@@ -51,15 +77,23 @@ async function json<T = any>(response: Response): Promise<T> {
 /** Polls a track through the API until processing has settled. */
 async function settled(client: TestClient, id: string, timeout = 90_000): Promise<TrackJson> {
   let status: string | undefined;
-  return until(async () => {
-    const track = (await client.get(`/api/v2/tracks/${id}`)).body.data as TrackJson;
-    status = track.status;
-    return track.status === "ready" || track.status === "failed" ? track : null;
-  }, { timeout, interval: 300, what: () => `track ${id}, still ${status}` });
+  return until(
+    async () => {
+      const track = (await client.get(`/api/v2/tracks/${id}`)).body.data as TrackJson;
+      status = track.status;
+      return track.status === "ready" || track.status === "failed" ? track : null;
+    },
+    { timeout, interval: 300, what: () => `track ${id}, still ${status}` },
+  );
 }
 
 function listen(cookie: string) {
-  const socket: Socket = connect(`${server.url}/users`, { transports: ["websocket"], extraHeaders: { cookie }, forceNew: true, reconnection: false });
+  const socket: Socket = connect(`${server.url}/users`, {
+    transports: ["websocket"],
+    extraHeaders: { cookie },
+    forceNew: true,
+    reconnection: false,
+  });
   const heard: Record<string, unknown>[] = [];
   socket.on("track:updated", (fields: Record<string, unknown>) => heard.push(fields));
   const ready = new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
@@ -109,7 +143,10 @@ describe("the track library", () => {
     expect(ready.waveform).toHaveLength(200);
     await expect.poll(() => live.heard.find((f) => f.id === created.id && f.status === "ready")).toBeTruthy();
     expect(live.heard.filter((f) => f.id === created.id).map((f) => f.status)).toEqual(["processing", "ready"]);
-    expect(live.heard.find((f) => f.status === "ready")).toMatchObject({ durationSeconds: ready.durationSeconds, waveform: ready.waveform });
+    expect(live.heard.find((f) => f.status === "ready")).toMatchObject({
+      durationSeconds: ready.durationSeconds,
+      waveform: ready.waveform,
+    });
     expect(live.heard.some((f) => "renditionKey" in f)).toBe(false);
     live.socket.close();
 
@@ -184,20 +221,34 @@ describe("the arrange page's music", () => {
   });
 
   test("music settings are checked field by field and saved as a fraction of full volume", async () => {
-    const refused = await organiser.client.form(page, { intent: "music-settings", startSeconds: "-1", fadeOutSeconds: "11", volume: "150" });
+    const refused = await organiser.client.form(page, {
+      intent: "music-settings",
+      startSeconds: "-1",
+      fadeOutSeconds: "11",
+      volume: "150",
+    });
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(html).toContain("The music cannot start before the beginning of the track.");
     expect(html).toContain("Fade out for at most 10 seconds.");
     expect(html).toContain("The volume goes from 0 to 100 %.");
 
-    const pastEnd = await organiser.client.form(page, { intent: "music-settings", startSeconds: "5000", fadeOutSeconds: "2", volume: "50" });
+    const pastEnd = await organiser.client.form(page, {
+      intent: "music-settings",
+      startSeconds: "5000",
+      fadeOutSeconds: "2",
+      volume: "50",
+    });
     expect(pastEnd.status).toBe(400);
     expect(await pastEnd.text()).toContain("start before its end");
 
     const saved = await organiser.client.form(page, { intent: "music-settings", startSeconds: "12.5", fadeOutSeconds: "4", volume: "65" });
     expect(saved.status).toBe(302);
-    expect(await findArrangement(db(), await eventIdOf(page))).toMatchObject({ musicStartSeconds: 12.5, musicFadeOutSeconds: 4, musicVolume: 0.65 });
+    expect(await findArrangement(db(), await eventIdOf(page))).toMatchObject({
+      musicStartSeconds: 12.5,
+      musicFadeOutSeconds: 4,
+      musicVolume: 0.65,
+    });
   });
 
   test("the page's upload form adds an own track through the same checks", async () => {

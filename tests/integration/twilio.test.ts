@@ -25,7 +25,13 @@ beforeAll(async () => {
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
       const url = new URL(req.url!, "http://local");
-      recorded.push({ method: req.method!, host: String(req.headers["x-original-host"]), path: url.pathname + url.search, authorization: req.headers.authorization, body: new URLSearchParams(raw) });
+      recorded.push({
+        method: req.method!,
+        host: String(req.headers["x-original-host"]),
+        path: url.pathname + url.search,
+        authorization: req.headers.authorization,
+        body: new URLSearchParams(raw),
+      });
       res.setHeader("content-type", "application/json");
       if (failNext) {
         failNext = false;
@@ -56,13 +62,22 @@ class LoopbackClient extends RequestClient {
   }
 }
 
-const settings = { accountSid: "AC00000000000000000000000000000000", authToken: "secret-token", from: "+14155550100", httpClient: new LoopbackClient() };
+const settings = {
+  accountSid: "AC00000000000000000000000000000000",
+  authToken: "secret-token",
+  from: "+14155550100",
+  httpClient: new LoopbackClient(),
+};
 
 describe("Twilio through its official SDK", () => {
   test("a text message is a form POST to the account's Messages resource with basic auth", async () => {
     await twilioSmsProvider(settings).send({ to: "+14155550123", body: "You're invited!" });
     const request = recorded.at(-1)!;
-    expect(request).toMatchObject({ method: "POST", host: "api.twilio.com", path: `/2010-04-01/Accounts/${settings.accountSid}/Messages.json` });
+    expect(request).toMatchObject({
+      method: "POST",
+      host: "api.twilio.com",
+      path: `/2010-04-01/Accounts/${settings.accountSid}/Messages.json`,
+    });
     expect(request.body.get("To")).toBe("+14155550123");
     expect(request.body.get("From")).toBe("+14155550100");
     expect(request.body.get("Body")).toBe("You're invited!");

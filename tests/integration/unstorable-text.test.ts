@@ -33,7 +33,10 @@ afterAll(() => server.close());
 
 const refusedField = (reply: { status: number; body: any }, field: string) => {
   expect(reply.status).toBe(400);
-  expect(reply.body).toMatchObject({ success: false, error: { code: "VALIDATION_FAILED", fields: { [field]: expect.stringContaining("cannot store") } } });
+  expect(reply.body).toMatchObject({
+    success: false,
+    error: { code: "VALIDATION_FAILED", fields: { [field]: expect.stringContaining("cannot store") } },
+  });
 };
 
 describe("text with a NUL or half a surrogate pair is a 400 naming the field", () => {
@@ -46,7 +49,10 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
 
   test("registering, and reporting an event", async () => {
     const visitor = new TestClient(server.url);
-    refusedField(await visitor.post("/api/v2/auth/register", { email: uniqueEmail(), password: "long enough password", firstName: NUL }), "firstName");
+    refusedField(
+      await visitor.post("/api/v2/auth/register", { email: uniqueEmail(), password: "long enough password", firstName: NUL }),
+      "firstName",
+    );
     refusedField(await visitor.post(`/api/v2/events/${event.id}/report`, { reason: HALF_EMOJI }), "reason");
   });
 
@@ -70,10 +76,14 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
 
   test("the recipient's thank-you message, posted from the event page", async () => {
     const recipient = new TestClient(server.url);
-    const reply = await recipient.raw("POST", `/e/${event.uuid}?privateKey=${event.privateKey}&_data=${encodeURIComponent("routes/e.$uuid")}`, {
-      body: new URLSearchParams({ intent: "thank-you", thankYouMessage: NUL }),
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
+    const reply = await recipient.raw(
+      "POST",
+      `/e/${event.uuid}?privateKey=${event.privateKey}&_data=${encodeURIComponent("routes/e.$uuid")}`,
+      {
+        body: new URLSearchParams({ intent: "thank-you", thankYouMessage: NUL }),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      },
+    );
     expect(reply.status).toBe(400);
     expect(await reply.json()).toMatchObject({ intent: "thank-you", errors: { thankYouMessage: expect.stringContaining("cannot store") } });
   });
@@ -83,7 +93,9 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
     const upload = new FormData();
     upload.append("contributorName", "Cy");
     upload.append("caption", NUL);
-    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } })
+      .jpeg()
+      .toBuffer();
     upload.append("file", new File([photo], "photo.jpg", { type: "image/jpeg" }));
     const withFile = await visitor.raw("POST", `/e/${event.uuid}/contribute`, { body: upload });
     expect(withFile.status).toBe(302);
@@ -97,7 +109,12 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
     expect(guestbook.status).toBe(302);
     expect(guestbook.headers.get("location")).toBe(`/e/${book.uuid}`);
 
-    expect(await db().select().from(media).where(and(eq(media.eventId, event.id), eq(media.originalName, "photo.jpg")))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(media)
+        .where(and(eq(media.eventId, event.id), eq(media.originalName, "photo.jpg"))),
+    ).toEqual([]);
     expect(await db().select().from(guestbookEntries).where(eq(guestbookEntries.eventId, book.id))).toEqual([]);
   });
 
@@ -106,11 +123,19 @@ describe("text with a NUL or half a surrogate pair is a 400 naming the field", (
       headers: {
         "tus-resumable": "1.0.0",
         "upload-length": "10",
-        "upload-metadata": encodeMetadata({ eventUuid: event.uuid, filetype: "video/mp4", caption: NUL, uploadToken: crypto.randomBytes(24).toString("base64url") }),
+        "upload-metadata": encodeMetadata({
+          eventUuid: event.uuid,
+          filetype: "video/mp4",
+          caption: NUL,
+          uploadToken: crypto.randomBytes(24).toString("base64url"),
+        }),
       },
     });
     expect(reply.status).toBe(400);
-    expect(await reply.json()).toMatchObject({ success: false, error: { code: "BAD_UPLOAD_METADATA", fields: { caption: expect.stringContaining("cannot store") } } });
+    expect(await reply.json()).toMatchObject({
+      success: false,
+      error: { code: "BAD_UPLOAD_METADATA", fields: { caption: expect.stringContaining("cannot store") } },
+    });
   });
 });
 
@@ -122,14 +147,22 @@ describe("an upload the database refuses", () => {
       if new.caption = 'refused by the database' then raise exception 'refused for this test'; end if; return new; end $$ language plpgsql`);
     await db().execute(sql`create trigger refuse_test_media before insert on media for each row execute function refuse_test_media()`);
     try {
-      const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } }).jpeg().toBuffer();
+      const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#c33" } })
+        .jpeg()
+        .toBuffer();
       const reply = await new TestClient(server.url).raw("POST", TUS_ENDPOINT, {
         body: photo,
         headers: {
           "tus-resumable": "1.0.0",
           "upload-length": String(photo.length),
           "content-type": "application/offset+octet-stream",
-          "upload-metadata": encodeMetadata({ eventUuid: event.uuid, filetype: "image/jpeg", filename: "photo.jpg", caption: "refused by the database", uploadToken: crypto.randomBytes(24).toString("base64url") }),
+          "upload-metadata": encodeMetadata({
+            eventUuid: event.uuid,
+            filetype: "image/jpeg",
+            filename: "photo.jpg",
+            caption: "refused by the database",
+            uploadToken: crypto.randomBytes(24).toString("base64url"),
+          }),
         },
       });
       const text = await reply.text();

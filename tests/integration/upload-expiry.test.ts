@@ -44,7 +44,11 @@ const metadata = (filename: string, filetype: string) => ({
 const idOf = (uploadPath: string) => path.basename(uploadPath);
 const dataFile = (uploadPath: string) => path.join(uploadStagingDir(), idOf(uploadPath));
 const infoFile = (uploadPath: string) => `${dataFile(uploadPath)}.json`;
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Half of a 2,000-byte clip, sent and then left. */
 async function startUpload() {
@@ -72,10 +76,13 @@ async function headStatus(uploadPath: string) {
 }
 
 async function settled(mediaUuid: string): Promise<Media> {
-  return until(async () => {
-    const record = await findMediaByUuid(db(), mediaUuid);
-    return record?.status === "ready" || record?.status === "failed" ? record : null;
-  }, { what: `media ${mediaUuid} to settle` });
+  return until(
+    async () => {
+      const record = await findMediaByUuid(db(), mediaUuid);
+      return record?.status === "ready" || record?.status === "failed" ? record : null;
+    },
+    { what: `media ${mediaUuid} to settle` },
+  );
 }
 
 describe("the uploads-expire sweep", () => {
@@ -122,7 +129,10 @@ describe("the uploads-expire sweep", () => {
 
   test("the info an upload moved to S3 left behind is removed once old enough", async () => {
     const write = (id: string, hours: number) =>
-      fs.writeFile(path.join(uploadStagingDir(), `${id}.json`), JSON.stringify({ id, size: 10, offset: 0, metadata: {}, creation_date: new Date(Date.now() - hours * HOUR).toISOString() }));
+      fs.writeFile(
+        path.join(uploadStagingDir(), `${id}.json`),
+        JSON.stringify({ id, size: 10, offset: 0, metadata: {}, creation_date: new Date(Date.now() - hours * HOUR).toISOString() }),
+      );
     const old = crypto.randomBytes(16).toString("hex");
     const recent = crypto.randomBytes(16).toString("hex");
     await write(old, 49);

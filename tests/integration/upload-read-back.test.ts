@@ -30,7 +30,13 @@ beforeAll(async () => {
     const file = files.path(`clip-${seconds}.mp4`);
     await makeGrainyClip(file, { width: 640, height: 360, seconds });
     const token = crypto.randomBytes(24).toString("base64url");
-    const metadata = { eventUuid: event.uuid, filename: `clip-${seconds}.mp4`, filetype: "video/mp4", contributorName: "Ines", uploadToken: token };
+    const metadata = {
+      eventUuid: event.uuid,
+      filename: `clip-${seconds}.mp4`,
+      filetype: "video/mp4",
+      contributorName: "Ines",
+      uploadToken: token,
+    };
     const { path } = await uploadFile(server.url, file, metadata, { chunkSize: 512 * 1024 });
     uploads.push({ path, token, bytes: await fs.readFile(file) });
   }
@@ -48,7 +54,11 @@ test("the uploads are large enough to cross the stream's buffering", () => {
 
 test("without the upload token or the organiser's session, an upload is not found", async () => {
   const [first] = uploads;
-  for (const headers of [{} as Record<string, string>, { "x-upload-token": "not-the-token-of-this-upload-at-all" }, { "x-upload-token": uploads[1]!.token }]) {
+  for (const headers of [
+    {} as Record<string, string>,
+    { "x-upload-token": "not-the-token-of-this-upload-at-all" },
+    { "x-upload-token": uploads[1]!.token },
+  ]) {
     const response = await read(first!.path, headers);
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);

@@ -67,11 +67,14 @@ const metadataFor = (target: Event, file: { filename: string; filetype: string }
 /** Polls the media record until processing has settled (ready or failed). */
 async function settled(mediaUuid: string, timeout = 60_000): Promise<Media> {
   let status: string | undefined;
-  return until(async () => {
-    const record = await findMediaByUuid(db(), mediaUuid);
-    status = record?.status ?? "missing";
-    return record && (record.status === "ready" || record.status === "failed") ? record : null;
-  }, { timeout, what: () => `media ${mediaUuid}, still ${status}` });
+  return until(
+    async () => {
+      const record = await findMediaByUuid(db(), mediaUuid);
+      status = record?.status ?? "missing";
+      return record && (record.status === "ready" || record.status === "failed") ? record : null;
+    },
+    { timeout, what: () => `media ${mediaUuid}, still ${status}` },
+  );
 }
 
 /** Resolves once nothing listens at `url` any more. */
@@ -209,10 +212,16 @@ describe("uploads refused when they start", () => {
     });
 
     const unknown = { ...event, uuid: crypto.randomUUID() };
-    expect(await refusal(create(server.url, 1000, metadataFor(unknown, clip)))).toEqual({ status: 404, message: "There is no Chorus at this link." });
+    expect(await refusal(create(server.url, 1000, metadataFor(unknown, clip)))).toEqual({
+      status: 404,
+      message: "There is no Chorus at this link.",
+    });
 
     const { eventUuid: _left, ...withoutEvent } = metadataFor(event, clip);
-    expect(await refusal(create(server.url, 1000, withoutEvent))).toEqual({ status: 400, message: "This upload is not for a known Chorus." });
+    expect(await refusal(create(server.url, 1000, withoutEvent))).toEqual({
+      status: 400,
+      message: "This upload is not for a known Chorus.",
+    });
     const { uploadToken: _token, ...withoutToken } = metadataFor(event, clip);
     expect(await refusal(create(server.url, 1000, withoutToken))).toEqual({ status: 400, message: "Missing upload token." });
 
@@ -245,12 +254,16 @@ describe("uploads judged by their first bytes", () => {
 
   test("a voice memo (M4A) is refused as sound, a small text file sent whole or with its creation as no photo", async () => {
     const memo = await makeTone(files.path("memo.m4a"), 2);
-    const sound = await refusal(uploadFile(server.url, memo, metadataFor(event, { filename: "memo.m4a", filetype: "audio/mp4" }), { chunkSize: 16 * 1024 }));
+    const sound = await refusal(
+      uploadFile(server.url, memo, metadataFor(event, { filename: "memo.m4a", filetype: "audio/mp4" }), { chunkSize: 16 * 1024 }),
+    );
     expect(sound).toEqual({ status: 415, message: SOUND_FILE });
 
     // One chunk that is the whole file: the chunk tus itself finishes.
     const shortNote = Buffer.from("Happy birthday!\n");
-    const whole = await refusal(uploadFile(server.url, shortNote, metadataFor(event, { filename: "card.jpg", filetype: "image/jpeg" }), { chunkSize: MB }));
+    const whole = await refusal(
+      uploadFile(server.url, shortNote, metadataFor(event, { filename: "card.jpg", filetype: "image/jpeg" }), { chunkSize: MB }),
+    );
     expect(whole).toEqual({ status: 415, message: NOT_A_PHOTO_OR_VIDEO });
 
     // Data sent with the request that creates the upload (tus creation-with-upload): no upload is made.
@@ -289,9 +302,17 @@ describe("what phones send", () => {
   test("an iPhone HEIC photo becomes a ready photo, an animated GIF a ready clip", async () => {
     const heic = await fs.readFile(HEIC_QUARTERS);
     const gif = await fs.readFile(await makeAnimatedGif(files.path("dance.gif"), { seconds: 2 }));
-    const photo = await uploadFile(server.url, heic, metadataFor(event, { filename: "IMG_0042.HEIC", filetype: "image/heic" }), { chunkSize: MB });
+    const photo = await uploadFile(server.url, heic, metadataFor(event, { filename: "IMG_0042.HEIC", filetype: "image/heic" }), {
+      chunkSize: MB,
+    });
     const clip = await uploadFile(server.url, gif, metadataFor(event, { filename: "dance.gif", filetype: "image/gif" }), { chunkSize: MB });
-    expect(await settled(photo.mediaUuid!, 30_000)).toMatchObject({ status: "ready", kind: "photo", mimeType: "image/heic", width: 64, height: 48 });
+    expect(await settled(photo.mediaUuid!, 30_000)).toMatchObject({
+      status: "ready",
+      kind: "photo",
+      mimeType: "image/heic",
+      width: 64,
+      height: 48,
+    });
     const ready = await settled(clip.mediaUuid!, 30_000);
     expect(ready).toMatchObject({ status: "ready", kind: "video", width: 160, height: 120, hasAudio: false });
     expect(ready.renditionKey).toMatch(/rendition\.mp4$/);
@@ -302,9 +323,13 @@ describe("the tus protocol's own checks", () => {
   test("a wrong offset, an unknown upload and unreadable metadata are 4xx; a finished upload cannot be deleted", async () => {
     // An MP4's first box, then nothing of a clip: it passes the first bytes and fails in processing.
     const bytes = Buffer.concat([mp4LikeBytes(24), Buffer.from("not a clip\n".repeat(100))]);
-    const sent = await uploadFile(server.url, bytes, metadataFor(event, { filename: "notes.mp4", filetype: "video/mp4" }), { chunkSize: MB });
+    const sent = await uploadFile(server.url, bytes, metadataFor(event, { filename: "notes.mp4", filetype: "video/mp4" }), {
+      chunkSize: MB,
+    });
     expect(await refusal(patch(server.url, sent.path, 10, Buffer.from("more")))).toMatchObject({ status: 409 });
-    expect(await refusal(patch(server.url, "/uploads/tus/0123456789abcdef0123456789abcdef", 0, Buffer.from("more")))).toMatchObject({ status: 404 });
+    expect(await refusal(patch(server.url, "/uploads/tus/0123456789abcdef0123456789abcdef", 0, Buffer.from("more")))).toMatchObject({
+      status: 404,
+    });
     const garbled = await new TestClient(server.url).raw("POST", "/uploads/tus", {
       headers: { "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": "eventUuid ***,eventUuid ***" },
     });
@@ -365,7 +390,12 @@ describe("the no-JavaScript form", () => {
 
     const added = (await listMediaOfEvent(db(), event.id)).filter((m) => !before.some((b) => b.id === m.id));
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ originalName: "beach.jpg", contributorName: "Dee", caption: "Sun, sea and Ana", sizeBytes: photo.length });
+    expect(added[0]).toMatchObject({
+      originalName: "beach.jpg",
+      contributorName: "Dee",
+      caption: "Sun, sea and Ana",
+      sizeBytes: photo.length,
+    });
     const ready = await settled(added[0]!.mediaUuid, 20_000);
     expect(ready).toMatchObject({ status: "ready", kind: "photo", width: 800, height: 600 });
     expect(ready.posterKey).toBeTruthy();
@@ -382,7 +412,11 @@ describe("the no-JavaScript form", () => {
     const response = await new TestClient(server.url).raw("POST", `/e/${event.uuid}/contribute`, { body: form });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/e/${event.uuid}`);
-    expect(await toastOf(response)).toMatchObject({ type: "error", title: "Upload failed", description: `notes.jpg: ${NOT_A_PHOTO_OR_VIDEO}` });
+    expect(await toastOf(response)).toMatchObject({
+      type: "error",
+      title: "Upload failed",
+      description: `notes.jpg: ${NOT_A_PHOTO_OR_VIDEO}`,
+    });
     expect(await listMediaOfEvent(db(), event.id)).toHaveLength(before.length);
     expect(await fs.readdir(files.path("data/storage/form-uploads"))).toEqual([]);
   });
@@ -404,7 +438,9 @@ describe("the no-JavaScript form", () => {
 describe("signed media links", () => {
   test("only a valid, unexpired signature for that very file is served, with its type", async () => {
     const photo = await fs.readFile(await makePhoto(files.path("link.jpg"), { width: 400, height: 300 }));
-    const sent = await uploadFile(server.url, photo, metadataFor(event, { filename: "link.jpg", filetype: "image/jpeg" }), { chunkSize: MB });
+    const sent = await uploadFile(server.url, photo, metadataFor(event, { filename: "link.jpg", filetype: "image/jpeg" }), {
+      chunkSize: MB,
+    });
     const record = await settled(sent.mediaUuid!, 20_000);
     expect(record.status).toBe("ready");
     const client = new TestClient(server.url);
@@ -429,7 +465,9 @@ describe("signed media links", () => {
   test("an original of a type a browser would run is only ever a download", async () => {
     // A GIF's first bytes pass the upload's check; what follows is a page a browser would run.
     const page = Buffer.from("GIF89a<!doctype html><script>alert(document.cookie)</script>");
-    const sent = await uploadFile(server.url, page, metadataFor(event, { filename: "hello.html", filetype: "text/html" }), { chunkSize: MB });
+    const sent = await uploadFile(server.url, page, metadataFor(event, { filename: "hello.html", filetype: "text/html" }), {
+      chunkSize: MB,
+    });
     const response = await new TestClient(server.url).raw("GET", signedMediaUrl(sent.mediaUuid!, "original"));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/octet-stream");

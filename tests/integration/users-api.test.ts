@@ -19,7 +19,13 @@ describe("/api/v2/users/{id} is owner-scoped", () => {
     const { user, client } = await loggedIn();
     const reply = await client.get(`/api/v2/users/${user.id}`);
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ id: user.id, email: user.email, role: "user", subscriptionId: null, hasLegacyB2bSubscription: false });
+    expect(reply.body.data).toMatchObject({
+      id: user.id,
+      email: user.email,
+      role: "user",
+      subscriptionId: null,
+      hasLegacyB2bSubscription: false,
+    });
     expect(JSON.stringify(reply.body)).not.toContain("passwordHash");
   });
 
@@ -30,7 +36,9 @@ describe("/api/v2/users/{id} is owner-scoped", () => {
     expect(read.status).toBe(404);
     expect(JSON.stringify(read.body)).not.toContain(other.email);
     expect((await client.put(`/api/v2/users/${other.id}`, { role: "admin" })).status).toBe(404);
-    expect((await client.put(`/api/v2/users/${other.id}/change-password`, { currentPassword: PASSWORD, newPassword: "hijacked!!" })).status).toBe(404);
+    expect(
+      (await client.put(`/api/v2/users/${other.id}/change-password`, { currentPassword: PASSWORD, newPassword: "hijacked!!" })).status,
+    ).toBe(404);
     expect((await client.put(`/api/v2/users/${other.id}/change-email`, { email: uniqueEmail(), password: PASSWORD })).status).toBe(404);
   });
 
@@ -99,7 +107,9 @@ describe("changing e-mail and password", () => {
     const short = await client.put(`/api/v2/users/${user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "short" });
     expect(short.body.error.fields.newPassword).toMatch(/8 characters/);
 
-    expect((await client.put(`/api/v2/users/${user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "a-new-password" })).status).toBe(200);
+    expect(
+      (await client.put(`/api/v2/users/${user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "a-new-password" })).status,
+    ).toBe(200);
     expect((await client.get("/api/v2/auth/who-am-i")).body.data?.id).toBe(user.id);
     expect((await elsewhere.get("/api/v2/auth/who-am-i")).body.data).toBeNull();
   });
@@ -109,7 +119,11 @@ describe("/api/v2/user-profiles/{id}", () => {
   test("the owner reads and updates their profile; others cannot", async () => {
     const { user, client } = await loggedIn();
     const profile = (await findProfileOfUser(db(), user.id))!;
-    const updated = await client.put(`/api/v2/user-profiles/${profile.id}`, { firstName: "Bo", timeZone: "Europe/Paris", marketingOptIn: true });
+    const updated = await client.put(`/api/v2/user-profiles/${profile.id}`, {
+      firstName: "Bo",
+      timeZone: "Europe/Paris",
+      marketingOptIn: true,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ firstName: "Bo", timeZone: "Europe/Paris", marketingOptIn: true });
 

@@ -63,14 +63,16 @@ describe("what the ffmpeg in use can do", () => {
   test("release versions are read from the banner, git builds from libavformat", () => {
     expect(parseFfmpegVersion("ffmpeg version 5.1.6-0+deb12u1 Copyright (c) 2000-2024")).toBe("5.1");
     expect(parseFfmpegVersion("ffmpeg version n7.1 Copyright")).toBe("7.1");
-    const npmBuild = "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/\nlibavutil      56. 24.101 / 56. 24.101\nlibavformat    58. 24.100 / 58. 24.100";
+    const npmBuild =
+      "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/\nlibavutil      56. 24.101 / 56. 24.101\nlibavformat    58. 24.100 / 58. 24.100";
     expect(parseFfmpegVersion(npmBuild)).toBe("4.1");
     expect(parseFfmpegVersion("ffmpeg version N-66595-gc2b38619c0-static\nlibavformat    60. 10.100 / 60. 10.100")).toBe("6.0");
     expect(parseFfmpegVersion("something else entirely")).toBeNull();
   });
 
   test("filter names are read from `ffmpeg -filters`", () => {
-    const listing = " T.. apad              A->A       Pad audio with silence.\n TSC overlay           VV->V      Overlay a video source on top of the input.\n ... anullsrc          |->A       Null audio source.";
+    const listing =
+      " T.. apad              A->A       Pad audio with silence.\n TSC overlay           VV->V      Overlay a video source on top of the input.\n ... anullsrc          |->A       Null audio source.";
     expect([...parseFilterNames(listing)]).toEqual(["apad", "overlay", "anullsrc"]);
   });
 

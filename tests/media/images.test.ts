@@ -35,7 +35,9 @@ describe("photo renditions", () => {
     // A half-transparent red square in the middle of a fully transparent picture.
     const sticker = dir.path("sticker.png");
     await sharp({ create: { width: 320, height: 180, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-      .composite([{ input: { create: { width: 160, height: 90, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }, gravity: "centre" }])
+      .composite([
+        { input: { create: { width: 160, height: 90, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }, gravity: "centre" },
+      ])
       .png()
       .toFile(sticker);
     const rendition = await photoRendition(sticker, dir.path("sticker-rendition.jpg"), { width: 640, height: 360 });
@@ -91,7 +93,12 @@ describe("thumbnails and posters", () => {
     const clip = await makeClip(dir.path("clip.mp4"), { width: 320, height: 240, seconds: 2 });
     const { poster, thumbnails: thumbs } = await videoPoster(clip, dir.path("clip-poster.jpg"));
     expect(await sizeOf(poster.path)).toEqual({ width: 320, height: 240, format: "jpeg" });
-    expect(thumbs.map((t) => path.basename(t.path))).toEqual(["clip-poster-320.webp", "clip-poster-320.jpg", "clip-poster-640.webp", "clip-poster-640.jpg"]);
+    expect(thumbs.map((t) => path.basename(t.path))).toEqual([
+      "clip-poster-320.webp",
+      "clip-poster-320.jpg",
+      "clip-poster-640.webp",
+      "clip-poster-640.jpg",
+    ]);
   });
 });
 

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
 import { MediaToolError, runFfmpeg, runFfprobe } from "~/media/run.server";
-import { dominant, grabFrame, makeAnimatedGif, makeClip, makeMultichannelClip, makeTempDir, makeTwoColourClip, markRotated, pixelAt } from "./support/media-fixtures";
+import {
+  dominant,
+  grabFrame,
+  makeAnimatedGif,
+  makeClip,
+  makeMultichannelClip,
+  makeTempDir,
+  makeTwoColourClip,
+  markRotated,
+  pixelAt,
+} from "./support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -37,8 +47,25 @@ describe("normalising a clip for rendering", () => {
     expect(reports.at(-1)).toMatchObject({ done: true, fraction: 1 });
     expect(reports.every((r) => r.fraction >= 0 && r.fraction <= 1)).toBe(true);
 
-    const keyFrames = await runFfprobe(["-v", "error", "-select_streams", "v", "-skip_frame", "nokey", "-show_entries", "frame=pts_time", "-of", "csv=p=0", dir.path("landscape-out.mp4")]);
-    expect(keyFrames.stdout.split("\n").filter(Boolean).map((t) => Math.round(Number(t.replace(",", ""))))).toEqual([0, 1]);
+    const keyFrames = await runFfprobe([
+      "-v",
+      "error",
+      "-select_streams",
+      "v",
+      "-skip_frame",
+      "nokey",
+      "-show_entries",
+      "frame=pts_time",
+      "-of",
+      "csv=p=0",
+      dir.path("landscape-out.mp4"),
+    ]);
+    expect(
+      keyFrames.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((t) => Math.round(Number(t.replace(",", "")))),
+    ).toEqual([0, 1]);
   });
 
   test("sound is levelled to -16 LUFS, in clips shorter than loudnorm's 3 s window too", async () => {
@@ -79,13 +106,35 @@ describe("normalising a clip for rendering", () => {
     // Fresh noise in every frame: at CRF 20 alone it would take several times the cap.
     const input = dir.path("grainy.mp4");
     await runFfmpeg([
-      "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=3", "-vf", "noise=alls=40:allf=t",
-      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "10", input,
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=640x360:rate=30:duration=3",
+      "-vf",
+      "noise=alls=40:allf=t",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-qp",
+      "10",
+      input,
     ]);
     const output = dir.path("grainy-out.mp4");
     await normaliseVideo(input, output, small);
     const cap = renditionMaxKbits(small) * 1000;
-    const { stdout } = await runFfprobe(["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=bit_rate", "-of", "csv=p=0", output]);
+    const { stdout } = await runFfprobe([
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=bit_rate",
+      "-of",
+      "csv=p=0",
+      output,
+    ]);
     const bitrate = Number(stdout.trim());
     expect(bitrate).toBeGreaterThan(cap * 0.5);
     // The rate control's buffer (two seconds at the cap) may be spent once on top of the cap.

@@ -31,9 +31,15 @@ describe("probing media files", () => {
   });
 
   test("photos are images and sound files are audio", async () => {
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } }).jpeg().toFile(dir.path("photo.jpg"));
-    await sharp({ create: { width: 40, height: 30, channels: 4, background: "#33669980" } }).png().toFile(dir.path("photo.png"));
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } }).webp().toFile(dir.path("photo.webp"));
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } })
+      .jpeg()
+      .toFile(dir.path("photo.jpg"));
+    await sharp({ create: { width: 40, height: 30, channels: 4, background: "#33669980" } })
+      .png()
+      .toFile(dir.path("photo.png"));
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } })
+      .webp()
+      .toFile(dir.path("photo.webp"));
     for (const name of ["photo.jpg", "photo.png", "photo.webp"]) {
       const probe = await probeMedia(dir.path(name));
       expect(probe.kind, name).toBe("image");
@@ -64,7 +70,18 @@ describe("reading rotation", () => {
   test("ffprobe 4.x output (rotate tag, no side data) still gives the display size", () => {
     const probe = summariseProbe({
       format: { format_name: "mov,mp4,m4a,3gp,3g2,mj2", duration: "3.0", size: "1000" },
-      streams: [{ index: 0, codec_type: "video", codec_name: "hevc", width: 1920, height: 1080, avg_frame_rate: "30000/1001", duration: "3.0", tags: { rotate: "90" } }],
+      streams: [
+        {
+          index: 0,
+          codec_type: "video",
+          codec_name: "hevc",
+          width: 1920,
+          height: 1080,
+          avg_frame_rate: "30000/1001",
+          duration: "3.0",
+          tags: { rotate: "90" },
+        },
+      ],
     });
     expect(probe.video).toMatchObject({ rotation: 90, displayWidth: 1080, displayHeight: 1920 });
     expect(probe.video?.frameRate).toBeCloseTo(29.97, 2);
@@ -74,7 +91,9 @@ describe("reading rotation", () => {
   test("anamorphic pixels widen the display size", () => {
     const probe = summariseProbe({
       format: { format_name: "avi", duration: "2.0" },
-      streams: [{ index: 0, codec_type: "video", codec_name: "mpeg4", width: 352, height: 288, sample_aspect_ratio: "16:11", r_frame_rate: "25/1" }],
+      streams: [
+        { index: 0, codec_type: "video", codec_name: "mpeg4", width: 352, height: 288, sample_aspect_ratio: "16:11", r_frame_rate: "25/1" },
+      ],
     });
     expect(probe.video).toMatchObject({ width: 352, displayWidth: 512, displayHeight: 288, sampleAspectRatio: 16 / 11 });
   });

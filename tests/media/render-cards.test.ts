@@ -95,8 +95,17 @@ describe("caption boxes", () => {
 describe("title cards and collages", () => {
   test("a title card covers the frame with the theme's picture and centres the heading on it", async () => {
     const background = dir.path("bg.jpg");
-    await sharp({ create: { width: 800, height: 800, channels: 3, background: "#2050c0" } }).jpeg().toFile(background);
-    const card = await renderTitleCard({ heading: "Ana turns 30", subheading: "from all of us" }, style, frame, fontFile, background, dir.path("card.jpg"));
+    await sharp({ create: { width: 800, height: 800, channels: 3, background: "#2050c0" } })
+      .jpeg()
+      .toFile(background);
+    const card = await renderTitleCard(
+      { heading: "Ana turns 30", subheading: "from all of us" },
+      style,
+      frame,
+      fontFile,
+      background,
+      dir.path("card.jpg"),
+    );
     expect(await size(card)).toEqual(frame);
     expect(dominant(await pixelAt(card, 5, 5))).toBe("blue");
     // White heading across the middle, between the edges of the picture.

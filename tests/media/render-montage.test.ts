@@ -5,7 +5,16 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
-import { type PieceContext, type SegmentFiles, countVideoFrames, joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition } from "~/render/pieces";
+import {
+  type PieceContext,
+  type SegmentFiles,
+  countVideoFrames,
+  joinPieces,
+  makePoster,
+  renderSegmentPieces,
+  renderSoundtrack,
+  renderTransition,
+} from "~/render/pieces";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
@@ -21,17 +30,54 @@ beforeAll(async () => {
   // Speech-like: a low voice whose loudness rises and falls four times a second.
   files["speech.mp4"] = dir.path("speech.mp4");
   await runFfmpeg([
-    "-hide_banner", "-v", "error", "-y",
-    "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30:duration=3",
-    "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=3",
-    "-af", "volume=8dB,tremolo=f=4:d=0.7", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", files["speech.mp4"],
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=320x180:rate=30:duration=3",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=220:sample_rate=48000:duration=3",
+    "-af",
+    "volume=8dB,tremolo=f=4:d=0.7",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-ac",
+    "2",
+    files["speech.mp4"],
   ]);
   for (const name of ["a.jpg", "b.jpg", "c.jpg"]) files[name] = await makeQuartersImage(dir.path(name), 320, 180);
   files.background = dir.path("background.jpg");
-  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#305080" } }).jpeg().toFile(files.background);
+  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#305080" } })
+    .jpeg()
+    .toFile(files.background);
   // Music: a high tone shorter than the video, so it loops; the voice stays far below it.
   files["music.m4a"] = dir.path("music.m4a");
-  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=3000:sample_rate=48000:duration=4", "-ac", "2", "-c:a", "aac", files["music.m4a"]]);
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=3000:sample_rate=48000:duration=4",
+    "-ac",
+    "2",
+    "-c:a",
+    "aac",
+    files["music.m4a"],
+  ]);
 });
 afterAll(() => dir.remove());
 
@@ -98,7 +144,9 @@ async function renderAll(plan: RenderPlan, label: string) {
     }),
   );
   const transitions = await Promise.all(
-    plan.transitions.map((t) => renderTransition(segments[t.from]!.tail!, segments[t.from + 1]!.head!, t.frames, context(`${label}-transition-${t.index}`))),
+    plan.transitions.map((t) =>
+      renderTransition(segments[t.from]!.tail!, segments[t.from + 1]!.head!, t.frames, context(`${label}-transition-${t.index}`)),
+    ),
   );
   const soundtrack = await renderSoundtrack(
     plan,
@@ -112,7 +160,21 @@ async function renderAll(plan: RenderPlan, label: string) {
 }
 
 async function meanVolume(file: string, start: number, seconds: number, band: string) {
-  const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-ss", String(start), "-t", String(seconds), "-i", file, "-af", `${band},volumedetect`, "-f", "null", "-"]);
+  const { stderrTail } = await runFfmpeg([
+    "-hide_banner",
+    "-nostats",
+    "-ss",
+    String(start),
+    "-t",
+    String(seconds),
+    "-i",
+    file,
+    "-af",
+    `${band},volumedetect`,
+    "-f",
+    "null",
+    "-",
+  ]);
   return Number(/mean_volume:\s*(-?[\d.]+) dB/.exec(stderrTail.join("\n"))?.[1] ?? Number.NaN);
 }
 
@@ -122,7 +184,7 @@ async function topLevelBoxes(file: string) {
     const { size } = await handle.stat();
     const names: string[] = [];
     const header = Buffer.alloc(16);
-    for (let offset = 0; offset + 8 <= size; ) {
+    for (let offset = 0; offset + 8 <= size;) {
       await handle.read(header, 0, 16, offset);
       const length = header.readUInt32BE(0);
       names.push(header.toString("latin1", 4, 8));
@@ -137,11 +199,20 @@ async function topLevelBoxes(file: string) {
 
 describe("rendering a plan end to end", () => {
   test("intro, clips, photo, collage and outro join into one video of exactly the plan's frames", async () => {
-    const media = [item("video", "clip.mp4"), item("video", "clip.mp4", { trimStart: 0.5 }), item("photo", "a.jpg"), item("photo", "b.jpg"), item("photo", "c.jpg")];
+    const media = [
+      item("video", "clip.mp4"),
+      item("video", "clip.mp4", { trimStart: 0.5 }),
+      item("photo", "a.jpg"),
+      item("photo", "b.jpg"),
+      item("photo", "c.jpg"),
+    ];
     const plan = planRender(planInput(media));
     expect(plan.segments.map((s) => s.kind)).toEqual(["title", "clip", "clip", "photo", "collage", "title"]);
     const { timeline, soundtrack } = await renderAll(plan, "montage");
-    const output = await joinPieces(timeline, soundtrack, dir.path("montage.mp4"), { ...context("join"), durationSeconds: plan.durationSeconds });
+    const output = await joinPieces(timeline, soundtrack, dir.path("montage.mp4"), {
+      ...context("join"),
+      durationSeconds: plan.durationSeconds,
+    });
 
     expect(await countVideoFrames(output)).toBe(plan.totalFrames);
     // With the index first (faststart) and an audio track beside the video, the index reads the same.
@@ -163,9 +234,11 @@ describe("rendering a plan end to end", () => {
   });
 
   test("the soundtrack lasts exactly the video, and the music dips while someone speaks", async () => {
-    const plan = planRender(planInput([item("photo", "a.jpg"), item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "b.jpg")], {
-      theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
-    }));
+    const plan = planRender(
+      planInput([item("photo", "a.jpg"), item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "b.jpg")], {
+        theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
+      }),
+    );
     expect(plan.segments.map((s) => s.kind)).toEqual(["title", "photo", "clip", "photo", "title"]);
     const [, photo, clip] = plan.segments as [unknown, { startFrame: number; frames: number }, { startFrame: number; frames: number }];
     const { soundtrack } = await renderAll(plan, "ducking");
@@ -194,15 +267,39 @@ describe("rendering a plan end to end", () => {
     // Half a second of a low "intro" tone the organiser skipped, then the part they chose.
     files["intro-music.m4a"] = dir.path("intro-music.m4a");
     await runFfmpeg([
-      "-hide_banner", "-v", "error", "-y",
-      "-f", "lavfi", "-i", "sine=frequency=1200:sample_rate=48000:duration=0.5",
-      "-f", "lavfi", "-i", "sine=frequency=3000:sample_rate=48000:duration=2",
-      "-filter_complex", "[0:a][1:a]concat=n=2:v=0:a=1", "-ac", "2", "-c:a", "aac", files["intro-music.m4a"],
+      "-hide_banner",
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=1200:sample_rate=48000:duration=0.5",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=3000:sample_rate=48000:duration=2",
+      "-filter_complex",
+      "[0:a][1:a]concat=n=2:v=0:a=1",
+      "-ac",
+      "2",
+      "-c:a",
+      "aac",
+      files["intro-music.m4a"],
     ]);
-    const plan = planRender(planInput([item("photo", "a.jpg"), item("photo", "b.jpg")], {
-      theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
-      track: { id: "intro-track", renditionKey: "intro-music.m4a", durationSeconds: 2.5, startSeconds: 0.5, fadeOutSeconds: 0, volume: 0.8 },
-    }));
+    const plan = planRender(
+      planInput([item("photo", "a.jpg"), item("photo", "b.jpg")], {
+        theme: { ...planInput([]).theme, isCollage: false, scenes: [] },
+        track: {
+          id: "intro-track",
+          renditionKey: "intro-music.m4a",
+          durationSeconds: 2.5,
+          startSeconds: 0.5,
+          fadeOutSeconds: 0,
+          volume: 0.8,
+        },
+      }),
+    );
     expect(plan.durationSeconds).toBeGreaterThan(2 * 2); // the chosen 2 s play three times
     const { soundtrack } = await renderAll(plan, "loop-from-start-point");
     expect(Math.abs((await probeMedia(soundtrack)).duration! - plan.durationSeconds)).toBeLessThan(0.025);
@@ -220,7 +317,14 @@ describe("rendering a plan end to end", () => {
     files["warm-sunday.m4a"] = path.resolve("public/music/warm-sunday.m4a");
     const plan = planRender(
       planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg")], {
-        track: { id: "warm-sunday", renditionKey: "warm-sunday.m4a", durationSeconds: 91, startSeconds: 10, fadeOutSeconds: 2, volume: 0.8 },
+        track: {
+          id: "warm-sunday",
+          renditionKey: "warm-sunday.m4a",
+          durationSeconds: 91,
+          startSeconds: 10,
+          fadeOutSeconds: 2,
+          volume: 0.8,
+        },
       }),
     );
     const { soundtrack } = await renderAll(plan, "shipped-track");
@@ -231,7 +335,11 @@ describe("rendering a plan end to end", () => {
   });
 
   test("without music the soundtrack is the clips' sound at the target loudness", async () => {
-    const plan = planRender(planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("video", "speech.mp4", { durationSeconds: 3 })], { track: null }));
+    const plan = planRender(
+      planInput([item("video", "speech.mp4", { durationSeconds: 3 }), item("video", "speech.mp4", { durationSeconds: 3 })], {
+        track: null,
+      }),
+    );
     expect(plan.music).toBeNull();
     const { soundtrack } = await renderAll(plan, "no-music");
     const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-i", soundtrack, "-af", "ebur128", "-f", "null", "-"]);
@@ -269,7 +377,12 @@ describe("rendering a plan end to end", () => {
     expect(first.finishedAt.join).toBeGreaterThanOrEqual(Math.max(first.finishedAt.crossfades, first.finishedAt.soundtrack));
 
     // A new caption on the photo: its scene and the two crossfades beside it; the sound is kept.
-    const captioned = planRender(planInput(media.map((m, i) => (i === 1 ? { ...m, caption: "A new caption" } : m)), { theme }));
+    const captioned = planRender(
+      planInput(
+        media.map((m, i) => (i === 1 ? { ...m, caption: "A new caption" } : m)),
+        { theme },
+      ),
+    );
     asked.clear();
     const second = await run(captioned, "runner-caption");
     expect(second.piecesRendered).toBe(3);

@@ -60,17 +60,54 @@ const clipSegment = (changes: Partial<Extract<Segment, { kind: "clip" }>> = {}):
 
 /** Mean level in dB of a stretch of a file's sound, after an optional filter picks out a band. */
 async function meanVolume(file: string, start: number, seconds: number, band = "anull") {
-  const { stderrTail } = await runFfmpeg(["-hide_banner", "-nostats", "-ss", String(start), "-t", String(seconds), "-i", file, "-af", `${band},volumedetect`, "-f", "null", "-"]);
+  const { stderrTail } = await runFfmpeg([
+    "-hide_banner",
+    "-nostats",
+    "-ss",
+    String(start),
+    "-t",
+    String(seconds),
+    "-i",
+    file,
+    "-af",
+    `${band},volumedetect`,
+    "-f",
+    "null",
+    "-",
+  ]);
   return Number(/mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderrTail.join("\n"))?.[1] ?? Number.NaN);
 }
 
 async function wavSamples(file: string) {
-  const { stdout } = await runFfprobe(["-v", "error", "-show_entries", "stream=duration_ts,sample_rate,channels,codec_name", "-of", "json", file]);
-  return (JSON.parse(stdout) as { streams: { duration_ts: number; sample_rate: string; channels: number; codec_name: string }[] }).streams[0]!;
+  const { stdout } = await runFfprobe([
+    "-v",
+    "error",
+    "-show_entries",
+    "stream=duration_ts,sample_rate,channels,codec_name",
+    "-of",
+    "json",
+    file,
+  ]);
+  return (JSON.parse(stdout) as { streams: { duration_ts: number; sample_rate: string; channels: number; codec_name: string }[] })
+    .streams[0]!;
 }
 
 async function frameAt(video: string, n: number, output: string) {
-  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-i", video, "-vf", `select=eq(n\\,${n})`, "-frames:v", "1", "-update", "1", output]);
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    video,
+    "-vf",
+    `select=eq(n\\,${n})`,
+    "-frames:v",
+    "1",
+    "-update",
+    "1",
+    output,
+  ]);
   return output;
 }
 
@@ -83,7 +120,10 @@ async function psnr(a: string, b: string) {
 
 async function frameHashes(video: string) {
   const { stdout } = await runFfmpeg(["-hide_banner", "-v", "error", "-i", video, "-map", "0:v", "-f", "framemd5", "-"]);
-  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").at(-1)!.trim());
+  return stdout
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => l.split(",").at(-1)!.trim());
 }
 
 beforeAll(async () => {
@@ -92,9 +132,23 @@ beforeAll(async () => {
   files.shortClip = await makeClip(dir.path("short.mp4"), { width: 320, height: 180, seconds: 1 });
   files.photo = await makeQuartersImage(dir.path("photo.jpg"), 320, 180);
   files.texture = dir.path("texture.jpg");
-  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=1", "-frames:v", "1", files.texture]);
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=320x180:rate=1",
+    "-frames:v",
+    "1",
+    files.texture,
+  ]);
   files.background = dir.path("background.jpg");
-  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c08040" } }).jpeg().toFile(files.background);
+  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c08040" } })
+    .jpeg()
+    .toFile(files.background);
 });
 afterAll(() => dir.remove());
 
@@ -109,13 +163,22 @@ describe("a clip segment", () => {
     expect(body.audio).toBeNull();
     expect(await countVideoFrames(pieces.body)).toBe(bodyFrames(segment));
     // The pieces' own index, read without ffprobe, says the same.
-    for (const file of [pieces.body, pieces.head!, pieces.tail!]) expect(await mp4VideoSampleCount(file)).toBe(await countVideoFrames(file));
-    for (const [file, frames] of [[pieces.head!, 15], [pieces.tail!, 15]] as const) {
+    for (const file of [pieces.body, pieces.head!, pieces.tail!])
+      expect(await mp4VideoSampleCount(file)).toBe(await countVideoFrames(file));
+    for (const [file, frames] of [
+      [pieces.head!, 15],
+      [pieces.tail!, 15],
+    ] as const) {
       expect((await probeMedia(file)).video).toMatchObject({ codec: "utvideo", width: 320, height: 180, pixelFormat: "yuv420p" });
       expect(await countVideoFrames(file)).toBe(frames);
     }
     // The whole item's sound, head and tail included: 2 s at 48 kHz stereo, from a mono 44.1 kHz clip.
-    expect(await wavSamples(pieces.audio)).toMatchObject({ codec_name: "pcm_s16le", sample_rate: "48000", channels: 2, duration_ts: 96_000 });
+    expect(await wavSamples(pieces.audio)).toMatchObject({
+      codec_name: "pcm_s16le",
+      sample_rate: "48000",
+      channels: 2,
+      duration_ts: 96_000,
+    });
     expect(await meanVolume(pieces.audio, 0.2, 1.5)).toBeGreaterThan(-30);
     expect(pieces.frames).toBe(60);
     expect(written.at(-1)).toBe(60);
@@ -139,7 +202,10 @@ describe("a clip segment", () => {
   test("starts at its trim point", async () => {
     // Lossless snippets compare exactly: the whole clip's last second against the trimmed clip's start.
     const whole = await renderSegmentPieces(clipSegment({ headFrames: 0, tailFrames: 30, textBox: null }), context());
-    const trimmed = await renderSegmentPieces(clipSegment({ inSeconds: 1, sourceFrames: 30, frames: 30, headFrames: 10, tailFrames: 0, textBox: null }), context());
+    const trimmed = await renderSegmentPieces(
+      clipSegment({ inSeconds: 1, sourceFrames: 30, frames: 30, headFrames: 10, tailFrames: 0, textBox: null }),
+      context(),
+    );
     const wholeHashes = await frameHashes(whole.tail!);
     const trimmedHashes = await frameHashes(trimmed.head!);
     expect(trimmedHashes).toHaveLength(10);
@@ -149,7 +215,15 @@ describe("a clip segment", () => {
 
 describe("still segments", () => {
   const photoSegment = (source: string, motion: "zoom-in" | "pan-left"): Segment => ({
-    ...base, kind: "photo", mediaId: "p", source, motion, textBox: { name: "Ana", message: "Love you" }, frames: 45, headFrames: 15, tailFrames: 0,
+    ...base,
+    kind: "photo",
+    mediaId: "p",
+    source,
+    motion,
+    textBox: { name: "Ana", message: "Love you" },
+    frames: 45,
+    headFrames: 15,
+    tailFrames: 0,
   });
 
   test.each(["zoom-in", "pan-left"] as const)("a photo moves (%s) a little every frame and is silent", async (motion) => {
@@ -203,7 +277,17 @@ describe("still segments", () => {
   });
 
   test("the intro fades in from black and the outro ends on black", async () => {
-    const title = (role: "intro" | "outro"): Segment => ({ ...base, kind: "title", role, heading: "Ana turns 30", subheading: "from all of us", backgroundUrl: style.introUrl, frames: 45, headFrames: 0, tailFrames: 0 });
+    const title = (role: "intro" | "outro"): Segment => ({
+      ...base,
+      kind: "title",
+      role,
+      heading: "Ana turns 30",
+      subheading: "from all of us",
+      backgroundUrl: style.introUrl,
+      frames: 45,
+      headFrames: 0,
+      tailFrames: 0,
+    });
     const intro = await renderSegmentPieces(title("intro"), context());
     const outro = await renderSegmentPieces(title("outro"), context());
     expect(await countVideoFrames(intro.body)).toBe(45);
@@ -219,7 +303,21 @@ describe("a transition", () => {
   test("crossfades the tail into the head over exactly its frames", async () => {
     const colour = async (name: string, c: string) => {
       const file = dir.path(`${name}.mkv`);
-      await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", `color=c=${c}:s=320x180:r=30:d=0.5`, "-c:v", "ffv1", "-pix_fmt", "yuv420p", file]);
+      await runFfmpeg([
+        "-hide_banner",
+        "-v",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        `color=c=${c}:s=320x180:r=30:d=0.5`,
+        "-c:v",
+        "ffv1",
+        "-pix_fmt",
+        "yuv420p",
+        file,
+      ]);
       return file;
     };
     const written: number[] = [];
@@ -228,7 +326,13 @@ describe("a transition", () => {
     expect(await mp4VideoSampleCount(red)).toBeNull();
     const output = await renderTransition(red, await colour("blue", "blue"), 15, { ...context(), onFrames: (n) => written.push(n) });
     expect(await countVideoFrames(output)).toBe(15);
-    expect((await probeMedia(output)).video).toMatchObject({ codec: "h264", width: 320, height: 180, frameRate: 30, pixelFormat: "yuv420p" });
+    expect((await probeMedia(output)).video).toMatchObject({
+      codec: "h264",
+      width: 320,
+      height: 180,
+      frameRate: 30,
+      pixelFormat: "yuv420p",
+    });
     const reds = [];
     for (const n of [0, 7, 14]) reds.push((await pixelAt(await frameAt(output, n, dir.path(`x-${n}.png`)), 160, 90))[0]);
     // 1/16 of the way in, half way, 15/16: never a whole frame of either side.
@@ -245,8 +349,23 @@ describe("the output's bitrate", () => {
     // Fresh noise in every frame: at CRF 21 alone each piece would take many times the cap.
     files.grainy = dir.path("grainy.mp4");
     await runFfmpeg([
-      "-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=4", "-vf", "noise=alls=40:allf=t",
-      "-c:v", "libx264", "-preset", "ultrafast", "-qp", "10", files.grainy,
+      "-hide_banner",
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=320x180:rate=30:duration=4",
+      "-vf",
+      "noise=alls=40:allf=t",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-qp",
+      "10",
+      files.grainy,
     ]);
     const segment = clipSegment({ source: "grainy", hasAudio: false, sourceFrames: 120, frames: 120, textBox: null });
     const pieces = await renderSegmentPieces(segment, context());

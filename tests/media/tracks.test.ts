@@ -18,7 +18,23 @@ const LIMITS = { maxBytes: 50 * 1024 * 1024, maxSeconds: 15 * 60 };
 
 /** A quiet tone, as music far below the target level: mono, 44.1 kHz, MP3. */
 async function makeQuietTone(file: string, seconds: number, gainDb = -24) {
-  await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", `sine=frequency=330:sample_rate=44100:duration=${seconds}`, "-af", `volume=${gainDb}dB`, "-c:a", "libmp3lame", "-b:a", "96k", file]);
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=330:sample_rate=44100:duration=${seconds}`,
+    "-af",
+    `volume=${gainDb}dB`,
+    "-c:a",
+    "libmp3lame",
+    "-b:a",
+    "96k",
+    file,
+  ]);
   return file;
 }
 
@@ -55,22 +71,48 @@ describe("processing a track", () => {
   test("a text file named .mp3 is refused by its content, with a reason for the owner", async () => {
     const fake = files.path("song.mp3");
     await writeFile(fake, "These are the words of a song, not its sound.\n".repeat(200));
-    expect(await rejection(validateTrackFile(fake, LIMITS))).toEqual({ name: "UploadRejectedError", code: "UNSUPPORTED_TYPE", message: NOT_MUSIC_MESSAGE });
+    expect(await rejection(validateTrackFile(fake, LIMITS))).toEqual({
+      name: "UploadRejectedError",
+      code: "UNSUPPORTED_TYPE",
+      message: NOT_MUSIC_MESSAGE,
+    });
   });
 
   test("a video, a track over the length limit and silence are refused too", async () => {
     const clip = await makeClip(files.path("clip.mp4"), { seconds: 1 });
-    expect(await rejection(validateTrackFile(clip, LIMITS))).toMatchObject({ code: "UNSUPPORTED_TYPE", message: expect.stringContaining("This is a video") });
+    expect(await rejection(validateTrackFile(clip, LIMITS))).toMatchObject({
+      code: "UNSUPPORTED_TYPE",
+      message: expect.stringContaining("This is a video"),
+    });
 
     const long = await makeQuietTone(files.path("long.mp3"), 4);
-    expect(await rejection(validateTrackFile(long, { ...LIMITS, maxSeconds: 3 }))).toMatchObject({ code: "TOO_LONG", message: expect.stringContaining("longer than 3 seconds") });
+    expect(await rejection(validateTrackFile(long, { ...LIMITS, maxSeconds: 3 }))).toMatchObject({
+      code: "TOO_LONG",
+      message: expect.stringContaining("longer than 3 seconds"),
+    });
     expect(await rejection(validateTrackFile(long, { ...LIMITS, maxBytes: 1000 }))).toMatchObject({ code: "TOO_LARGE" });
 
     // A container may claim less than it holds: decoding stops past the limit all the same.
-    expect(await rejection(normaliseTrack(long, files.path("long.m4a"), 0, files.path(""), { maxSeconds: 2 }))).toMatchObject({ code: "TOO_LONG" });
+    expect(await rejection(normaliseTrack(long, files.path("long.m4a"), 0, files.path(""), { maxSeconds: 2 }))).toMatchObject({
+      code: "TOO_LONG",
+    });
 
     const silence = files.path("silence.m4a");
-    await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "4", "-c:a", "aac", silence]);
+    await runFfmpeg([
+      "-hide_banner",
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "anullsrc=r=48000:cl=stereo",
+      "-t",
+      "4",
+      "-c:a",
+      "aac",
+      silence,
+    ]);
     const checked = await validateTrackFile(silence, LIMITS);
     expect(await rejection(normaliseTrack(silence, files.path("silent-out.m4a"), checked.audio.index, files.path("")))).toMatchObject({
       code: "EMPTY",

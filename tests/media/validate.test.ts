@@ -30,7 +30,10 @@ const expectRejected = async (promise: Promise<unknown>, code: UploadRejectionCo
 
 describe("accepting uploads by their content", () => {
   test("a phone-style portrait clip is a video with its display size, rotation and sound", async () => {
-    const portrait = await markRotated(await makeClip(dir.path("landscape.mp4"), { width: 320, height: 180, seconds: 1 }), dir.path("portrait.mov"));
+    const portrait = await markRotated(
+      await makeClip(dir.path("landscape.mp4"), { width: 320, height: 180, seconds: 1 }),
+      dir.path("portrait.mov"),
+    );
     const upload = await validateUpload(portrait, { declaredName: "IMG_0001.MOV" });
     expect(upload).toMatchObject({ kind: "video", mime: "video/quicktime", width: 180, height: 320, hasAudio: true, codec: "h264" });
     expect([90, 270]).toContain(upload.rotation);
@@ -39,7 +42,9 @@ describe("accepting uploads by their content", () => {
   });
 
   test("a PNG named .mp4 is accepted as a photo", async () => {
-    await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c04040" } }).png().toFile(dir.path("really-a-photo.mp4"));
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c04040" } })
+      .png()
+      .toFile(dir.path("really-a-photo.mp4"));
     const upload = await validateUpload(dir.path("really-a-photo.mp4"), { declaredName: "holiday.mp4" });
     expect(upload).toMatchObject({ kind: "photo", mime: "image/png", width: 64, height: 48, duration: null, hasAudio: false });
     expect(upload.extensionMatchesContent).toBe(false);
@@ -47,19 +52,39 @@ describe("accepting uploads by their content", () => {
 
   test("an animated GIF is a short clip, a GIF of one frame a photo", async () => {
     const animated = await validateUpload(await makeAnimatedGif(dir.path("dance.gif"), { seconds: 2 }), { declaredName: "dance.gif" });
-    expect(animated).toMatchObject({ kind: "video", mime: "image/gif", width: 160, height: 120, hasAudio: false, codec: "gif", extensionMatchesContent: true });
+    expect(animated).toMatchObject({
+      kind: "video",
+      mime: "image/gif",
+      width: 160,
+      height: 120,
+      hasAudio: false,
+      codec: "gif",
+      extensionMatchesContent: true,
+    });
     expect(animated.duration).toBeCloseTo(2, 1);
-    await sharp({ create: { width: 30, height: 20, channels: 3, background: "#40c040" } }).gif().toFile(dir.path("still.gif"));
+    await sharp({ create: { width: 30, height: 20, channels: 3, background: "#40c040" } })
+      .gif()
+      .toFile(dir.path("still.gif"));
     expect(await validateUpload(dir.path("still.gif"))).toMatchObject({ kind: "photo", mime: "image/gif", duration: null });
   });
 
   test("an animated GIF longer than the clip limit is refused as too long", async () => {
     const gif = await makeAnimatedGif(dir.path("long-dance.gif"), { width: 40, height: 30, seconds: 3 });
-    await expectRejected(validateUpload(gif, { limits: { ...DEFAULT_UPLOAD_LIMITS, maxClipSeconds: 2 } }), "TOO_LONG", /This animation is 3 seconds long/);
+    await expectRejected(
+      validateUpload(gif, { limits: { ...DEFAULT_UPLOAD_LIMITS, maxClipSeconds: 2 } }),
+      "TOO_LONG",
+      /This animation is 3 seconds long/,
+    );
   });
 
   test("a HEIC photo is taken, and a damaged one is unreadable", async () => {
-    expect(await validateUpload(HEIC_QUARTERS)).toMatchObject({ kind: "photo", mime: "image/heic", width: 64, height: 48, decodedPhoto: null });
+    expect(await validateUpload(HEIC_QUARTERS)).toMatchObject({
+      kind: "photo",
+      mime: "image/heic",
+      width: 64,
+      height: 48,
+      decodedPhoto: null,
+    });
     const whole = await readFile(HEIC_QUARTERS);
     await writeFile(dir.path("cut-off.heic"), whole.subarray(0, Math.floor(whole.length * 0.8)));
     await expectRejected(validateUpload(dir.path("cut-off.heic")), "UNREADABLE");
@@ -111,17 +136,28 @@ describe("refusing uploads", () => {
   });
 
   test("files larger than the limit for their kind", async () => {
-    await expectRejected(validateUpload(clip, { limits: { ...DEFAULT_UPLOAD_LIMITS, maxVideoBytes: 1000 } }), "TOO_LARGE", /larger than 1000 bytes/);
+    await expectRejected(
+      validateUpload(clip, { limits: { ...DEFAULT_UPLOAD_LIMITS, maxVideoBytes: 1000 } }),
+      "TOO_LARGE",
+      /larger than 1000 bytes/,
+    );
     await copyFile(dir.path("really-a-photo.mp4"), dir.path("photo.png"));
     await expectRejected(validateUpload(dir.path("photo.png"), { limits: { ...DEFAULT_UPLOAD_LIMITS, maxPhotoBytes: 10 } }), "TOO_LARGE");
   });
 
   test("sound without pictures", async () => {
-    await expectRejected(validateUpload(await makeTone(dir.path("voice-note.m4a"), 1)), "UNSUPPORTED_TYPE", /Please upload a photo or a video/);
+    await expectRejected(
+      validateUpload(await makeTone(dir.path("voice-note.m4a"), 1)),
+      "UNSUPPORTED_TYPE",
+      /Please upload a photo or a video/,
+    );
   });
 
   test("an image format we do not take", async () => {
-    await writeFile(dir.path("drawing.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    await writeFile(
+      dir.path("drawing.svg"),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     await expectRejected(validateUpload(dir.path("drawing.svg")), "UNSUPPORTED_TYPE");
   });
 });

@@ -30,7 +30,13 @@ function segmentsOf(file: string): Segment[] {
     .split(".")
     .filter((part) => !part.startsWith("_") && !/^\[?_.*\]?$/.test(part))
     .map((part) => part.replace(/_$/, ""))
-    .map((part) => (part === "$" ? { text: "*", param: true } : part.startsWith("$") ? { text: part.slice(1), param: true } : { text: part, param: false }));
+    .map((part) =>
+      part === "$"
+        ? { text: "*", param: true }
+        : part.startsWith("$")
+          ? { text: part.slice(1), param: true }
+          : { text: part, param: false },
+    );
 }
 
 /** Every /api route module and the methods it answers (the handlers `apiResource` is given). */
@@ -50,7 +56,9 @@ export function pageActions(): RouteCall[] {
   return fs
     .readdirSync(ROUTES)
     .filter((file) => !file.startsWith("api.") && /\.tsx?$/.test(file))
-    .filter((file) => /export (async function action\b|const action\b|\{[^}]*\baction\b[^}]*\})/.test(fs.readFileSync(path.join(ROUTES, file), "utf8")))
+    .filter((file) =>
+      /export (async function action\b|const action\b|\{[^}]*\baction\b[^}]*\})/.test(fs.readFileSync(path.join(ROUTES, file), "utf8")),
+    )
     .map((file) => ({ file, segments: segmentsOf(file), methods: ["POST"] as Method[] }));
 }
 
@@ -72,7 +80,8 @@ export function vocabulary() {
     for (const m of source.matchAll(/\bname="([\w.]+)"/g)) fields.add(m[1]!);
     for (const m of source.matchAll(/\b(?:text|formText|field|value)\((?:form, )?"(\w+)"\)/g)) fields.add(m[1]!);
     for (const m of source.matchAll(/name="intent"\s+value="([\w-]+)"/g)) intents.add(m[1]!);
-    for (const m of source.matchAll(/^\s+async\s+"?([a-z][a-z-]*)"?\(\{?/gm)) if (!/^(GET|POST|PUT|DELETE)$/.test(m[1]!)) intents.add(m[1]!);
+    for (const m of source.matchAll(/^\s+async\s+"?([a-z][a-z-]*)"?\(\{?/gm))
+      if (!/^(GET|POST|PUT|DELETE)$/.test(m[1]!)) intents.add(m[1]!);
   }
   fields.add("intent");
   return { fields: [...fields].sort(), intents: [...intents].sort() };
@@ -108,13 +117,21 @@ export const RAW_HOSTILE_SEGMENTS = [
 
 /** Any string as a path segment: UTF-8 bytes, escaped (a lone surrogate becomes U+FFFD on the wire). */
 export const escapeSegment = (text: string) =>
-  [...Buffer.from(text, "utf8")].map((byte) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  [...Buffer.from(text, "utf8")]
+    .map((byte) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 
 const loneSurrogate = fc.constantFrom("\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uD83D");
 
 /** Strings no one types: NUL, lone surrogates, control characters, very long, or plain unicode. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom("\u0000", "\u0000\u0000", "a\u0000b"), fc.string({ maxLength: 20 })).map((p) => p.join("")),
+  fc
+    .tuple(fc.string({ maxLength: 20 }), fc.constantFrom("\u0000", "\u0000\u0000", "a\u0000b"), fc.string({ maxLength: 20 }))
+    .map((p) => p.join("")),
   fc.tuple(fc.string({ maxLength: 20 }), loneSurrogate, fc.string({ maxLength: 20 })).map((p) => p.join("")),
   fc.string({ unit: "binary", maxLength: 60 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
@@ -149,20 +166,34 @@ export interface HostileBody {
 export function hostileBody(fields: string[], intents: string[]): fc.Arbitrary<HostileBody> {
   const value = fc.oneof({ weight: 4, arbitrary: hostileString }, { weight: 1, arbitrary: wrongType });
   const record = fc
-    .tuple(
-      fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 }),
-      fc.option(fc.constantFrom(...intents), { nil: undefined }),
-    )
+    .tuple(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 }), fc.option(fc.constantFrom(...intents), { nil: undefined }))
     .map(([record, intent]) => (intent ? { ...record, intent } : record));
   return fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constantFrom<BodyKind>("json", "form", "multipart", "text", "empty", "mismatch"), fields: record, brokenEscapes: fc.boolean() }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constantFrom<BodyKind>("json", "form", "multipart", "text", "empty", "mismatch"),
+        fields: record,
+        brokenEscapes: fc.boolean(),
+      }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant<BodyKind>("json"),
         fields: fc.constant({}),
         rawJson: fc.oneof(
-          fc.constantFrom(deepJson(5_000), deepJson(60_000), `[${deepJson(100)}]`, '"just a string"', "null", "12", '{"__proto__":{"admin":true}}', '{"a":"\\ud800"}', '{"\\u0000":1}'),
+          fc.constantFrom(
+            deepJson(5_000),
+            deepJson(60_000),
+            `[${deepJson(100)}]`,
+            '"just a string"',
+            "null",
+            "12",
+            '{"__proto__":{"admin":true}}',
+            '{"a":"\\ud800"}',
+            '{"\\u0000":1}',
+          ),
           fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
         ),
       }),
@@ -172,7 +203,7 @@ export function hostileBody(fields: string[], intents: string[]): fc.Arbitrary<H
 
 /** The wire form of a body: its bytes and content type, as `kind` says (a mismatch says JSON and sends a form). */
 export async function encodeBody(body: HostileBody): Promise<{ bytes?: Buffer; type?: string }> {
-  const strings = Object.entries(body.fields).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v) ?? ""] as const);
+  const strings = Object.entries(body.fields).map(([k, v]) => [k, typeof v === "string" ? v : (JSON.stringify(v) ?? "")] as const);
   const urlencoded = () => {
     const text = new URLSearchParams(strings.map(([k, v]) => [k, v])).toString();
     return body.brokenEscapes ? `${text}&caption=%E0%A4%A&name=%&%zz=1&title=a%00b` : text;
@@ -200,7 +231,13 @@ export async function encodeBody(body: HostileBody): Promise<{ bytes?: Buffer; t
 
 // ── what no answer may contain ──────────────────────────────────────────────────────────────
 
-const SQL = [/insert into/i, /\bselect\s+(?:"|\*|distinct\b|count\()/i, /\b(?:from|into|update|join)\s+"\w+"/i, /\bdelete from\b/i, /violates .* constraint/i];
+const SQL = [
+  /insert into/i,
+  /\bselect\s+(?:"|\*|distinct\b|count\()/i,
+  /\b(?:from|into|update|join)\s+"\w+"/i,
+  /\bdelete from\b/i,
+  /violates .* constraint/i,
+];
 
 /** Why an answer leaks or fails, or null when it is acceptable. */
 export function leakIn(status: number, type: string, body: string, isApi: boolean, forbiddenPaths: string[]): string | null {

@@ -99,7 +99,8 @@ export function decodeAwsChunked(raw: Buffer) {
     if (at + size + 2 > raw.length) throw new S3Error(400, "IncompleteBody", "aws-chunked body is shorter than its chunks say.");
     parts.push(raw.subarray(at, at + size));
     at += size;
-    if (raw.subarray(at, at + 2).toString() !== "\r\n") throw new S3Error(400, "InvalidChunkSizeError", "A chunk is longer than its header says.");
+    if (raw.subarray(at, at + 2).toString() !== "\r\n")
+      throw new S3Error(400, "InvalidChunkSizeError", "A chunk is longer than its header says.");
     at += 2;
   }
   while (at < raw.length) {
@@ -123,19 +124,24 @@ function objectBytes(req: http.IncomingMessage, raw: Buffer) {
   const chunked = /aws-chunked/.test(String(req.headers["content-encoding"] ?? "")) || sha.startsWith("STREAMING-");
   if (!chunked) {
     const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) !== raw.length) throw new S3Error(400, "IncompleteBody", "Body length differs from Content-Length.");
+    if (declared !== undefined && Number(declared) !== raw.length)
+      throw new S3Error(400, "IncompleteBody", "Body length differs from Content-Length.");
     if (/^[0-9a-f]{64}$/.test(sha) && crypto.createHash("sha256").update(raw).digest("hex") !== sha) {
       throw new S3Error(400, "XAmzContentSHA256Mismatch", "The body does not match x-amz-content-sha256.");
     }
     return { data: raw, checksum: checkChecksum(req.headers["x-amz-checksum-crc32"] as string | undefined, raw) };
   }
   const decodedLength = req.headers["x-amz-decoded-content-length"];
-  if (decodedLength === undefined) throw new S3Error(411, "MissingContentLength", "aws-chunked upload without x-amz-decoded-content-length.");
+  if (decodedLength === undefined)
+    throw new S3Error(411, "MissingContentLength", "aws-chunked upload without x-amz-decoded-content-length.");
   const { data, trailers } = decodeAwsChunked(raw);
   if (data.length !== Number(decodedLength)) {
     throw new S3Error(400, "IncompleteBody", `Decoded ${data.length} bytes, x-amz-decoded-content-length said ${decodedLength}.`);
   }
-  return { data, checksum: checkChecksum(trailers["x-amz-checksum-crc32"] ?? (req.headers["x-amz-checksum-crc32"] as string | undefined), data) };
+  return {
+    data,
+    checksum: checkChecksum(trailers["x-amz-checksum-crc32"] ?? (req.headers["x-amz-checksum-crc32"] as string | undefined), data),
+  };
 }
 
 function checkChecksum(expected: string | undefined, data: Buffer) {
@@ -161,9 +167,12 @@ function byteRange(header: string | undefined, size: number) {
 }
 
 function operationOf(method: string, query: Record<string, string>) {
-  if (method === "POST") return "uploads" in query ? "CreateMultipartUpload" : query.uploadId !== undefined ? "CompleteMultipartUpload" : "Unknown";
+  if (method === "POST")
+    return "uploads" in query ? "CreateMultipartUpload" : query.uploadId !== undefined ? "CompleteMultipartUpload" : "Unknown";
   if (query.uploadId !== undefined) return method === "PUT" ? "UploadPart" : "AbortMultipartUpload";
-  return ({ PUT: "PutObject", HEAD: "HeadObject", GET: "GetObject", DELETE: "DeleteObject" } as Record<string, string>)[method] ?? "Unknown";
+  return (
+    ({ PUT: "PutObject", HEAD: "HeadObject", GET: "GetObject", DELETE: "DeleteObject" } as Record<string, string>)[method] ?? "Unknown"
+  );
 }
 
 export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S3StandIn> {
@@ -172,8 +181,7 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
   const uploads = new Map<string, MultipartUpload>();
   const failures = new Map<string, number>();
   const fileOf = (key: string) => path.join(root, crypto.createHash("sha256").update(key).digest("hex"));
-  const metaOf = async (key: string): Promise<ObjectMeta | null> =>
-    fs.readFile(`${fileOf(key)}.json`, "utf8").then(JSON.parse, () => null);
+  const metaOf = async (key: string): Promise<ObjectMeta | null> => fs.readFile(`${fileOf(key)}.json`, "utf8").then(JSON.parse, () => null);
 
   async function store(key: string, data: Buffer, contentType: string) {
     const meta: ObjectMeta = { contentType, etag: `"${md5(data)}"`, lastModified: new Date().toUTCString() };
@@ -205,14 +213,19 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       const uploadId = crypto.randomUUID();
       uploads.set(uploadId, { key, contentType: String(req.headers["content-type"] ?? "application/octet-stream"), parts: new Map() });
       res.setHeader("content-type", "application/xml");
-      return res.end(xml(`<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`));
+      return res.end(
+        xml(
+          `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
+        ),
+      );
     }
     if (query.uploadId !== undefined) {
       const upload = uploads.get(query.uploadId);
       if (!upload || upload.key !== key) throw new S3Error(404, "NoSuchUpload", "The specified multipart upload does not exist.");
       if (req.method === "PUT") {
         const partNumber = Number(query.partNumber);
-        if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new S3Error(400, "InvalidArgument", "Part number must be 1 to 10000.");
+        if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000)
+          throw new S3Error(400, "InvalidArgument", "Part number must be 1 to 10000.");
         const { data, checksum } = objectBytes(req, await readBody(req));
         record.bytes = data.length;
         const file = path.join(root, `part-${query.uploadId}-${partNumber}`);
@@ -238,7 +251,8 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
           const part = upload.parts.get(number);
           if (number <= previous) throw new S3Error(400, "InvalidPartOrder", "Parts must be listed in ascending order.");
           if (!part || part.etag !== etag) throw new S3Error(400, "InvalidPart", `Part ${number} was not uploaded with that ETag.`);
-          if (part.checksum && checksum !== part.checksum) throw new S3Error(400, "InvalidPart", `Part ${number} was sent with a checksum its completion does not name.`);
+          if (part.checksum && checksum !== part.checksum)
+            throw new S3Error(400, "InvalidPart", `Part ${number} was sent with a checksum its completion does not name.`);
           if (number < listed.at(-1)!.number && (await fs.stat(part.file)).size < MIN_PART_SIZE) {
             throw new S3Error(400, "EntityTooSmall", "Every part but the last must be at least 5 MiB.");
           }
@@ -251,7 +265,11 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
         for (const part of upload.parts.values()) await fs.rm(part.file, { force: true });
         uploads.delete(query.uploadId);
         res.setHeader("content-type", "application/xml");
-        return res.end(xml(`<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><ETag>${escapeXml(meta.etag)}</ETag></CompleteMultipartUploadResult>`));
+        return res.end(
+          xml(
+            `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><ETag>${escapeXml(meta.etag)}</ETag></CompleteMultipartUploadResult>`,
+          ),
+        );
       }
       if (req.method === "DELETE") {
         for (const part of upload.parts.values()) await fs.rm(part.file, { force: true });
@@ -321,15 +339,18 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       bytes: 0,
     };
     requests.push(record);
-    handle(req, res, record)
-      .catch((error: unknown) => {
-        const failure = error instanceof S3Error ? error : new S3Error(500, "InternalError", String(error));
-        req.resume();
-        res.statusCode = failure.status;
-        if (req.method === "HEAD") return res.end();
-        res.setHeader("content-type", "application/xml");
-        res.end(xml(`<Error><Code>${failure.code}</Code><Message>${escapeXml(failure.message)}</Message><Key>${escapeXml(record.key)}</Key></Error>`));
-      });
+    handle(req, res, record).catch((error: unknown) => {
+      const failure = error instanceof S3Error ? error : new S3Error(500, "InternalError", String(error));
+      req.resume();
+      res.statusCode = failure.status;
+      if (req.method === "HEAD") return res.end();
+      res.setHeader("content-type", "application/xml");
+      res.end(
+        xml(
+          `<Error><Code>${failure.code}</Code><Message>${escapeXml(failure.message)}</Message><Key>${escapeXml(record.key)}</Key></Error>`,
+        ),
+      );
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

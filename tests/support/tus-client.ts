@@ -44,21 +44,25 @@ interface Reply {
 
 function send(url: URL, method: string, headers: Record<string, string>, body?: Uint8Array): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent, headers: { ...headers, "Content-Length": String(body?.byteLength ?? 0) } }, (response) => {
-      const parts: Buffer[] = [];
-      response.on("data", (part: Buffer) => parts.push(part));
-      response.on("error", reject);
-      response.on("end", () => {
-        const text = Buffer.concat(parts).toString("utf8");
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          /* not JSON: the caller sees the text */
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parsed });
-      });
-    });
+    const request = http.request(
+      url,
+      { method, agent, headers: { ...headers, "Content-Length": String(body?.byteLength ?? 0) } },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on("data", (part: Buffer) => parts.push(part));
+        response.on("error", reject);
+        response.on("end", () => {
+          const text = Buffer.concat(parts).toString("utf8");
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON: the caller sees the text */
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parsed });
+        });
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });

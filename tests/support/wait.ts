@@ -11,7 +11,10 @@ interface UntilOptions {
  * Checks again and again until `check` gives a truthy value, and returns that value; throws when
  * `timeout` passes first. For what tests wait on outside a browser: jobs, processing, servers.
  */
-export async function until<T>(check: () => T | null | undefined | false | Promise<T | null | undefined | false>, options: UntilOptions): Promise<T> {
+export async function until<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  options: UntilOptions,
+): Promise<T> {
   const { timeout = 60_000, interval = 250, what } = options;
   const started = Date.now();
   for (;;) {

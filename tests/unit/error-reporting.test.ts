@@ -33,10 +33,16 @@ describe("ignored messages", () => {
       "service worker registration",
       "Failed to register a ServiceWorker for scope ('https://share.chorus.test/') with script ('https://share.chorus.test/sw.js'): An unknown error occurred when fetching the script.",
     ],
-    ["service worker update", "Failed to update a ServiceWorker for scope ('https://share.chorus.test/'): The script resource is behind a redirect."],
+    [
+      "service worker update",
+      "Failed to update a ServiceWorker for scope ('https://share.chorus.test/'): The script resource is behind a redirect.",
+    ],
     ["service worker in lower case", "The service worker: Failed to register"],
     ["hydration failure", "Hydration failed because the initial UI does not match what was rendered on the server."],
-    ["hydration error", "There was an error while hydrating. Because the error happened outside of a Suspense boundary, the entire root will switch to client rendering."],
+    [
+      "hydration error",
+      "There was an error while hydrating. Because the error happened outside of a Suspense boundary, the entire root will switch to client rendering.",
+    ],
     ["text mismatch", 'Text content does not match server-rendered HTML. Server: "1" Client: "2"'],
     ...[418, 419, 422, 423, 425].map((code) => [
       `minified React error #${code}`,

@@ -11,7 +11,15 @@ describe("recipient names (spec §3)", () => {
     expect(formatRecipientNames(["A", "B", "C", "D"].map((firstName) => ({ firstName })))).toBe("A, B, C and D");
   });
   test("first names only when asked", () => {
-    expect(formatRecipientNames([{ firstName: "Ana", lastName: "Silva" }, { firstName: "Bo", lastName: "Li" }], { firstNamesOnly: true })).toBe("Ana and Bo");
+    expect(
+      formatRecipientNames(
+        [
+          { firstName: "Ana", lastName: "Silva" },
+          { firstName: "Bo", lastName: "Li" },
+        ],
+        { firstNamesOnly: true },
+      ),
+    ).toBe("Ana and Bo");
   });
   test("blank names are skipped; no name at all is someone special", () => {
     expect(formatRecipientNames([])).toBe("someone special");
@@ -49,7 +57,9 @@ describe("viewer role, in the order of spec §4", () => {
   test("2. the private key makes a recipient — for anyone once the event is not active", () => {
     expect(deriveViewerRole(inputs({ hasPrivateKey: true }))).toBe("recipient");
     expect(deriveViewerRole(inputs({ user: other, hasPrivateKey: true }))).toBe("recipient");
-    expect(deriveViewerRole(inputs({ user: creator, hasPrivateKey: true, event: { status: "delivered", creatorId: "c" } }))).toBe("recipient");
+    expect(deriveViewerRole(inputs({ user: creator, hasPrivateKey: true, event: { status: "delivered", creatorId: "c" } }))).toBe(
+      "recipient",
+    );
     expect(deriveViewerRole(inputs({ user: admin, hasPrivateKey: true }))).toBe("recipient");
   });
   test("3. the creator of an inactive event, or an admin, is creator", () => {

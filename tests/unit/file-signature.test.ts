@@ -26,7 +26,11 @@ describe("what a file is, from its first bytes", () => {
     ["an Android MP4", ftyp("isom", "isom", "mp42"), { kind: "video", mime: "video/mp4" }],
     ["a 3GP clip", ftyp("3gp4", "isom", "3gp4"), { kind: "video", mime: "video/3gpp" }],
     ["an old QuickTime file without ftyp", bytes([0, 0, 0, 8], "wide", [0, 0, 0, 16], "mdat"), { kind: "video", mime: "video/quicktime" }],
-    ["a WebM", bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84], "webm"), { kind: "video", mime: "video/webm" }],
+    [
+      "a WebM",
+      bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84], "webm"),
+      { kind: "video", mime: "video/webm" },
+    ],
     ["a Matroska", bytes([0x1a, 0x45, 0xdf, 0xa3, 0xa3, 0x42, 0x82, 0x88], "matroska"), { kind: "video", mime: "video/x-matroska" }],
     ["an AVI", bytes("RIFF", [0, 1, 0, 0], "AVI LIST"), { kind: "video", mime: "video/x-msvideo" }],
     ["an M4A voice memo", ftyp("M4A ", "M4A ", "mp42", "isom"), { kind: "audio", mime: "audio/mp4" }],
@@ -40,7 +44,12 @@ describe("what a file is, from its first bytes", () => {
   });
 
   test("text, a PDF, a ZIP and an unknown RIFF form are nothing we know", () => {
-    for (const head of [bytes("These are my notes, not a video.\n"), bytes("%PDF-1.7\n"), bytes("PK", [3, 4, 20, 0]), bytes("RIFF", [0, 1, 0, 0], "CDXA")]) {
+    for (const head of [
+      bytes("These are my notes, not a video.\n"),
+      bytes("%PDF-1.7\n"),
+      bytes("PK", [3, 4, 20, 0]),
+      bytes("RIFF", [0, 1, 0, 0], "CDXA"),
+    ]) {
       expect(fileSignature(padded(head))).toBeNull();
     }
   });
@@ -48,7 +57,10 @@ describe("what a file is, from its first bytes", () => {
 
 describe("refusing a file from its first bytes", () => {
   test("a text file is refused as not a photo or a video, a sound file as sound", () => {
-    expect(refusalForHead(bytes("These are my notes, not a video.\n"))).toEqual({ code: "UNSUPPORTED_TYPE", message: NOT_A_PHOTO_OR_VIDEO });
+    expect(refusalForHead(bytes("These are my notes, not a video.\n"))).toEqual({
+      code: "UNSUPPORTED_TYPE",
+      message: NOT_A_PHOTO_OR_VIDEO,
+    });
     expect(refusalForHead(padded(ftyp("M4A ", "isom")))).toEqual({ code: "UNSUPPORTED_TYPE", message: SOUND_FILE });
     expect(refusalForHead(padded(bytes("ID3", [4, 0, 0, 0, 0, 0, 0])))).toEqual({ code: "UNSUPPORTED_TYPE", message: SOUND_FILE });
   });

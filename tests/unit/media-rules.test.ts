@@ -21,7 +21,20 @@ const caller = (over: Partial<MediaCaller> = {}): MediaCaller => ({
   ...over,
 });
 const item = (over: Partial<MediaFacts> = {}): MediaFacts => ({ uploaderId: null, purpose: "contribution", archived: false, ...over });
-const ALL: MediaAction[] = ["view", "edit-details", "arrange", "archive", "restore", "duplicate", "retry", "regenerate", "upscale", "review-upscale", "revert", "edit-photo"];
+const ALL: MediaAction[] = [
+  "view",
+  "edit-details",
+  "arrange",
+  "archive",
+  "restore",
+  "duplicate",
+  "retry",
+  "regenerate",
+  "upscale",
+  "review-upscale",
+  "revert",
+  "edit-photo",
+];
 const allowed = (who: MediaCaller, what: MediaFacts) => ALL.filter((action) => decideMediaAccess(action, who, what).allowed);
 
 describe("who may act on a media item (spec §7.2)", () => {
@@ -41,8 +54,14 @@ describe("who may act on a media item (spec §7.2)", () => {
   });
 
   test("a wrong token or another account learns nothing: not found", () => {
-    expect(decideMediaAccess("edit-details", caller({ userId: "u2" }), item({ uploaderId: "u1" }))).toMatchObject({ allowed: false, refusal: "not-found" });
-    expect(decideMediaAccess("archive", caller({ holdsUploadToken: false }), item())).toMatchObject({ allowed: false, refusal: "not-found" });
+    expect(decideMediaAccess("edit-details", caller({ userId: "u2" }), item({ uploaderId: "u1" }))).toMatchObject({
+      allowed: false,
+      refusal: "not-found",
+    });
+    expect(decideMediaAccess("archive", caller({ holdsUploadToken: false }), item())).toMatchObject({
+      allowed: false,
+      refusal: "not-found",
+    });
   });
 
   test("someone with no credential at all is asked to log in, except when only looking", () => {
@@ -54,12 +73,17 @@ describe("who may act on a media item (spec §7.2)", () => {
   test("the recipient's private key deletes their own thank-you video only", () => {
     const recipient = caller({ role: "recipient", holdsPrivateKey: true });
     expect(decideMediaAccess("archive", recipient, item({ purpose: "thank_you" }))).toMatchObject({ allowed: true, relation: "recipient" });
-    expect(decideMediaAccess("edit-details", recipient, item({ purpose: "thank_you" }))).toMatchObject({ allowed: false, refusal: "forbidden" });
+    expect(decideMediaAccess("edit-details", recipient, item({ purpose: "thank_you" }))).toMatchObject({
+      allowed: false,
+      refusal: "forbidden",
+    });
     expect(decideMediaAccess("archive", recipient, item())).toMatchObject({ allowed: false, refusal: "not-found" });
   });
 
   test("an archived item is gone for its contributor", () => {
-    expect(decideMediaAccess("edit-details", caller({ holdsUploadToken: true }), item({ archived: true }))).toMatchObject({ refusal: "not-found" });
+    expect(decideMediaAccess("edit-details", caller({ holdsUploadToken: true }), item({ archived: true }))).toMatchObject({
+      refusal: "not-found",
+    });
   });
 
   test("a change of caption or name is wording; anything else arranges the montage", () => {
@@ -90,21 +114,33 @@ describe("trimming a clip", () => {
   });
 
   test("the new values are checked together with the trim already set", () => {
-    expect(checkTrim({ trimEnd: 3 }, { ...clip, trimStart: 5 })).toMatchObject({ ok: false, errors: { trimStart: "The start must come before the end." } });
+    expect(checkTrim({ trimEnd: 3 }, { ...clip, trimStart: 5 })).toMatchObject({
+      ok: false,
+      errors: { trimStart: "The start must come before the end." },
+    });
     expect(checkTrim({ trimEnd: null }, { ...clip, trimStart: 5, trimEnd: 8 })).toEqual({ ok: true, trimStart: 5, trimEnd: null });
   });
 
   test("refuses an end past the clip, a start after the end, and less than a second kept", () => {
     expect(checkTrim({ trimEnd: 12.5 }, clip)).toMatchObject({ ok: false, errors: { trimEnd: "The clip is only 12 s long." } });
     expect(checkTrim({ trimStart: 6, trimEnd: 6 }, clip)).toMatchObject({ ok: false, errors: { trimStart: expect.any(String) } });
-    expect(checkTrim({ trimStart: 5, trimEnd: 5.5 }, clip)).toMatchObject({ ok: false, errors: { trimEnd: "Keep at least 1 second of the clip." } });
+    expect(checkTrim({ trimStart: 5, trimEnd: 5.5 }, clip)).toMatchObject({
+      ok: false,
+      errors: { trimEnd: "Keep at least 1 second of the clip." },
+    });
     expect(checkTrim({ trimStart: 11.5 }, clip)).toMatchObject({ ok: false, errors: { trimEnd: expect.stringContaining("1 second") } });
     expect(checkTrim({ trimStart: -1 }, clip)).toMatchObject({ ok: false, errors: { trimStart: expect.any(String) } });
   });
 
   test("photos cannot be trimmed, nor clips whose length is not known yet", () => {
-    expect(checkTrim({ trimStart: 1 }, { ...clip, kind: "photo" })).toEqual({ ok: false, errors: { trimStart: "Only clips can be trimmed." } });
-    expect(checkTrim({ trimEnd: 2 }, { ...clip, durationSeconds: null })).toMatchObject({ ok: false, errors: { trimEnd: expect.stringContaining("still being processed") } });
+    expect(checkTrim({ trimStart: 1 }, { ...clip, kind: "photo" })).toEqual({
+      ok: false,
+      errors: { trimStart: "Only clips can be trimmed." },
+    });
+    expect(checkTrim({ trimEnd: 2 }, { ...clip, durationSeconds: null })).toMatchObject({
+      ok: false,
+      errors: { trimEnd: expect.stringContaining("still being processed") },
+    });
   });
 });
 

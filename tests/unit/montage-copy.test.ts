@@ -14,7 +14,9 @@ describe("title card copy", () => {
   });
   test("the event's own title and a custom occasion win", () => {
     expect(introCard({ title: " For Grandma ", occasion: "birthday", recipients: [] }).heading).toBe("For Grandma");
-    expect(introCard({ title: "", occasion: "other", occasionOther: "promotion", recipients: [{ firstName: "Bo" }] }).heading).toBe("Bo's promotion");
+    expect(introCard({ title: "", occasion: "other", occasionOther: "promotion", recipients: [{ firstName: "Bo" }] }).heading).toBe(
+      "Bo's promotion",
+    );
     expect(introCard({ title: "", occasion: "birthday", recipients: [] }).heading).toBe("someone special's birthday");
   });
   test("the outro lists contributors once each, and counts the rest", () => {

@@ -165,9 +165,25 @@ describe("marketing links (§2.3)", () => {
 
   test("lists each in-app marketing page once, in catalogue order", () => {
     expect(marketingPaths()).toEqual(
-      ["birthday", "anniversary", "thank-you", "school", "graduation", "business", "recognition", "retirement",
-        "farewell", "wedding", "mothers-day", "valentines-day", "get-well", "memorial", "baby-shower", "bar-mitzvah",
-        "holiday"].map((slug) => `/video-maker/${slug}-video`),
+      [
+        "birthday",
+        "anniversary",
+        "thank-you",
+        "school",
+        "graduation",
+        "business",
+        "recognition",
+        "retirement",
+        "farewell",
+        "wedding",
+        "mothers-day",
+        "valentines-day",
+        "get-well",
+        "memorial",
+        "baby-shower",
+        "bar-mitzvah",
+        "holiday",
+      ].map((slug) => `/video-maker/${slug}-video`),
     );
   });
 

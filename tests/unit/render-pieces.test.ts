@@ -146,12 +146,17 @@ describe("theme assets", () => {
     expect(resolveThemeAsset("/themes/golden-hour/intro.jpg?v=2", publicDir)).toBe(path.join(publicDir, "themes/golden-hour/intro.jpg"));
   });
 
-  test.each(["/../.env", "/themes/%2e%2e/%2e%2e/.env", "https://example.com/x.jpg", "//example.com/x.jpg", "themes/x.jpg", "/", "/a\\..\\..\\b"])(
-    "%s is refused",
-    (url) => {
-      expect(() => resolveThemeAsset(url, publicDir)).toThrow(ThemeAssetError);
-    },
-  );
+  test.each([
+    "/../.env",
+    "/themes/%2e%2e/%2e%2e/.env",
+    "https://example.com/x.jpg",
+    "//example.com/x.jpg",
+    "themes/x.jpg",
+    "/",
+    "/a\\..\\..\\b",
+  ])("%s is refused", (url) => {
+    expect(() => resolveThemeAsset(url, publicDir)).toThrow(ThemeAssetError);
+  });
 });
 
 describe("joining and loudness", () => {
@@ -166,7 +171,13 @@ describe("joining and loudness", () => {
   });
 
   test("the mix is brought to -16 LUFS, and silence is left alone", () => {
-    const summary = ["[Parsed_ebur128_0 @ 0x1] Summary:", "", "  Integrated loudness:", "    I:         -21.9 LUFS", "    Threshold: -31.9 LUFS"];
+    const summary = [
+      "[Parsed_ebur128_0 @ 0x1] Summary:",
+      "",
+      "  Integrated loudness:",
+      "    I:         -21.9 LUFS",
+      "    Threshold: -31.9 LUFS",
+    ];
     expect(integratedLoudness(summary)).toBe(-21.9);
     expect(soundtrackGainDb(-21.9)).toBe(5.9);
     expect(soundtrackGainDb(-70)).toBe(0);

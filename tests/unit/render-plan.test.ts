@@ -202,7 +202,9 @@ describe("render planning", () => {
 
   test("music starts at the chosen offset, fades over at most the video, volume kept in range", () => {
     const plan = planRender(
-      input([item("photo")], { track: { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 12, fadeOutSeconds: 60, volume: 1.4 } }),
+      input([item("photo")], {
+        track: { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 12, fadeOutSeconds: 60, volume: 1.4 },
+      }),
     );
     expect(plan.music).toMatchObject({ trackId: "t1", startSeconds: 12, volume: 1, availableSeconds: 78 });
     expect(plan.music!.fadeOutSeconds).toBeCloseTo(plan.durationSeconds);
@@ -210,7 +212,9 @@ describe("render planning", () => {
 
   test("a start point past the track's end moves back to its last second, and that second is what loops", () => {
     const plan = planRender(
-      input([item("photo")], { track: { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 200, fadeOutSeconds: 3, volume: 0.8 } }),
+      input([item("photo")], {
+        track: { id: "t1", renditionKey: "tracks/t1.m4a", durationSeconds: 90, startSeconds: 200, fadeOutSeconds: 3, volume: 0.8 },
+      }),
     );
     expect(plan.music).toMatchObject({ startSeconds: 89, availableSeconds: 1 });
   });

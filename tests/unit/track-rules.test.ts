@@ -25,8 +25,16 @@ describe("music settings", () => {
   const schema = musicSettingsSchema(90);
 
   test("reads what a form sends: seconds, fade and a volume in percent", () => {
-    expect(schema.parse({ startSeconds: "12.5", fadeOutSeconds: "3", volume: "80" })).toEqual({ startSeconds: 12.5, fadeOutSeconds: 3, volume: 80 });
-    expect(schema.parse({ startSeconds: "0", fadeOutSeconds: "0,5", volume: "0" })).toEqual({ startSeconds: 0, fadeOutSeconds: 0.5, volume: 0 });
+    expect(schema.parse({ startSeconds: "12.5", fadeOutSeconds: "3", volume: "80" })).toEqual({
+      startSeconds: 12.5,
+      fadeOutSeconds: 3,
+      volume: 80,
+    });
+    expect(schema.parse({ startSeconds: "0", fadeOutSeconds: "0,5", volume: "0" })).toEqual({
+      startSeconds: 0,
+      fadeOutSeconds: 0.5,
+      volume: 0,
+    });
   });
 
   test("refuses a start before the track or at its end, a fade over 10 s and a volume outside 0–100", () => {

@@ -6,7 +6,11 @@ import { connectRealtime } from "~/realtime/client";
 import type { RenderJobUpdate } from "~/realtime/events";
 
 const eta = (job: RenderJobUpdate) =>
-  job.status !== "running" ? "" : job.etaSeconds === null ? " · working out how long…" : ` · about ${Math.max(1, Math.ceil(job.etaSeconds / 60))} min left`;
+  job.status !== "running"
+    ? ""
+    : job.etaSeconds === null
+      ? " · working out how long…"
+      : ` · about ${Math.max(1, Math.ceil(job.etaSeconds / 60))} min left`;
 
 /** The form's field that says a submit of the admin page stops a render. */
 export const STOP_RENDER_INTENT = "stop-render";
@@ -17,13 +21,23 @@ const stoppable = (job: RenderJobUpdate) => job.status === "queued" || job.statu
  * Recent renders of every Chorus, kept up to date live from the /staff namespace. Admins get a
  * Stop button on each render still queued or running (a plain form: it works without JavaScript).
  */
-export function StaffRenders({ initial, canStop, reply }: { initial: RenderJobUpdate[]; canStop: boolean; reply?: { formError?: string; message?: string } }) {
+export function StaffRenders({
+  initial,
+  canStop,
+  reply,
+}: {
+  initial: RenderJobUpdate[];
+  canStop: boolean;
+  reply?: { formError?: string; message?: string };
+}) {
   const [jobs, setJobs] = useState(initial);
   useEffect(() => setJobs(initial), [initial]);
   useEffect(() => {
     const socket = connectRealtime("/staff");
     socket.on("render:progress", (update) =>
-      setJobs((list) => (list.some((j) => j.id === update.id) ? list.map((j) => (j.id === update.id ? update : j)) : [update, ...list].slice(0, 20))),
+      setJobs((list) =>
+        list.some((j) => j.id === update.id) ? list.map((j) => (j.id === update.id ? update : j)) : [update, ...list].slice(0, 20),
+      ),
     );
     return () => {
       socket.close();

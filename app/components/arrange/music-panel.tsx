@@ -36,7 +36,12 @@ export function MusicPanel({ data }: { data: MusicData; eventUuid: string }) {
       </p>
       <ul className="arrange-music__tracks">
         {tracks.map((track) => (
-          <TrackItem key={track.id} track={track} chosen={track.id === chosen?.id} startSeconds={track.id === chosen?.id ? shownStart : null} />
+          <TrackItem
+            key={track.id}
+            track={track}
+            chosen={track.id === chosen?.id}
+            startSeconds={track.id === chosen?.id ? shownStart : null}
+          />
         ))}
       </ul>
       {chosen ? (
@@ -48,7 +53,12 @@ export function MusicPanel({ data }: { data: MusicData; eventUuid: string }) {
         </IntentForm>
       ) : null}
       {chosen?.status === "ready" && choice ? (
-        <MusicSettingsForm choice={choice} track={chosen} maxFadeOutSeconds={data.limits.maxFadeOutSeconds} onStartInput={setStartSeconds} />
+        <MusicSettingsForm
+          choice={choice}
+          track={chosen}
+          maxFadeOutSeconds={data.limits.maxFadeOutSeconds}
+          onStartInput={setStartSeconds}
+        />
       ) : null}
       <TrackUploadForm limits={data.limits} ownCount={data.ownCount} />
     </section>
@@ -56,7 +66,8 @@ export function MusicPanel({ data }: { data: MusicData; eventUuid: string }) {
 }
 
 function TrackStatus({ track }: { track: PanelTrack }) {
-  if (track.status === "failed") return <span className="badge badge--danger">Could not be used: {track.failureReason || "we couldn't read this file"}</span>;
+  if (track.status === "failed")
+    return <span className="badge badge--danger">Could not be used: {track.failureReason || "we couldn't read this file"}</span>;
   if (track.status === "processing") return <span className="badge">Preparing…</span>;
   if (track.status === "uploaded") return <span className="badge">Waiting to be prepared</span>;
   return null;
@@ -64,7 +75,11 @@ function TrackStatus({ track }: { track: PanelTrack }) {
 
 function TrackItem({ track, chosen, startSeconds }: { track: PanelTrack; chosen: boolean; startSeconds: number | null }) {
   const ready = track.status === "ready";
-  const details = [track.artist || null, track.mood ? MOOD_LABELS[track.mood] : track.builtIn ? null : "Your upload", ready ? formatTrackTime(track.durationSeconds) : null];
+  const details = [
+    track.artist || null,
+    track.mood ? MOOD_LABELS[track.mood] : track.builtIn ? null : "Your upload",
+    ready ? formatTrackTime(track.durationSeconds) : null,
+  ];
   return (
     <li className={chosen ? "arrange-music__track arrange-music__track--chosen" : "arrange-music__track"}>
       <div className="arrange-music__head">

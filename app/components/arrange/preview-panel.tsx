@@ -12,7 +12,13 @@ const fontFamily = (style: Style) => `chorus-theme-${style.fontUrl.replace(/[^a-
 
 function ThemeFont({ style }: { style: Style }) {
   // As raw text: React would escape the quotes of a text child on the server and the rule would break.
-  return <style dangerouslySetInnerHTML={{ __html: `@font-face { font-family: "${fontFamily(style)}"; src: url("${style.fontUrl}") format("truetype"); font-display: swap; }` }} />;
+  return (
+    <style
+      dangerouslySetInnerHTML={{
+        __html: `@font-face { font-family: "${fontFamily(style)}"; src: url("${style.fontUrl}") format("truetype"); font-display: swap; }`,
+      }}
+    />
+  );
 }
 
 function TextBoxOverlay({ box, style }: { box: { name: string; message: string }; style: Style }) {
@@ -52,7 +58,14 @@ function SceneLayer({ scene, style, active }: { scene: PreviewScene; style: Styl
   return (
     <div className={`preview-scene preview-scene--${scene.kind}${active ? " preview-scene--active" : ""}`} aria-hidden={!active}>
       {scene.kind === "title" ? (
-        <div className="preview-title" style={{ backgroundImage: `url("${scene.backgroundUrl}")`, fontFamily: `"${fontFamily(style)}", Georgia, serif`, color: style.fontColor }}>
+        <div
+          className="preview-title"
+          style={{
+            backgroundImage: `url("${scene.backgroundUrl}")`,
+            fontFamily: `"${fontFamily(style)}", Georgia, serif`,
+            color: style.fontColor,
+          }}
+        >
           <p className="preview-title__heading" style={{ fontSize: atFrame(style.fontSize * 2) }}>
             {scene.heading}
           </p>
@@ -61,7 +74,9 @@ function SceneLayer({ scene, style, active }: { scene: PreviewScene; style: Styl
           </p>
         </div>
       ) : null}
-      {scene.kind === "photo" ? <img className={`preview-photo preview-motion--${scene.motion}`} style={duration} src={scene.imageUrl} alt="" /> : null}
+      {scene.kind === "photo" ? (
+        <img className={`preview-photo preview-motion--${scene.motion}`} style={duration} src={scene.imageUrl} alt="" />
+      ) : null}
       {scene.kind === "collage" ? (
         <div className={`preview-collage preview-collage--${scene.imageUrls.length}`}>
           {scene.imageUrls.map((url) => (
@@ -161,8 +176,12 @@ export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
         {data.scenes.map((scene) => (
           <li key={scene.key}>
             {scene.kind === "title" ? `${scene.heading} — ${scene.subheading}` : null}
-            {scene.kind !== "title" ? `${scene.kind === "clip" ? "Clip" : scene.kind === "photo" ? "Photo" : `Collage of ${scene.imageUrls.length}`}, ${clock(scene.seconds)}` : null}
-            {scene.kind !== "title" && scene.textBox ? ` · ${[scene.textBox.name, scene.textBox.message].filter(Boolean).join(": ")}` : null}
+            {scene.kind !== "title"
+              ? `${scene.kind === "clip" ? "Clip" : scene.kind === "photo" ? "Photo" : `Collage of ${scene.imageUrls.length}`}, ${clock(scene.seconds)}`
+              : null}
+            {scene.kind !== "title" && scene.textBox
+              ? ` · ${[scene.textBox.name, scene.textBox.message].filter(Boolean).join(": ")}`
+              : null}
           </li>
         ))}
       </ol>

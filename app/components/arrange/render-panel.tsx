@@ -116,7 +116,15 @@ function JobRow({ job }: { job: Job }) {
         {job.error ? <p className="field-error">{job.error}</p> : null}
       </div>
       {job.videoUrl ? (
-        <video controls preload="none" poster={job.posterUrl ?? undefined} src={job.videoUrl} width={320} height={180} className="render-job__video" />
+        <video
+          controls
+          preload="none"
+          poster={job.posterUrl ?? undefined}
+          src={job.videoUrl}
+          width={320}
+          height={180}
+          className="render-job__video"
+        />
       ) : null}
       <div className="render-job__actions">
         {job.status === "succeeded" && !job.published ? (
@@ -141,7 +149,8 @@ function JobRow({ job }: { job: Job }) {
 }
 
 function Versions({ versions }: { versions: Data["versions"] }) {
-  if (!versions.length) return <p className="muted">Nothing published yet. The recipient's link shows a "being prepared" page until you publish.</p>;
+  if (!versions.length)
+    return <p className="muted">Nothing published yet. The recipient's link shows a "being prepared" page until you publish.</p>;
   return (
     <ol className="render-versions">
       {versions.map((v) => (

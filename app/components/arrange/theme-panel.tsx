@@ -10,10 +10,17 @@ type Font = Panel["fonts"][number];
 /** The theme fonts, declared for this page only, so each theme is shown in its own lettering. */
 const fontFaces = (fonts: Font[]) =>
   fonts
-    .map((f) => `@font-face{font-family:"${f.cssFamily}";src:url("${f.url}") format("truetype");font-weight:${f.weight};font-style:${f.style};font-display:swap}`)
+    .map(
+      (f) =>
+        `@font-face{font-family:"${f.cssFamily}";src:url("${f.url}") format("truetype");font-weight:${f.weight};font-style:${f.style};font-display:swap}`,
+    )
     .join("\n");
 
-const lettering = (font: Font): CSSProperties => ({ fontFamily: `"${font.cssFamily}", var(--font-display)`, fontWeight: font.weight, fontStyle: font.style });
+const lettering = (font: Font): CSSProperties => ({
+  fontFamily: `"${font.cssFamily}", var(--font-display)`,
+  fontWeight: font.weight,
+  fontStyle: font.style,
+});
 
 /** Text on its box, as the captions in the video will look. */
 function Sample({ font, fontColor, textBoxColor, children }: { font: Font; fontColor: string; textBoxColor: string; children: string }) {

@@ -8,7 +8,17 @@ const HEIGHT = 40;
  * A track's waveform as inline SVG bars, with the part before the music's start dimmed and the
  * start marked. It scales to any width (375px phones included) without a script.
  */
-export function TrackWaveform({ title, peaks, durationSeconds, startSeconds }: { title: string; peaks: number[]; durationSeconds: number | null; startSeconds?: number | null }) {
+export function TrackWaveform({
+  title,
+  peaks,
+  durationSeconds,
+  startSeconds,
+}: {
+  title: string;
+  peaks: number[];
+  durationSeconds: number | null;
+  startSeconds?: number | null;
+}) {
   const bars = waveformBars(peaks, BARS);
   if (!bars.length) return null;
   const startX = startSeconds != null && durationSeconds ? Math.min(BARS, (startSeconds / durationSeconds) * BARS) : null;
@@ -28,7 +38,9 @@ export function TrackWaveform({ title, peaks, durationSeconds, startSeconds }: {
           />
         );
       })}
-      {startX !== null ? <line className="track-waveform__start" x1={startX} x2={startX} y1={0} y2={HEIGHT} vectorEffect="non-scaling-stroke" /> : null}
+      {startX !== null ? (
+        <line className="track-waveform__start" x1={startX} x2={startX} y1={0} y2={HEIGHT} vectorEffect="non-scaling-stroke" />
+      ) : null}
     </svg>
   );
 }

@@ -20,7 +20,15 @@ function VideoPlayer({ video, headline }: { video: NonNullable<Page["video"]>; h
   return (
     <section className="event-video event-video--player" aria-label="Your video">
       <div className="event-video__frame" style={{ aspectRatio: `${width} / ${height}` }}>
-        <video controls playsInline preload="metadata" poster={video.posterUrl ?? undefined} width={width} height={height} aria-label={headline}>
+        <video
+          controls
+          playsInline
+          preload="metadata"
+          poster={video.posterUrl ?? undefined}
+          width={width}
+          height={height}
+          aria-label={headline}
+        >
           <source src={video.videoUrl} type="video/mp4" />
           <a href={video.downloadUrl}>Download the video</a>
         </video>

@@ -4,7 +4,15 @@ import type { OrganiserMedia } from "~/services/media-grid.server";
 import type { StockPicker } from "~/services/stock-photo-pick.server";
 
 /** The organiser's photos and clips, live as they arrive, to arrange for the video. */
-export function EventContributions({ media, eventUuid, stock = null }: { media: OrganiserMedia; eventUuid: string; stock?: StockPicker | null }) {
+export function EventContributions({
+  media,
+  eventUuid,
+  stock = null,
+}: {
+  media: OrganiserMedia;
+  eventUuid: string;
+  stock?: StockPicker | null;
+}) {
   return (
     <section className="card event-section" id="contributions" aria-labelledby="contributions-heading">
       <h2 id="contributions-heading">Contributions</h2>

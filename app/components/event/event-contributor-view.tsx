@@ -7,7 +7,11 @@ import { EventThankYouVideo } from "./event-thank-you-video";
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
   return (
     <div className="event-page event-page--narrow stack">
-      <EventHero emoji={page.occasion.emoji} headline={page.headline} greeting={page.greeting ? `Hi ${page.greeting}, you're invited!` : null}>
+      <EventHero
+        emoji={page.occasion.emoji}
+        headline={page.headline}
+        greeting={page.greeting ? `Hi ${page.greeting}, you're invited!` : null}
+      >
         Add yours by {page.deadline}
       </EventHero>
       {page.message ? (

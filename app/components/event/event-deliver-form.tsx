@@ -14,8 +14,8 @@ export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["de
       {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
       {!delivery.possible ? (
         <p className="empty-note">
-          To deliver the video we need the recipient's e-mail address or mobile number. Add one under <a href="#recipients">Recipients</a>, or
-          send them the private link above yourself.
+          To deliver the video we need the recipient's e-mail address or mobile number. Add one under <a href="#recipients">Recipients</a>,
+          or send them the private link above yourself.
         </p>
       ) : (
         <>
@@ -27,7 +27,8 @@ export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["de
                 <input type="radio" name="when" value="now" defaultChecked={(values?.when ?? "now") === "now"} /> Now
               </label>
               <label>
-                <input type="radio" name="when" value="later" defaultChecked={values?.when === "later"} /> At a date and time ({delivery.timeZone.replace(/_/g, " ")})
+                <input type="radio" name="when" value="later" defaultChecked={values?.when === "later"} /> At a date and time (
+                {delivery.timeZone.replace(/_/g, " ")})
               </label>
             </fieldset>
             <div className="row">

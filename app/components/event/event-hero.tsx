@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** The top of the pages people outside the organisation see: the occasion's emoji, an optional greeting, the headline and one line under it. */
-export function EventHero({ emoji, greeting, headline, children }: { emoji: string; greeting?: string | null; headline: string; children: ReactNode }) {
+export function EventHero({
+  emoji,
+  greeting,
+  headline,
+  children,
+}: {
+  emoji: string;
+  greeting?: string | null;
+  headline: string;
+  children: ReactNode;
+}) {
   return (
     <header className="event-hero">
       <p className="event-hero__emoji" aria-hidden="true">

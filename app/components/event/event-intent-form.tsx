@@ -7,7 +7,17 @@ import type { EventFormReply } from "~/services/event-page.server";
  * so it works without JavaScript. It posts to the page's own address (keeping a
  * `privateKey`), and `section` brings the reader back to the form's part of the page.
  */
-export function IntentForm({ intent, section, children, className }: { intent: string; section?: string; children: ReactNode; className?: string }) {
+export function IntentForm({
+  intent,
+  section,
+  children,
+  className,
+}: {
+  intent: string;
+  section?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const { pathname, search } = useLocation();
   return (
     <Form method="post" action={`${pathname}${search}${section ? `#${section}` : ""}`} className={className} noValidate>

@@ -19,7 +19,15 @@ export function EventInviteForm({ collecting }: { collecting: boolean }) {
         <Field name="name" label="Name" autoComplete="off" required defaultValue={values?.name} error={errors.name} />
         <div className="row">
           <Field name="email" label="E-mail" type="email" autoComplete="off" defaultValue={values?.email} error={errors.email} />
-          <Field name="phone" label="Mobile" type="tel" autoComplete="off" defaultValue={values?.phone} error={errors.phone} hint="With the country code if it is abroad." />
+          <Field
+            name="phone"
+            label="Mobile"
+            type="tel"
+            autoComplete="off"
+            defaultValue={values?.phone}
+            error={errors.phone}
+            hint="With the country code if it is abroad."
+          />
         </div>
         <fieldset className="event-choices" aria-describedby={errors.viaEmail ? "channels-error" : undefined}>
           <legend>Send it</legend>

@@ -17,7 +17,9 @@ function RecipientRow({ recipient, removable }: { recipient: Recipient; removabl
       <details open={!!mine}>
         <summary>
           <strong>{name}</strong>
-          <span className="event-recipient__contact">{[recipient.email, recipient.phone].filter(Boolean).join(" · ") || "No e-mail or phone yet"}</span>
+          <span className="event-recipient__contact">
+            {[recipient.email, recipient.phone].filter(Boolean).join(" · ") || "No e-mail or phone yet"}
+          </span>
           <span className="event-recipient__edit">Edit</span>
         </summary>
         <IntentForm intent="change-recipient" section="recipients">
@@ -70,12 +72,32 @@ export function EventRecipients({ recipients }: { recipients: Recipient[] }) {
         <FormMessages formError={added?.ok ? undefined : added?.formError} />
         <IntentForm key={added?.sentAt ?? "add-recipient"} intent="add-recipient" section="recipients">
           <div className="row">
-            <Field id="new-recipient-firstName" name="firstName" label="First name" defaultValue={values?.firstName} error={errors.firstName} />
+            <Field
+              id="new-recipient-firstName"
+              name="firstName"
+              label="First name"
+              defaultValue={values?.firstName}
+              error={errors.firstName}
+            />
             <Field id="new-recipient-lastName" name="lastName" label="Last name" defaultValue={values?.lastName} error={errors.lastName} />
           </div>
           <div className="row">
-            <Field id="new-recipient-email" name="email" label="E-mail (optional)" type="email" defaultValue={values?.email} error={errors.email} />
-            <Field id="new-recipient-phone" name="phone" label="Mobile (optional)" type="tel" defaultValue={values?.phone} error={errors.phone} />
+            <Field
+              id="new-recipient-email"
+              name="email"
+              label="E-mail (optional)"
+              type="email"
+              defaultValue={values?.email}
+              error={errors.email}
+            />
+            <Field
+              id="new-recipient-phone"
+              name="phone"
+              label="Mobile (optional)"
+              type="tel"
+              defaultValue={values?.phone}
+              error={errors.phone}
+            />
           </div>
           <IntentButton intent="add-recipient" pending="Adding…">
             Add recipient

@@ -26,10 +26,23 @@ export function EventSettingsForm({ settings }: { settings: Settings }) {
       <h2 id="settings-heading">Settings</h2>
       <FormMessages formError={reply?.formError} message={reply?.message} />
       <IntentForm intent="settings" section="settings">
-        <Field name="title" label="Title" defaultValue={value("title")} error={errors.title} hint="Leave it empty to use the recipients' names and the occasion." />
+        <Field
+          name="title"
+          label="Title"
+          defaultValue={value("title")}
+          error={errors.title}
+          hint="Leave it empty to use the recipients' names and the occasion."
+        />
         <div className="field">
           <label htmlFor="settings-message">Message to contributors</label>
-          <textarea id="settings-message" name="message" rows={4} defaultValue={value("message")} aria-invalid={errors.message ? true : undefined} aria-describedby={errors.message ? "settings-message-error" : undefined} />
+          <textarea
+            id="settings-message"
+            name="message"
+            rows={4}
+            defaultValue={value("message")}
+            aria-invalid={errors.message ? true : undefined}
+            aria-describedby={errors.message ? "settings-message-error" : undefined}
+          />
           <FieldError id="settings-message-error" error={errors.message} />
         </div>
         <div className="field">
@@ -50,12 +63,23 @@ export function EventSettingsForm({ settings }: { settings: Settings }) {
         <fieldset className="event-fieldset">
           <legend>Deadline</legend>
           <div className="row">
-            <Field name="deadlineDate" label="Day" type="date" defaultValue={value("deadlineDate")} aria-invalid={errors.deadline ? true : undefined} />
+            <Field
+              name="deadlineDate"
+              label="Day"
+              type="date"
+              defaultValue={value("deadlineDate")}
+              aria-invalid={errors.deadline ? true : undefined}
+            />
             <Field name="deadlineTime" label="Time" type="time" defaultValue={value("deadlineTime")} />
           </div>
           <div className="field">
             <label htmlFor="settings-timeZone">Time zone</label>
-            <select id="settings-timeZone" name="timeZone" defaultValue={value("timeZone")} aria-invalid={errors.timeZone ? true : undefined}>
+            <select
+              id="settings-timeZone"
+              name="timeZone"
+              defaultValue={value("timeZone")}
+              aria-invalid={errors.timeZone ? true : undefined}
+            >
               {settings.timeZones.map((zone) => (
                 <option key={zone.value} value={zone.value}>
                   {zone.label}
@@ -67,8 +91,8 @@ export function EventSettingsForm({ settings }: { settings: Settings }) {
           <FieldError id="settings-deadline-error" error={errors.deadline} />
         </fieldset>
         <label className="event-check">
-          <input type="checkbox" name="guestbook" value="on" defaultChecked={values ? "guestbook" in values : settings.guestbook} /> Guestbook: contributors can
-          leave a written message too
+          <input type="checkbox" name="guestbook" value="on" defaultChecked={values ? "guestbook" in values : settings.guestbook} />{" "}
+          Guestbook: contributors can leave a written message too
         </label>
         {settings.status !== "delivered" ? (
           <fieldset className="event-choices">

@@ -27,7 +27,15 @@ function CopyField({ id, label, hint, value }: { id: string; label: string; hint
         {hint}
       </p>
       <div className="event-copy">
-        <input ref={input} id={id} type="text" readOnly value={value} aria-describedby={`${id}-hint`} onFocus={(e) => e.currentTarget.select()} />
+        <input
+          ref={input}
+          id={id}
+          type="text"
+          readOnly
+          value={value}
+          aria-describedby={`${id}-hint`}
+          onFocus={(e) => e.currentTarget.select()}
+        />
         {canCopy ? (
           <button type="button" className="button button--secondary" onClick={copy}>
             {copied ? "Copied!" : "Copy"}
@@ -56,13 +64,28 @@ export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLink
   return (
     <section className="card event-section" id="share" aria-labelledby="share-heading">
       <h2 id="share-heading">Share links</h2>
-      <CopyField id="link-contribute" label="Contributor link" hint="Anyone with this link can add a clip while the Chorus is collecting." value={links.contribute} />
+      <CopyField
+        id="link-contribute"
+        label="Contributor link"
+        hint="Anyone with this link can add a clip while the Chorus is collecting."
+        value={links.contribute}
+      />
       <div className="event-link-group">
-        <CopyField id="link-recipient" label="Recipient's private link" hint="Only for the person the Chorus is for. It opens their video." value={links.recipient} />
+        <CopyField
+          id="link-recipient"
+          label="Recipient's private link"
+          hint="Only for the person the Chorus is for. It opens their video."
+          value={links.recipient}
+        />
         <RotateForm intent="rotate-private-key" what="recipient" />
       </div>
       <div className="event-link-group">
-        <CopyField id="link-view" label="View-only link" hint="For people who should watch the finished video but not add to it." value={links.viewOnly} />
+        <CopyField
+          id="link-view"
+          label="View-only link"
+          hint="For people who should watch the finished video but not add to it."
+          value={links.viewOnly}
+        />
         <RotateForm intent="rotate-view-key" what="view-only" />
       </div>
     </section>

@@ -6,7 +6,16 @@ export function EventThankYouVideo({ video, from }: { video: ThankYouVideo | nul
   return (
     <section className="card event-section" aria-labelledby="thank-you-video-watch">
       <h2 id="thank-you-video-watch">{`A thank-you from ${from}`}</h2>
-      <video className="thank-you-video" controls playsInline preload="metadata" poster={video.posterUrl ?? undefined} src={video.videoUrl} width={1920} height={1080}>
+      <video
+        className="thank-you-video"
+        controls
+        playsInline
+        preload="metadata"
+        poster={video.posterUrl ?? undefined}
+        src={video.videoUrl}
+        width={1920}
+        height={1080}
+      >
         <a href={video.videoUrl}>Download the thank-you video</a>
       </video>
     </section>

@@ -63,8 +63,17 @@ export function ClipRecorder({ onRecorded, maxSeconds }: { onRecorded: (file: Fi
           🎥 Record a clip
         </button>
       ) : null}
-      {state === "denied" ? <p className="field-error">We could not open your camera. Allow camera access, or pick a video instead.</p> : null}
-      <video ref={video} muted playsInline autoPlay hidden={state !== "previewing" && state !== "recording"} className="clip-recorder__preview" />
+      {state === "denied" ? (
+        <p className="field-error">We could not open your camera. Allow camera access, or pick a video instead.</p>
+      ) : null}
+      <video
+        ref={video}
+        muted
+        playsInline
+        autoPlay
+        hidden={state !== "previewing" && state !== "recording"}
+        className="clip-recorder__preview"
+      />
       {state === "previewing" ? (
         <button type="button" className="button" onClick={record}>
           ● Start recording

@@ -11,10 +11,27 @@ export interface UploadLimits {
 }
 
 const formatBytes = (bytes: number) =>
-  bytes >= 1024 ** 3 ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} KB`;
+  bytes >= 1024 ** 3
+    ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`
+    : bytes >= 1024 ** 2
+      ? `${Math.round(bytes / 1024 ** 2)} MB`
+      : `${Math.round(bytes / 1024)} KB`;
 
-const STATE_TEXT = { preparing: "Preparing…", uploading: "Uploading", paused: "Paused", done: "Uploaded ✓", failed: "Failed", cancelled: "Cancelled", refused: "Not sent" } as const;
-const PROCESSING_TEXT: Record<string, string> = { uploaded: "Uploaded ✓", processing: "Getting it ready…", ready: "Ready ✓", failed: "We could not use this file" };
+const STATE_TEXT = {
+  preparing: "Preparing…",
+  uploading: "Uploading",
+  paused: "Paused",
+  done: "Uploaded ✓",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  refused: "Not sent",
+} as const;
+const PROCESSING_TEXT: Record<string, string> = {
+  uploaded: "Uploaded ✓",
+  processing: "Getting it ready…",
+  ready: "Ready ✓",
+  failed: "We could not use this file",
+};
 
 /**
  * How a contributor adds photos and clips. The markup is a plain multipart form
@@ -71,13 +88,26 @@ export function ContributionForm(props: {
   const active = uploader.items.filter((i) => i.state !== "cancelled" && i.state !== "refused");
   const shown = uploader.items.filter((i) => i.state !== "cancelled");
   return (
-    <form method="post" encType="multipart/form-data" action={props.action} onSubmit={hydrated ? onSubmit : undefined} className="contribution-form">
+    <form
+      method="post"
+      encType="multipart/form-data"
+      action={props.action}
+      onSubmit={hydrated ? onSubmit : undefined}
+      className="contribution-form"
+    >
       {props.invite ? <input type="hidden" name="invite" value={props.invite} /> : null}
       {props.privateKey ? <input type="hidden" name="privateKey" value={props.privateKey} /> : null}
       <input type="hidden" name="purpose" value={props.purpose ?? "contribution"} />
       <div className="field">
         <label htmlFor="contributorName">Your name</label>
-        <input id="contributorName" name="contributorName" autoComplete="name" maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
+        <input
+          id="contributorName"
+          name="contributorName"
+          autoComplete="name"
+          maxLength={80}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="caption">{props.guestbook ? "Your message" : "A message (optional)"}</label>
@@ -88,21 +118,27 @@ export function ContributionForm(props: {
         <input id="file" name="file" type="file" accept="image/*,video/*" multiple required={!hydrated && !props.guestbook} />
         <p className="field-hint">
           Videos up to {formatBytes(limits.maxVideoBytes)} and {Math.round(limits.maxClipSeconds / 60)} minutes; photos up to{" "}
-          {formatBytes(limits.maxPhotoBytes)}. {hydrated ? `Very large photos are shrunk to ${PHOTO_MAX_EDGE} pixels on your phone before sending, to save your data — the video never needs more.` : ""}
+          {formatBytes(limits.maxPhotoBytes)}.{" "}
+          {hydrated
+            ? `Very large photos are shrunk to ${PHOTO_MAX_EDGE} pixels on your phone before sending, to save your data — the video never needs more.`
+            : ""}
         </p>
       </div>
       <div className="row">
         <button className="button" type="submit">
           {props.submitLabel ?? "Upload"}
         </button>
-        {hydrated ? <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => void uploader.add([file])} /> : null}
+        {hydrated ? (
+          <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => void uploader.add([file])} />
+        ) : null}
       </div>
 
       {hydrated && uploader.interrupted.length ? (
         <div className="form-note" role="status">
           {uploader.interrupted.length === 1 ? "An upload was" : `${uploader.interrupted.length} uploads were`} interrupted:{" "}
-          {uploader.interrupted.map((u) => u.name).join(", ")}. Choose the same {uploader.interrupted.length === 1 ? "file" : "files"} again and
-          {" "}{uploader.interrupted.length === 1 ? "it continues" : "they continue"} from where {uploader.interrupted.length === 1 ? "it" : "they"} stopped.
+          {uploader.interrupted.map((u) => u.name).join(", ")}. Choose the same {uploader.interrupted.length === 1 ? "file" : "files"} again
+          and {uploader.interrupted.length === 1 ? "it continues" : "they continue"} from where{" "}
+          {uploader.interrupted.length === 1 ? "it" : "they"} stopped.
         </div>
       ) : null}
 
@@ -122,11 +158,15 @@ export function ContributionForm(props: {
                 <div className="upload-item__head">
                   <span className="upload-item__name">{item.name}</span>
                   <span>
-                    {item.state === "done" && item.mediaUuid && processing[item.mediaUuid] ? PROCESSING_TEXT[processing[item.mediaUuid]!] : STATE_TEXT[item.state]}
+                    {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
+                      ? PROCESSING_TEXT[processing[item.mediaUuid]!]
+                      : STATE_TEXT[item.state]}
                     {item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}
                   </span>
                 </div>
-                {item.state === "refused" ? null : <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />}
+                {item.state === "refused" ? null : (
+                  <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
+                )}
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
                 {item.error ? <p className="field-error">{item.error}</p> : null}
                 <div className="row">

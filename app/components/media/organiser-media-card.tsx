@@ -10,14 +10,20 @@ export const nameOf = (item: MediaView) => item.contributorName || "Someone";
 
 function StatusBadge({ item }: { item: MediaView }) {
   if (item.status === "ready") return <span className="badge badge--ok">Ready</span>;
-  if (item.status === "failed") return <span className="badge badge--danger">Failed: {item.failureReason || "we couldn't read this file"}</span>;
+  if (item.status === "failed")
+    return <span className="badge badge--danger">Failed: {item.failureReason || "we couldn't read this file"}</span>;
   if (item.status === "processing") return <span className="badge">Processing…</span>;
   return <span className="badge">Uploaded</span>;
 }
 
 /** The picture box keeps its size before the thumbnail loads (or when there is none yet): no layout shift. */
 export function MediaThumb({ item }: { item: MediaView }) {
-  const kind = item.kind === "video" ? `Clip${item.durationSeconds ? ` · ${formatDuration(item.durationSeconds)}` : ""}` : item.kind === "photo" ? "Photo" : "File";
+  const kind =
+    item.kind === "video"
+      ? `Clip${item.durationSeconds ? ` · ${formatDuration(item.durationSeconds)}` : ""}`
+      : item.kind === "photo"
+        ? "Photo"
+        : "File";
   // Clips' small thumbnails are named after their poster (poster-320.webp), which mediaView does not pick up yet.
   const src = item.thumbnailUrl ?? item.posterUrl;
   return (
@@ -35,7 +41,19 @@ export function MediaThumb({ item }: { item: MediaView }) {
 }
 
 /** One small plain form: a hidden intent, the item's id, and one button. */
-function ItemButton({ item, intent, fields = {}, pending, children }: { item: MediaView; intent: string; fields?: Record<string, string>; pending: string; children: string }) {
+function ItemButton({
+  item,
+  intent,
+  fields = {},
+  pending,
+  children,
+}: {
+  item: MediaView;
+  intent: string;
+  fields?: Record<string, string>;
+  pending: string;
+  children: string;
+}) {
   return (
     <IntentForm intent={intent} section={SECTION}>
       <input type="hidden" name="mediaId" value={item.id} />
@@ -59,7 +77,14 @@ function EditForm({ item }: { item: MediaView }) {
   const field = (name: string, label: string, fallback: string, props: Record<string, unknown> = {}) => (
     <div className="field">
       <label htmlFor={idOf(name)}>{label}</label>
-      <input id={idOf(name)} name={name} defaultValue={value(name, fallback)} aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `${idOf(name)}-error` : undefined} {...props} />
+      <input
+        id={idOf(name)}
+        name={name}
+        defaultValue={value(name, fallback)}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${idOf(name)}-error` : undefined}
+        {...props}
+      />
       {errors[name] ? (
         <p className="field-error" id={`${idOf(name)}-error`}>
           {errors[name]}
@@ -75,17 +100,32 @@ function EditForm({ item }: { item: MediaView }) {
         {mine?.formError && !mine.errors ? <FormMessages formError={mine.formError} /> : null}
         <div className="field">
           <label htmlFor={idOf("caption")}>Caption</label>
-          <textarea id={idOf("caption")} name="caption" rows={2} maxLength={2000} defaultValue={value("caption", item.caption)} aria-invalid={errors.caption ? true : undefined} />
+          <textarea
+            id={idOf("caption")}
+            name="caption"
+            rows={2}
+            maxLength={2000}
+            defaultValue={value("caption", item.caption)}
+            aria-invalid={errors.caption ? true : undefined}
+          />
           {errors.caption ? <p className="field-error">{errors.caption}</p> : null}
         </div>
         {field("contributorName", "From", item.contributorName, { maxLength: 80 })}
         {trimmable ? (
           <div className="row">
             {field("trimStart", "Start at (s)", String(item.trimStart), { type: "number", min: 0, step: 0.1, inputMode: "decimal" })}
-            {field("trimEnd", "End at (s)", item.trimEnd === null ? "" : String(item.trimEnd), { type: "number", min: 0, step: 0.1, inputMode: "decimal", placeholder: "End" })}
+            {field("trimEnd", "End at (s)", item.trimEnd === null ? "" : String(item.trimEnd), {
+              type: "number",
+              min: 0,
+              step: 0.1,
+              inputMode: "decimal",
+              placeholder: "End",
+            })}
           </div>
         ) : null}
-        {trimmable ? <p className="field-hint">The clip is {formatDuration(item.durationSeconds!)} long. Leave the end empty to play it to the end.</p> : null}
+        {trimmable ? (
+          <p className="field-hint">The clip is {formatDuration(item.durationSeconds!)} long. Leave the end empty to play it to the end.</p>
+        ) : null}
         <IntentButton intent="media-edit" row={{ name: "mediaId", value: item.id }} pending="Saving…">
           Save
         </IntentButton>
@@ -102,9 +142,26 @@ export interface DragHandlers {
 }
 
 /** One contribution on the organiser's grid, with its plain-form actions. */
-export function OrganiserMediaCard({ item, index, count, drag, state }: { item: MediaView; index: number; count: number; drag?: DragHandlers; state?: "dragging" | "target" }) {
+export function OrganiserMediaCard({
+  item,
+  index,
+  count,
+  drag,
+  state,
+}: {
+  item: MediaView;
+  index: number;
+  count: number;
+  drag?: DragHandlers;
+  state?: "dragging" | "target";
+}) {
   return (
-    <li className={`organiser-media__item${state ? ` organiser-media__item--${state}` : ""}`} id={`media-${item.id}`} draggable={!!drag} {...drag}>
+    <li
+      className={`organiser-media__item${state ? ` organiser-media__item--${state}` : ""}`}
+      id={`media-${item.id}`}
+      draggable={!!drag}
+      {...drag}
+    >
       <MediaThumb item={item} />
       <div className="organiser-media__body">
         <p className="organiser-media__name">{nameOf(item)}</p>

@@ -48,7 +48,10 @@ function useDragToReorder(media: OrganiserMedia, setMedia: (media: OrganiserMedi
             );
             const byId = new Map(media.items.map((m) => [m.id, m]));
             setMedia({ ...media, items: order.map((mid, position) => ({ ...byId.get(mid)!, position })) });
-            fetcher.submit({ intent: "media-move", mediaId: moved, position: String(order.indexOf(moved)) }, { method: "post", action: `${pathname}${search}` });
+            fetcher.submit(
+              { intent: "media-move", mediaId: moved, position: String(order.indexOf(moved)) },
+              { method: "post", action: `${pathname}${search}` },
+            );
           },
           onDragEnd() {
             setDragging(null);

@@ -33,7 +33,14 @@ function StockResult({ photo, picker }: { photo: StockPickerPhoto; picker: Stock
             <label htmlFor={captionId} className="visually-hidden">
               Caption for {photo.description || "this photo"} (optional)
             </label>
-            <input id={captionId} name="caption" maxLength={2000} placeholder="Caption" defaultValue={failed?.values?.caption ?? ""} aria-invalid={failed?.errors?.caption ? true : undefined} />
+            <input
+              id={captionId}
+              name="caption"
+              maxLength={2000}
+              placeholder="Caption"
+              defaultValue={failed?.values?.caption ?? ""}
+              aria-invalid={failed?.errors?.caption ? true : undefined}
+            />
             {failed?.errors?.caption ? <p className="field-error">{failed.errors.caption}</p> : null}
           </div>
           <IntentButton intent="stock-add" row={{ name: "photoId", value: photo.id }} pending="Adding…">
@@ -83,7 +90,14 @@ export function StockPhotoPicker({ picker }: { picker: StockPicker | null }) {
       <Form method="get" action={`${pathname}#${SECTION}`} className="row" role="search">
         <div className="field">
           <label htmlFor="stock-search">Search stock photos</label>
-          <input id="stock-search" type="search" name="stock" maxLength={100} defaultValue={picker?.query ?? ""} placeholder="balloons, confetti, stars…" />
+          <input
+            id="stock-search"
+            type="search"
+            name="stock"
+            maxLength={100}
+            defaultValue={picker?.query ?? ""}
+            placeholder="balloons, confetti, stars…"
+          />
         </div>
         <div>
           <button className="button" type="submit">

@@ -7,7 +7,9 @@ import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-sig
 
 export const UPLOAD_ENDPOINT = "/uploads/tus";
 /** Retry for about ten minutes of bad signal before calling an upload failed. */
-export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000];
+export const RETRY_DELAYS = [
+  0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000,
+];
 
 export interface UploadItem {
   id: string;
@@ -162,7 +164,11 @@ export function useUploads(context: UploadContext) {
       const previous = await upload.findPreviousUploads();
       if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
       const fingerprint = await upload.options.fingerprint!(file, upload.options);
-      persist({ id, name: file.name, size: file.size, type: file.type, bytesSent: 0, state: "uploading", downscaled: false }, fingerprint, "uploading");
+      persist(
+        { id, name: file.name, size: file.size, type: file.type, bytesSent: 0, state: "uploading", downscaled: false },
+        fingerprint,
+        "uploading",
+      );
       setInterrupted((list) => list.filter((u) => u.fingerprint !== fingerprint));
       upload.start();
     },
@@ -173,14 +179,20 @@ export function useUploads(context: UploadContext) {
     async (files: File[]) => {
       for (const original of files) {
         const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-        setItems((list) => [...list, { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false }]);
+        setItems((list) => [
+          ...list,
+          { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false },
+        ]);
         const { refusal, signature } = await judgeFirstBytes(original);
         if (refusal) {
           patch(id, { state: "refused", error: refusal.message });
           continue;
         }
         // Some phones give HEIC photos no type: the server sizes its limit by the type it is told.
-        const typed = original.type || !signature ? original : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
+        const typed =
+          original.type || !signature
+            ? original
+            : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
         const { file, downscaled } = await downscalePhoto(typed);
         patch(id, { size: file.size, downscaled, state: "uploading" });
         await start(id, file);
@@ -189,20 +201,26 @@ export function useUploads(context: UploadContext) {
     [patch, start],
   );
 
-  const retry = useCallback((id: string) => {
-    const entry = uploads.current.get(id);
-    if (!entry) return;
-    patch(id, { state: "uploading", error: undefined });
-    entry.upload.start();
-  }, [patch]);
+  const retry = useCallback(
+    (id: string) => {
+      const entry = uploads.current.get(id);
+      if (!entry) return;
+      patch(id, { state: "uploading", error: undefined });
+      entry.upload.start();
+    },
+    [patch],
+  );
 
-  const cancel = useCallback(async (id: string) => {
-    const entry = uploads.current.get(id);
-    patch(id, { state: "cancelled" });
-    if (!entry) return;
-    await entry.upload.abort(true).catch(() => {});
-    forgetUpload(await entry.upload.options.fingerprint!(entry.file, entry.upload.options));
-  }, [patch]);
+  const cancel = useCallback(
+    async (id: string) => {
+      const entry = uploads.current.get(id);
+      patch(id, { state: "cancelled" });
+      if (!entry) return;
+      await entry.upload.abort(true).catch(() => {});
+      forgetUpload(await entry.upload.options.fingerprint!(entry.file, entry.upload.options));
+    },
+    [patch],
+  );
 
   const counted = (item: UploadItem) => item.state !== "cancelled" && item.state !== "refused";
   const totalBytes = items.filter(counted).reduce((sum, i) => sum + i.size, 0);

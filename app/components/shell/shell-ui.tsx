@@ -15,7 +15,12 @@ export function ShellUiProvider({ children }: { children: ReactNode }) {
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
   const [supportRequest, setSupportRequest] = useState<ShellUi["supportRequest"]>(null);
   const value = useMemo(
-    () => ({ mobileMenuOpen, setMobileMenuOpen, supportRequest, openSupport: (kind: "chat" | "feedback") => setSupportRequest({ kind, at: Date.now() }) }),
+    () => ({
+      mobileMenuOpen,
+      setMobileMenuOpen,
+      supportRequest,
+      openSupport: (kind: "chat" | "feedback") => setSupportRequest({ kind, at: Date.now() }),
+    }),
     [mobileMenuOpen, supportRequest],
   );
   return <ShellUiContext.Provider value={value}>{children}</ShellUiContext.Provider>;

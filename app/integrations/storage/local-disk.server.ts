@@ -20,7 +20,10 @@ export function localDiskStorage(root: string): StorageProvider {
     const file = fileOf(key);
     const info = await fs.stat(file).catch(() => null);
     if (!info?.isFile()) return null;
-    const meta = await fs.readFile(file + META, "utf8").then(JSON.parse).catch(() => ({}));
+    const meta = await fs
+      .readFile(file + META, "utf8")
+      .then(JSON.parse)
+      .catch(() => ({}));
     return { size: info.size, contentType: meta.contentType ?? "application/octet-stream" };
   };
   // A read stream of a missing file only errors once read: say so up front, as S3 does.

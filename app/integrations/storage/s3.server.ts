@@ -72,7 +72,10 @@ export function s3Storage(settings: S3Settings): StorageProvider {
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
-    credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+    credentials:
+      settings.accessKeyId && settings.secretAccessKey
+        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+        : undefined,
   });
   const Bucket = settings.bucket;
   const Key = (key: string) => `${settings.prefix ?? ""}${key}`;
@@ -119,7 +122,9 @@ export function s3Storage(settings: S3Settings): StorageProvider {
     const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     try {
       if (failure) throw failure.reason;
-      await withRetries(() => client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } })));
+      await withRetries(() =>
+        client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } })),
+      );
     } catch (error) {
       // Parts of an unfinished upload are kept (and billed) until aborted.
       await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => {});
@@ -142,7 +147,9 @@ export function s3Storage(settings: S3Settings): StorageProvider {
     if (size > partSize) {
       await putInParts(Key(key), localPath, size, contentType);
     } else if (size === 0) {
-      await withRetries(() => client.send(new PutObjectCommand({ Bucket, Key: Key(key), Body: "", ContentLength: 0, ContentType: contentType })));
+      await withRetries(() =>
+        client.send(new PutObjectCommand({ Bucket, Key: Key(key), Body: "", ContentLength: 0, ContentType: contentType })),
+      );
     } else {
       await sendFileBytes(localPath, 0, size - 1, (Body, ContentLength) =>
         client.send(new PutObjectCommand({ Bucket, Key: Key(key), Body, ContentLength, ContentType: contentType })),
@@ -154,7 +161,9 @@ export function s3Storage(settings: S3Settings): StorageProvider {
 
   const read = async (key: string, range?: ByteRange) => {
     try {
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: Key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      const object = await client.send(
+        new GetObjectCommand({ Bucket, Key: Key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
       return object.Body as Readable;
     } catch (error) {
       if (statusOf(error) === 404) throw new MissingObjectError(key);

@@ -52,7 +52,9 @@ export async function renderTextBox(
   const colour = colourOf(style.fontColor, WHITE);
   const base = { fontFile, fontUrl: style.fontUrl, lineHeight: lineHeightOf(style), align: "centre" as const };
   // The name is a smaller, softer line over the message; alone, it is the message.
-  const nameStyle: TextStyle = message ? { ...base, sizePx: fontPx * 0.72, colour: { ...colour, a: colour.a * 0.8 } } : { ...base, sizePx: fontPx, colour };
+  const nameStyle: TextStyle = message
+    ? { ...base, sizePx: fontPx * 0.72, colour: { ...colour, a: colour.a * 0.8 } }
+    : { ...base, sizePx: fontPx, colour };
   const messageStyle: TextStyle = { ...base, sizePx: fontPx, colour };
 
   const padX = Math.round(fontPx * 0.75);
@@ -127,7 +129,10 @@ export async function renderTitleCard(
   const maxWidth = width * 0.8;
 
   const blocks = [];
-  for (const [line, textStyle] of [[text.heading, headingStyle], [text.subheading, subStyle]] as const) {
+  for (const [line, textStyle] of [
+    [text.heading, headingStyle],
+    [text.subheading, subStyle],
+  ] as const) {
     if (!line.trim()) continue;
     const { lines } = await wrapBalanced(line.trim(), maxWidth, 2, (l) => measureLine(l, textStyle));
     const rendered = await renderText(lines, textStyle);
@@ -160,7 +165,11 @@ export async function renderTitleCard(
 }
 
 function backgroundOf(file: string | null, { width, height }: FrameSize) {
-  if (file) return sharp(file, { limitInputPixels: 100_000_000 }).autoOrient().resize(width, height, { fit: "cover", position: "centre" }).removeAlpha();
+  if (file)
+    return sharp(file, { limitInputPixels: 100_000_000 })
+      .autoOrient()
+      .resize(width, height, { fit: "cover", position: "centre" })
+      .removeAlpha();
   return sharp({ create: { width, height, channels: 3, background: "#1f1b2e" } });
 }
 

@@ -32,20 +32,50 @@ export function videoMaxKbits(profile: Pick<OutputProfile, "width" | "height">) 
 export function videoEncodingArgs(profile: OutputProfile): string[] {
   return [
     "-an",
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "21",
-    "-profile:v", "high", "-level:v", "4.0", "-pix_fmt", "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "21",
+    "-profile:v",
+    "high",
+    "-level:v",
+    "4.0",
+    "-pix_fmt",
+    "yuv420p",
     // A rate-control buffer of two seconds: each piece may spend it once on top of the cap.
-    "-maxrate", `${videoMaxKbits(profile)}k`, "-bufsize", `${videoMaxKbits(profile) * 2}k`,
-    "-r", String(profile.fps),
-    "-g", String(gopFrames(profile)), "-keyint_min", String(gopFrames(profile)), "-sc_threshold", "0",
+    "-maxrate",
+    `${videoMaxKbits(profile)}k`,
+    "-bufsize",
+    `${videoMaxKbits(profile) * 2}k`,
+    "-r",
+    String(profile.fps),
+    "-g",
+    String(gopFrames(profile)),
+    "-keyint_min",
+    String(gopFrames(profile)),
+    "-sc_threshold",
+    "0",
     // Two encoder threads gained ~9% on two cores (RENDERING.md); two pieces run at a time.
-    "-threads", "2",
+    "-threads",
+    "2",
     // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.
-    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+    "-colorspace",
+    "bt709",
+    "-color_primaries",
+    "bt709",
+    "-color_trc",
+    "bt709",
+    "-color_range",
+    "tv",
     // The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one.
-    "-video_track_timescale", String(profile.fps * 512),
-    "-map_metadata", "-1",
-    "-f", "mp4",
+    "-video_track_timescale",
+    String(profile.fps * 512),
+    "-map_metadata",
+    "-1",
+    "-f",
+    "mp4",
   ];
 }
 
@@ -62,7 +92,17 @@ export function losslessVideoArgs(profile: OutputProfile): string[] {
 
 /** Output options of a segment's audio: raw PCM the soundtrack job mixes in Node. */
 export const pcmAudioArgs = (): string[] => [
-  "-vn", "-c:a", "pcm_s16le", "-ar", String(AUDIO_RATE), "-ac", String(AUDIO_CHANNELS), "-map_metadata", "-1", "-f", "wav",
+  "-vn",
+  "-c:a",
+  "pcm_s16le",
+  "-ar",
+  String(AUDIO_RATE),
+  "-ac",
+  String(AUDIO_CHANNELS),
+  "-map_metadata",
+  "-1",
+  "-f",
+  "wav",
 ];
 
 /** The audio format every graph's audio is brought to before it is trimmed to exact samples. */

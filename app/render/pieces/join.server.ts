@@ -23,15 +23,33 @@ export const concatList = (files: readonly string[]) => files.map(concatFileLine
 
 export function joinArgs(listFile: string, soundtrack: string, output: string, durationSeconds: number) {
   return [
-    "-hide_banner", "-v", "error", "-y",
-    "-f", "concat", "-safe", "0", "-i", listFile,
-    "-i", soundtrack,
-    "-map", "0:v:0", "-map", "1:a:0",
-    "-c", "copy",
-    "-t", durationSeconds.toFixed(6),
-    "-map_metadata", "-1",
-    "-movflags", "+faststart",
-    "-f", "mp4", output,
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "concat",
+    "-safe",
+    "0",
+    "-i",
+    listFile,
+    "-i",
+    soundtrack,
+    "-map",
+    "0:v:0",
+    "-map",
+    "1:a:0",
+    "-c",
+    "copy",
+    "-t",
+    durationSeconds.toFixed(6),
+    "-map_metadata",
+    "-1",
+    "-movflags",
+    "+faststart",
+    "-f",
+    "mp4",
+    output,
   ];
 }
 
@@ -65,7 +83,25 @@ export async function makePoster(videoFile: string, atSeconds: number, output: s
     const duration = (await probeMedia(videoFile, { signal })).duration ?? 0;
     const at = Math.max(0, Math.min(atSeconds, duration - 0.1));
     await runFfmpeg(
-      ["-hide_banner", "-v", "error", "-y", "-ss", at.toFixed(3), "-i", videoFile, "-frames:v", "1", "-f", "image2", "-update", "1", "-c:v", "png", frame],
+      [
+        "-hide_banner",
+        "-v",
+        "error",
+        "-y",
+        "-ss",
+        at.toFixed(3),
+        "-i",
+        videoFile,
+        "-frames:v",
+        "1",
+        "-f",
+        "image2",
+        "-update",
+        "1",
+        "-c:v",
+        "png",
+        frame,
+      ],
       { signal, timeoutMs: 120_000 },
     );
     const info = await sharp(frame).jpeg({ quality: 88, mozjpeg: true }).toFile(output);

@@ -61,8 +61,12 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
         `trim=end_frame=${frames},scale=${frame.width}:${frame.height},setsar=1,format=yuv420p[picture]`,
     );
   } else {
-    const still = (count: number, first: number) => `loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, first)}`;
-    graph.push(`[0:v]${stillToFrame(frame)}${stillTail ? ",split=2[still][still_tail]" : "[still]"}`, `[still]${still(mainFrames, 0)}[picture]`);
+    const still = (count: number, first: number) =>
+      `loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, first)}`;
+    graph.push(
+      `[0:v]${stillToFrame(frame)}${stillTail ? ",split=2[still][still_tail]" : "[still]"}`,
+      `[still]${still(mainFrames, 0)}[picture]`,
+    );
     if (stillTail) {
       graph.push(`[still_tail]${still(tailFrames, mainFrames)}[picture_tail]`);
       graph.push(...withBox("[picture_tail]", "box_tail", "tail_shaped"), `[tail_shaped]setpts=N/(${fps}*TB)[tail]`);
@@ -96,10 +100,16 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
   }
 
   const written = [
-    "-map", "[body]", ...videoEncodingArgs(profile), outputs.body,
+    "-map",
+    "[body]",
+    ...videoEncodingArgs(profile),
+    outputs.body,
     ...(headFrames > 0 && outputs.head ? ["-map", "[head]", ...losslessVideoArgs(profile), outputs.head] : []),
     ...(tailFrames > 0 && outputs.tail ? ["-map", "[tail]", ...losslessVideoArgs(profile), outputs.tail] : []),
-    "-map", "[audio]", ...pcmAudioArgs(), outputs.audio,
+    "-map",
+    "[audio]",
+    ...pcmAudioArgs(),
+    outputs.audio,
   ];
   return ["-hide_banner", "-v", "error", "-y", ...args, "-filter_complex", graph.join(";"), ...written];
 }

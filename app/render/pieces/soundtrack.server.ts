@@ -52,7 +52,13 @@ export function musicLoopList(music: Pick<MusicPlan, "startSeconds" | "available
  * Pass one (pure): the clips' timeline and the music mixed, measured, written as float WAV.
  * `loopList` is the music's ffconcat list when it loops (musicLoops), else null.
  */
-export function soundtrackMixArgs(plan: SoundtrackPlan, timeline: string, musicFile: string | null, mixFile: string, loopList: string | null = null) {
+export function soundtrackMixArgs(
+  plan: SoundtrackPlan,
+  timeline: string,
+  musicFile: string | null,
+  mixFile: string,
+  loopList: string | null = null,
+) {
   const samples = samplesForFrames(plan.totalFrames, plan.profile.fps);
   const seconds = soundtrackSeconds(plan);
   const measure = "ebur128=peak=sample:framelog=verbose";
@@ -77,7 +83,22 @@ export function soundtrackMixArgs(plan: SoundtrackPlan, timeline: string, musicF
     graph = `[0:a]${AUDIO_FORMAT_FILTER},${exactly(samples)},${measure}[out]`;
   }
   // Info level for ebur128's summary; the per-100 ms lines are pushed down to verbose above.
-  return ["-hide_banner", "-v", "info", "-y", ...inputs, "-filter_complex", graph, "-map", "[out]", "-c:a", "pcm_f32le", "-f", "wav", mixFile];
+  return [
+    "-hide_banner",
+    "-v",
+    "info",
+    "-y",
+    ...inputs,
+    "-filter_complex",
+    graph,
+    "-map",
+    "[out]",
+    "-c:a",
+    "pcm_f32le",
+    "-f",
+    "wav",
+    mixFile,
+  ];
 }
 
 /** Integrated loudness from ebur128's summary, or null when it printed none. */
@@ -100,14 +121,32 @@ export function soundtrackEncodeArgs(plan: SoundtrackPlan, mixFile: string, gain
   const samples = samplesForFrames(plan.totalFrames, plan.profile.fps);
   const limit = 10 ** (LOUDNESS_TARGET.truePeak / 20);
   return [
-    "-hide_banner", "-v", "error", "-y",
-    "-i", mixFile,
-    "-af", `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit.toFixed(4)}:level=0,${AUDIO_FORMAT_FILTER},${exactly(samples)}`,
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    mixFile,
+    "-af",
+    `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit.toFixed(4)}:level=0,${AUDIO_FORMAT_FILTER},${exactly(samples)}`,
     // The "fast" coder: at this bitrate it sounds as good as the default "twoloop" at half its CPU
     // (ffmpeg's own AAC maintainers made it the default for that reason in 4.0; 5.1 is back on
     // twoloop, which took 10.6 s of a soundtrack's 12.7 s here).
-    "-c:a", "aac", "-aac_coder", "fast", "-b:a", "192k", "-ar", String(AUDIO_RATE), "-ac", "2",
-    "-map_metadata", "-1", "-f", "mp4", output,
+    "-c:a",
+    "aac",
+    "-aac_coder",
+    "fast",
+    "-b:a",
+    "192k",
+    "-ar",
+    String(AUDIO_RATE),
+    "-ac",
+    "2",
+    "-map_metadata",
+    "-1",
+    "-f",
+    "mp4",
+    output,
   ];
 }
 
@@ -135,7 +174,10 @@ export async function renderSoundtrack(
   try {
     if (loopList && loopText) await writeFile(loopList, loopText);
     await mixTimelineAudio(audioSpans(plan, segmentAudio), samplesForFrames(total, fps), timeline, ctx.signal);
-    const measured = await runFfmpeg(soundtrackMixArgs(plan, timeline, musicFile, mix, loopList), { signal: ctx.signal, onProgress: report(0) });
+    const measured = await runFfmpeg(soundtrackMixArgs(plan, timeline, musicFile, mix, loopList), {
+      signal: ctx.signal,
+      onProgress: report(0),
+    });
     const gain = soundtrackGainDb(integratedLoudness(measured.stderrTail));
     await runFfmpeg(soundtrackEncodeArgs(plan, mix, gain, output), { signal: ctx.signal, onProgress: report(1) });
   } catch (error) {

@@ -27,7 +27,10 @@ export interface RenderedText {
 const escapeMarkup = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
-const hexByte = (n: number) => Math.round(Math.min(255, Math.max(0, n))).toString(16).padStart(2, "0");
+const hexByte = (n: number) =>
+  Math.round(Math.min(255, Math.max(0, n)))
+    .toString(16)
+    .padStart(2, "0");
 
 // Organisers may only pick the fonts shipped with the themes; anything else is drawn in a plain sans.
 function fontAttributes(fontUrl: string) {

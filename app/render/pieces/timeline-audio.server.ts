@@ -85,7 +85,12 @@ export async function mixTimelineAudio(spans: readonly AudioSpan[], totalSamples
         const wav = opened.get(span) ?? (await openSpan(span, opened));
         const readFrames = Math.max(0, Math.min(to - span.start, wav.dataFrames) - (from - span.start));
         if (readFrames === 0) continue; // past the end of a short file: silence
-        const { bytesRead } = await wav.handle.read(input, 0, readFrames * BYTES_PER_FRAME, wav.dataOffset + (from - span.start) * BYTES_PER_FRAME);
+        const { bytesRead } = await wav.handle.read(
+          input,
+          0,
+          readFrames * BYTES_PER_FRAME,
+          wav.dataOffset + (from - span.start) * BYTES_PER_FRAME,
+        );
         const values = Math.floor(bytesRead / BYTES_PER_FRAME) * AUDIO_CHANNELS;
         const offset = (from - chunkStart) * AUDIO_CHANNELS;
         const position = from - span.start;

@@ -24,10 +24,20 @@ export function transitionArgs(tailFile: string, headFile: string, frames: numbe
     `[from][to]overlay=0:0:format=yuv420:shortest=1,trim=end_frame=${frames},setpts=N,format=yuv420p[out]`,
   ].join(";");
   return [
-    "-hide_banner", "-v", "error", "-y",
-    "-i", tailFile, "-i", headFile,
-    "-filter_complex", graph,
-    "-map", "[out]", ...videoEncodingArgs(ctx.profile), output,
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    tailFile,
+    "-i",
+    headFile,
+    "-filter_complex",
+    graph,
+    "-map",
+    "[out]",
+    ...videoEncodingArgs(ctx.profile),
+    output,
   ];
 }
 

@@ -43,7 +43,9 @@ export async function mp4VideoSampleCount(file: string): Promise<number | null> 
       const hdlr = mdia && children(mdia, "hdlr")[0];
       // hdlr: version and flags (4), pre_defined (4), handler_type (4).
       if (!hdlr || hdlr.length < 12 || hdlr.toString("latin1", 8, 12) !== "vide") continue;
-      const stsz = children(mdia, "minf").flatMap((minf) => children(minf, "stbl")).flatMap((stbl) => children(stbl, "stsz"))[0];
+      const stsz = children(mdia, "minf")
+        .flatMap((minf) => children(minf, "stbl"))
+        .flatMap((stbl) => children(stbl, "stsz"))[0];
       // stsz: version and flags (4), sample_size (4), sample_count (4).
       return stsz && stsz.length >= 12 ? stsz.readUInt32BE(8) : null;
     }
@@ -69,7 +71,7 @@ function boxAt(bytes: Buffer, offset: number, room: number) {
 async function readTopLevelBox(handle: FileHandle, type: string): Promise<Buffer | null> {
   const { size } = await handle.stat();
   const header = Buffer.alloc(16);
-  for (let offset = 0; offset + HEADER <= size; ) {
+  for (let offset = 0; offset + HEADER <= size;) {
     const { bytesRead } = await handle.read(header, 0, 16, offset);
     const box = boxAt(header.subarray(0, bytesRead), 0, size - offset);
     if (!box) return null;
@@ -87,7 +89,7 @@ async function readTopLevelBox(handle: FileHandle, type: string): Promise<Buffer
 /** The payloads of the boxes of `type` directly inside a container box's payload. */
 function children(payload: Buffer, type: string): Buffer[] {
   const found: Buffer[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const box = boxAt(payload, offset, payload.length - offset);
     if (!box) return found;
     if (box.type === type) found.push(payload.subarray(offset + box.headerLength, offset + box.length));

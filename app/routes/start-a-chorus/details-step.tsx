@@ -124,7 +124,13 @@ export function DetailsStep({ draft, errors, timeZones, firstDay, lastDay, defau
                 error={errors[`prompts.${row.key}`]}
               />
               {prompts.rows.length > 1 ? (
-                <button className="start-remove" type="submit" name="intent" value={`remove-prompt:${index}`} onClick={prompts.remove(index)}>
+                <button
+                  className="start-remove"
+                  type="submit"
+                  name="intent"
+                  value={`remove-prompt:${index}`}
+                  onClick={prompts.remove(index)}
+                >
                   Remove<span className="visually-hidden"> question {index + 1}</span>
                 </button>
               ) : null}
@@ -132,7 +138,14 @@ export function DetailsStep({ draft, errors, timeZones, firstDay, lastDay, defau
           ))}
         </ol>
         {prompts.canAdd ? (
-          <button id="add-prompt" className="button button--secondary start-add" type="submit" name="intent" value="add-prompt" onClick={prompts.add}>
+          <button
+            id="add-prompt"
+            className="button button--secondary start-add"
+            type="submit"
+            name="intent"
+            value="add-prompt"
+            onClick={prompts.add}
+          >
             + Add a question
           </button>
         ) : null}

@@ -65,7 +65,14 @@ export function RecipientsStep({ draft, errors }: Props) {
           ))}
         </ol>
         {canAdd ? (
-          <button id="add-recipient" className="button button--secondary start-add" type="submit" name="intent" value="add-recipient" onClick={add}>
+          <button
+            id="add-recipient"
+            className="button button--secondary start-add"
+            type="submit"
+            name="intent"
+            value="add-recipient"
+            onClick={add}
+          >
             + Add another person
           </button>
         ) : (

@@ -17,7 +17,10 @@ interface Props {
 function Section({ step, title, problems, children }: { step: StepId; title: string; problems: string[]; children: ReactNode }) {
   const stepTitle = STEPS.find((s) => s.id === step)!.title.toLowerCase();
   return (
-    <section className={`start-review__section${problems.length ? " start-review__section--problem" : ""}`} aria-labelledby={`review-${step}`}>
+    <section
+      className={`start-review__section${problems.length ? " start-review__section--problem" : ""}`}
+      aria-labelledby={`review-${step}`}
+    >
       <div className="start-review__head">
         <h3 id={`review-${step}`}>{title}</h3>
         <Link to={stepPath(step)} className="start-review__edit">
@@ -101,7 +104,10 @@ export function ReviewStep({ summary, loggedIn, loginHref, registerHref, formErr
       ) : (
         <section className="start-login" aria-labelledby="start-login-heading">
           <h3 id="start-login-heading">One last thing: log in to start it</h3>
-          <p>Your {PRODUCT_NAME} needs an organiser account so you can invite people and see clips arrive. We'll keep everything you've entered.</p>
+          <p>
+            Your {PRODUCT_NAME} needs an organiser account so you can invite people and see clips arrive. We'll keep everything you've
+            entered.
+          </p>
           <div className="start-actions">
             <Link className="button" to={loginHref}>
               Log In

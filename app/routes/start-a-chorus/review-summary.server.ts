@@ -11,7 +11,10 @@ import { STEPS, type StepId } from "./steps";
 /** What the Chorus will be called when it has no title, as the event page will say it. */
 export function defaultHeadline(draft: StartDraft) {
   const { occasion } = occasionOfChoice(draft.occasion, draft.guestbook);
-  const phrase = occasion === "other" && draft.occasionOther.trim() ? draft.occasionOther.trim() : (findOccasion(occasion)?.phrase ?? "special occasion");
+  const phrase =
+    occasion === "other" && draft.occasionOther.trim()
+      ? draft.occasionOther.trim()
+      : (findOccasion(occasion)?.phrase ?? "special occasion");
   return occasionTitle(withoutBlankRows(draft).recipients, phrase);
 }
 
@@ -36,7 +39,10 @@ function deadlineSummary(draft: StartDraft, now: Date) {
 /** Everything the review step shows, and what each step still needs. */
 export function reviewSummary(draft: StartDraft, now = new Date()) {
   const complete = withoutBlankRows(draft);
-  const problems = Object.fromEntries(STEPS.map((step) => [step.id, Object.values(validateStep(step.id, draft, now))])) as Record<StepId, string[]>;
+  const problems = Object.fromEntries(STEPS.map((step) => [step.id, Object.values(validateStep(step.id, draft, now))])) as Record<
+    StepId,
+    string[]
+  >;
   return {
     occasion: occasionSummary(draft),
     recipients: formatRecipientNames(complete.recipients),

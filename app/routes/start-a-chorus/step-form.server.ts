@@ -154,9 +154,7 @@ export function validateStep(step: StepId, draft: StartDraft, now = new Date()):
   return errors;
 }
 
-export type DraftCheck =
-  | { ok: true; input: CreateEventInput }
-  | { ok: false; step: StepId; errors: FieldErrors };
+export type DraftCheck = { ok: true; input: CreateEventInput } | { ok: false; step: StepId; errors: FieldErrors };
 
 /** The whole draft, ready to create, or the first step that needs attention with its errors. */
 export function validateDraft(draft: StartDraft, analyticsClientId: string | null, now = new Date()): DraftCheck {

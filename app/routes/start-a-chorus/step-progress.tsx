@@ -6,9 +6,7 @@ export function StepProgress({ current }: { current: StepId }) {
   const at = stepIndex(current);
   return (
     <nav className="start-progress" aria-label="Progress">
-      <p className="start-progress__count">
-        {`Step ${at + 1} of ${STEPS.length}`}
-      </p>
+      <p className="start-progress__count">{`Step ${at + 1} of ${STEPS.length}`}</p>
       <ol className="start-progress__steps">
         {STEPS.map((step, index) => {
           const state = index < at ? "done" : index === at ? "current" : "todo";
@@ -21,7 +19,11 @@ export function StepProgress({ current }: { current: StepId }) {
             </>
           );
           return (
-            <li key={step.id} className={`start-progress__step start-progress__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
+            <li
+              key={step.id}
+              className={`start-progress__step start-progress__step--${state}`}
+              aria-current={state === "current" ? "step" : undefined}
+            >
               {state === "done" ? <Link to={stepPath(step.id)}>{content}</Link> : content}
             </li>
           );

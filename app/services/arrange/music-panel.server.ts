@@ -99,5 +99,9 @@ export const musicIntents: Record<string, ArrangeIntent> = {
  */
 export async function uploadTrackFromPage(context: ArrangeContext, request: Request) {
   const track = await receiveTrackUpload(request, context.user);
-  return backToMusic(context, { type: "success", title: `“${track.title}” is uploaded.`, description: "We're preparing it: you can choose it in a moment." });
+  return backToMusic(context, {
+    type: "success",
+    title: `“${track.title}” is uploaded.`,
+    description: "We're preparing it: you can choose it in a moment.",
+  });
 }

@@ -28,7 +28,12 @@ export async function loadArrangePage(request: Request, rawUuid: string | undefi
     loadRenderPanel(context),
   ]);
   return {
-    event: { id: event.id, uuid: event.uuid, headline: event.title || `${names} — ${occasion?.label ?? "Chorus"}`, emoji: occasion?.emoji ?? "✨" },
+    event: {
+      id: event.id,
+      uuid: event.uuid,
+      headline: event.title || `${names} — ${occasion?.label ?? "Chorus"}`,
+      emoji: occasion?.emoji ?? "✨",
+    },
     theme,
     music,
     preview,
@@ -53,7 +58,10 @@ export async function runArrangeIntent(request: Request, rawUuid: string | undef
     return await handler(context, form!);
   } catch (error) {
     if (isApiError(error)) {
-      return json<EventFormReply>({ intent, formError: error.message, errors: error.fields }, { status: error.status, headers: error.headers });
+      return json<EventFormReply>(
+        { intent, formError: error.message, errors: error.fields },
+        { status: error.status, headers: error.headers },
+      );
     }
     throw error;
   }

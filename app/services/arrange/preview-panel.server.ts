@@ -16,7 +16,14 @@ export type PreviewScene =
 function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): PreviewScene | null {
   const seconds = segment.frames / fps;
   if (segment.kind === "title") {
-    return { kind: "title", key: segment.key, seconds, heading: segment.heading, subheading: segment.subheading, backgroundUrl: segment.backgroundUrl };
+    return {
+      kind: "title",
+      key: segment.key,
+      seconds,
+      heading: segment.heading,
+      subheading: segment.subheading,
+      backgroundUrl: segment.backgroundUrl,
+    };
   }
   if (segment.kind === "collage") {
     const imageUrls = segment.mediaIds.flatMap((id) => {
@@ -38,7 +45,14 @@ function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): Previ
       textBox: segment.textBox,
     };
   }
-  return { kind: "photo", key: segment.key, seconds, imageUrl: signedMediaUrl(item.mediaUuid, "rendition"), motion: segment.motion, textBox: segment.textBox };
+  return {
+    kind: "photo",
+    key: segment.key,
+    seconds,
+    imageUrl: signedMediaUrl(item.mediaUuid, "rendition"),
+    motion: segment.motion,
+    textBox: segment.textBox,
+  };
 }
 
 /**
@@ -56,7 +70,12 @@ export async function loadPreviewPanel({ event }: ArrangeContext) {
     transitionSeconds: plan.transitions[0] ? plan.transitions[0].frames / plan.profile.fps : 0,
     durationSeconds: plan.durationSeconds,
     music: plan.music
-      ? { url: `/tracks/${plan.music.trackId}/audio`, startSeconds: plan.music.startSeconds, volume: plan.music.volume, fadeOutSeconds: plan.music.fadeOutSeconds }
+      ? {
+          url: `/tracks/${plan.music.trackId}/audio`,
+          startSeconds: plan.music.startSeconds,
+          volume: plan.music.volume,
+          fadeOutSeconds: plan.music.fadeOutSeconds,
+        }
       : null,
   };
 }

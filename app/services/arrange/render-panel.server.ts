@@ -37,7 +37,9 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
     resolution: arrangement.resolution,
     plan: {
       scenes: items.length,
-      photos: items.filter((s) => s.kind === "photo").length + items.filter((s) => s.kind === "collage").reduce((n, s) => n + (s.kind === "collage" ? s.mediaIds.length : 0), 0),
+      photos:
+        items.filter((s) => s.kind === "photo").length +
+        items.filter((s) => s.kind === "collage").reduce((n, s) => n + (s.kind === "collage" ? s.mediaIds.length : 0), 0),
       clips: items.filter((s) => s.kind === "clip").length,
       durationSeconds: plan.durationSeconds,
       waiting: plan.skipped.filter((s) => s.reason === "not-ready").length,
@@ -72,10 +74,17 @@ async function jobOf(context: ArrangeContext, form: FormData) {
 
 export const renderIntents: Record<string, ArrangeIntent> = {
   async "render-start"(context, form) {
-    const parsed = startInput.safeParse({ resolution: formText(form, "resolution") || "1080p", publish: formText(form, "publish") || undefined });
+    const parsed = startInput.safeParse({
+      resolution: formText(form, "resolution") || "1080p",
+      publish: formText(form, "publish") || undefined,
+    });
     if (!parsed.success) throw badRequest("Choose 1080p or 720p.", { resolution: "Choose 1080p or 720p." });
     await updateArrangement(db(), context.event.id, { resolution: parsed.data.resolution });
-    const { created } = await startRender(context.event, { requestedBy: context.user, publishWhenDone: !!parsed.data.publish, resolution: parsed.data.resolution });
+    const { created } = await startRender(context.event, {
+      requestedBy: context.user,
+      publishWhenDone: !!parsed.data.publish,
+      resolution: parsed.data.resolution,
+    });
     return backToRender(context.event.uuid, {
       type: created ? "success" : "info",
       title: created ? "Rendering your video" : "A render is already under way",
@@ -84,7 +93,11 @@ export const renderIntents: Record<string, ArrangeIntent> = {
   },
   async "render-cancel"(context, form) {
     await cancelRender(await jobOf(context, form));
-    return backToRender(context.event.uuid, { type: "info", title: "Render stopped", description: "Nothing was published. Start again whenever you like." });
+    return backToRender(context.event.uuid, {
+      type: "info",
+      title: "Render stopped",
+      description: "Nothing was published. Start again whenever you like.",
+    });
   },
   async "render-publish"(context, form) {
     const version = await publishRenderJob(await jobOf(context, form), context.user);
@@ -99,6 +112,10 @@ export const renderIntents: Record<string, ArrangeIntent> = {
     const version = parsed.success ? await findPublishedMedia(db(), parsed.data) : null;
     if (!version || version.eventId !== context.event.id) throw notFound("There is no such version of this video.");
     await makeCurrentVersion(db(), version);
-    return backToRender(context.event.uuid, { type: "success", title: `Version ${version.version} is current again`, description: "The recipient's link plays it from now on." });
+    return backToRender(context.event.uuid, {
+      type: "success",
+      title: `Version ${version.version} is current again`,
+      description: "The recipient's link plays it from now on.",
+    });
   },
 };

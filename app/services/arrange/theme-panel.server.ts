@@ -11,7 +11,17 @@ import type { Theme, User } from "../../../drizzle/schema/index";
 import { formText } from "../event-page-form.server";
 import type { EventFormReply } from "../event-page.server";
 import { queuePiecePreparation } from "../render-jobs.server";
-import { archiveTheme, chooseTheme, createTheme, isBuiltIn, listThemes, restoreTheme, themeFor, themeView, updateTheme } from "../themes.server";
+import {
+  archiveTheme,
+  chooseTheme,
+  createTheme,
+  isBuiltIn,
+  listThemes,
+  restoreTheme,
+  themeFor,
+  themeView,
+  updateTheme,
+} from "../themes.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for
@@ -48,7 +58,11 @@ export async function loadThemePanel({ event, user }: ArrangeContext) {
     deleted: themes.filter((t) => t.archivedAt).map((t) => ({ id: t.id, name: t.name })),
     fonts: THEME_FONTS.map((f) => ({ url: f.url, name: f.name, cssFamily: f.cssFamily, weight: f.weight, style: f.style })),
     /** The chosen theme's colours as the editor's inputs want them. */
-    editor: { fontColor: opaqueHex(chosen.fontColor), textBoxColor: opaqueHex(chosen.textBoxColor), textBoxOpacity: opacityPercent(chosen.textBoxColor) },
+    editor: {
+      fontColor: opaqueHex(chosen.fontColor),
+      textBoxColor: opaqueHex(chosen.textBoxColor),
+      textBoxOpacity: opacityPercent(chosen.textBoxColor),
+    },
   };
 }
 
@@ -69,7 +83,8 @@ function changesFromForm(form: FormData) {
   const boxColour = formText(form, "textBoxColor").trim();
   const opacity = Number(formText(form, "textBoxOpacity"));
   const opacityOk = formText(form, "textBoxOpacity") !== "" && Number.isFinite(opacity) && opacity >= 0 && opacity <= 100;
-  if (!opacityOk) throw badRequest("Some fields need your attention.", { textBoxOpacity: "Give the box opacity in percent, from 0 to 100." });
+  if (!opacityOk)
+    throw badRequest("Some fields need your attention.", { textBoxOpacity: "Give the box opacity in percent, from 0 to 100." });
   return {
     name: formText(form, "name"),
     fontColor: formText(form, "fontColor").trim(),
@@ -91,7 +106,11 @@ export const themeIntents: Record<string, ArrangeIntent> = {
     const basedOn = formText(form, "themeId") ? themeIdOf(form) : (await themeFor(context.event.id)).id;
     const theme = await createTheme(context.user, { basedOn });
     await updateArrangement(db(), context.event.id, { themeId: theme.id });
-    return backToThemes(context, { type: "success", title: "Your own copy is ready", description: "Change its colours and font below. Your video uses it now." });
+    return backToThemes(context, {
+      type: "success",
+      title: "Your own copy is ready",
+      description: "Change its colours and font below. Your video uses it now.",
+    });
   },
   async "theme-save"(context, form) {
     try {
@@ -101,7 +120,10 @@ export const themeIntents: Record<string, ArrangeIntent> = {
       if (!isApiError(error)) throw error;
       // Answered here rather than by the page, so the editor shows what was typed.
       const values = Object.fromEntries(SAVED_FIELDS.map((k) => [k, formText(form, k)]));
-      return json<EventFormReply>({ intent: "theme-save", formError: error.message, errors: error.fields, values }, { status: error.status });
+      return json<EventFormReply>(
+        { intent: "theme-save", formError: error.message, errors: error.fields, values },
+        { status: error.status },
+      );
     }
   },
   async "theme-delete"(context, form) {

@@ -17,11 +17,22 @@ const ffmpeg = (args: string[]) => runFfmpeg(["-hide_banner", "-v", "error", "-y
 type ClipOptions = { width?: number; height?: number; seconds?: number; fps?: number; audio?: boolean; faststart?: boolean };
 
 /** An H.264 test pattern, with a mono 44.1 kHz sine unless `audio: false` (phones' odd rates included). */
-export async function makeClip(file: string, { width = 320, height = 240, seconds = 2, fps = 30, audio = true, faststart = false }: ClipOptions = {}) {
+export async function makeClip(
+  file: string,
+  { width = 320, height = 240, seconds = 2, fps = 30, audio = true, faststart = false }: ClipOptions = {},
+) {
   await ffmpeg([
-    "-f", "lavfi", "-i", `testsrc=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
     ...(audio ? ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=44100:duration=${seconds}`] : []),
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
     ...(audio ? ["-c:a", "aac", "-shortest"] : []),
     ...(faststart ? ["-movflags", "+faststart"] : []),
     file,
@@ -33,8 +44,17 @@ export async function makeClip(file: string, { width = 320, height = 240, second
 export async function makeTwoColourClip(file: string, { width = 640, height = 360, seconds = 1 } = {}) {
   const half = `${width / 2}x${height}`;
   await ffmpeg([
-    "-filter_complex", `color=c=red:s=${half}:r=30:d=${seconds}[l];color=c=blue:s=${half}:r=30:d=${seconds}[r];[l][r]hstack[v]`,
-    "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", file,
+    "-filter_complex",
+    `color=c=red:s=${half}:r=30:d=${seconds}[l];color=c=blue:s=${half}:r=30:d=${seconds}[r];[l][r]hstack[v]`,
+    "-map",
+    "[v]",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    file,
   ]);
   return file;
 }
@@ -64,9 +84,26 @@ export async function makeMultichannelClip(file: string, { layout, seconds = 4 }
   const tones = frequencies.map((f, i) => `sine=frequency=${f}:sample_rate=48000:duration=${seconds}[a${i}]`).join(";");
   const inputs = frequencies.map((_, i) => `[a${i}]`).join("");
   await ffmpeg([
-    "-f", "lavfi", "-i", `testsrc=size=160x90:rate=30:duration=${seconds}`,
-    "-filter_complex", `${tones};${inputs}join=inputs=${frequencies.length}:channel_layout=${layout}[a]`,
-    "-map", "0:v", "-map", "[a]", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file,
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=160x90:rate=30:duration=${seconds}`,
+    "-filter_complex",
+    `${tones};${inputs}join=inputs=${frequencies.length}:channel_layout=${layout}[a]`,
+    "-map",
+    "0:v",
+    "-map",
+    "[a]",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    file,
   ]);
   return file;
 }
@@ -101,7 +138,10 @@ export async function makePixelFloodPng(file: string, width = 30_000, height = 3
   header[8] = 8; // bit depth
   header[9] = 0; // greyscale
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  await writeFile(file, Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.alloc(width + 1))), chunk("IEND", Buffer.alloc(0))]));
+  await writeFile(
+    file,
+    Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.alloc(width + 1))), chunk("IEND", Buffer.alloc(0))]),
+  );
   return file;
 }
 
