@@ -1,5 +1,6 @@
-// `npm test`: build the app once (integration and browser tests run the real build), then run
-// every vitest project: unit, media, integration (real PostgreSQL) and end-to-end (Chromium).
+// `npm test`: check types, lint, format and unused code, build the app once (integration and
+// browser tests run the real build), then run every vitest project: unit, media, integration (real
+// PostgreSQL) and end-to-end (Chromium).
 // Arguments go to vitest: `npm run test:integration` is this script with `--project integration`,
 // so it never tests a build older than the sources.
 import { spawnSync } from "node:child_process";
@@ -12,6 +13,19 @@ const run = (args, env = {}) => {
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
+
+// The whole suite (no arguments) first checks the code as it reads: types, lint, format and unused
+// code (`npm run validate`). A run of some files or projects goes straight to the tests.
+const vitestArgs = process.argv.slice(2);
+if (vitestArgs.length === 0) {
+  const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
+  const started = Date.now();
+  run([bin("typescript", "bin/tsc"), "--noEmit"]);
+  run([bin("eslint", "bin/eslint.js"), "."]);
+  run([bin("prettier", "bin/prettier.cjs"), "--check", "--log-level=warn", "."]);
+  run([bin("knip", "bin/knip.js"), "--no-progress"]);
+  console.log(`Types, lint, format and unused code checked in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
 
 run([path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { NODE_ENV: "production" });
 
@@ -26,7 +40,7 @@ run([
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
+  ...vitestArgs,
 ]);
 const summary = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, "utf8")) : null;
 if (!summary) {
