@@ -6,6 +6,11 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
+import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
+import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
+import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
+import { tusRequestHandler } from "~/services/uploads/tus-append.server";
+import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
 import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
 import { refuseUnroutableApiPaths } from "./app/lib/api-paths.server";
@@ -17,11 +22,6 @@ import { finalErrorHandler, refuseMalformedPaths } from "./app/lib/request-guard
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "./app/lib/security.server";
 import { postgresAdapter } from "./app/realtime/fan-out.server";
 import { attachRealtime } from "./app/realtime/server.server";
-import { ensureAdmin } from "./app/services/admin-bootstrap.server";
-import { ensureBuiltInThemes } from "./app/services/themes.server";
-import { ensureBuiltInTracks } from "./app/services/tracks.server";
-import { tusRequestHandler } from "./app/services/tus-append.server";
-import { createTusServer, TUS_PATH } from "./app/services/tus-endpoint.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 

@@ -17,6 +17,7 @@ import {
 } from "@remix-run/react";
 import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
 import type { ReactNode } from "react";
+import { toNotificationPayload } from "~/services/events/notifications.server";
 import { useNonce } from "./components/nonce";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
@@ -32,7 +33,6 @@ import { db } from "./lib/db.server";
 import { env } from "./lib/env.server";
 import { takeToast } from "./lib/toast.server";
 import { listNotificationsOf } from "./models/notification.server";
-import { toNotificationPayload } from "./services/notifications.server";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [

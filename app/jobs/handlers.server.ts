@@ -1,14 +1,14 @@
-import { sweepExpiredSessions } from "~/services/auth.server";
-import { sendBroadcast } from "~/services/broadcast.server";
-import { sendContributionDigest } from "~/services/digest.server";
-import { deliverToRecipients } from "~/services/event-delivery.server";
-import { sendInvitation } from "~/services/invitations.server";
-import { abandonMedia, processMedia } from "~/services/media-processing.server";
-import { sendReminder, sweepReminders } from "~/services/reminders.server";
-import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render-jobs.server";
-import { sweepUnusedRenderPieces } from "~/services/render-pieces.server";
-import { abandonTrack, processTrack } from "~/services/tracks.server";
-import { expireUploads } from "~/services/upload-expiry.server";
+import { sweepExpiredSessions } from "~/services/accounts/auth.server";
+import { abandonTrack, processTrack } from "~/services/arrange/tracks.server";
+import { sendContributionDigest } from "~/services/events/digest.server";
+import { deliverToRecipients } from "~/services/events/event-delivery.server";
+import { sendBroadcast } from "~/services/invitations/broadcast.server";
+import { sendInvitation } from "~/services/invitations/invitations.server";
+import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
+import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
+import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
+import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
+import { expireUploads } from "~/services/uploads/upload-expiry.server";
 import type { JobHandlers } from "./queue.server";
 
 /** What each kind of job does. Handlers are idempotent: a retry never sends a message twice. */

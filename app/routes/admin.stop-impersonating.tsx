@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
-import { stopImpersonating } from "~/services/impersonation.server";
+import { stopImpersonating } from "~/services/staff/impersonation.server";
 
 export const loader = () => redirect("/");
 

@@ -14,10 +14,10 @@ import { notFound } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { listSupportMessages } from "~/models/support-message.server";
 import { findUserByEmail } from "~/models/user.server";
-import { impersonate } from "~/services/impersonation.server";
-import { requireAdminRenderJob } from "~/services/render-access.server";
-import { cancelRender } from "~/services/render-jobs.server";
-import { recentRenders } from "~/services/render-realtime.server";
+import { requireAdminRenderJob } from "~/services/render/render-access.server";
+import { cancelRender } from "~/services/render/render-jobs.server";
+import { recentRenders } from "~/services/render/render-realtime.server";
+import { impersonate } from "~/services/staff/impersonation.server";
 
 export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { chorusPackageResponse } from "~/services/chorus-package.server";
-import { requireManager } from "~/services/events.server";
+import { requireManager } from "~/services/events/events.server";
+import { chorusPackageResponse } from "~/services/staff/chorus-package.server";
 
 /**
  * GET /api/admin/choruspackage/{eventId}: the originals, the video and the messages as one zip,

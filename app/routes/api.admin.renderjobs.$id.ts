@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
-import { requireAdminRenderJob } from "~/services/render-access.server";
-import { cancelRender } from "~/services/render-jobs.server";
-import { renderJobView } from "~/services/render-realtime.server";
+import { requireAdminRenderJob } from "~/services/render/render-access.server";
+import { cancelRender } from "~/services/render/render-jobs.server";
+import { renderJobView } from "~/services/render/render-realtime.server";
 
 const uuidOf = async (eventId: string) => (await findEventById(db(), eventId, { withDeleted: true }))?.uuid ?? "";
 

@@ -3,9 +3,9 @@ import { requireApiAdmin } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
-import { renderRequestInput } from "~/services/render-access.server";
-import { startRender } from "~/services/render-jobs.server";
-import { renderJobView } from "~/services/render-realtime.server";
+import { renderRequestInput } from "~/services/render/render-access.server";
+import { startRender } from "~/services/render/render-jobs.server";
+import { renderJobView } from "~/services/render/render-realtime.server";
 
 /** POST /api/admin/renderjobs `{eventId, resolution?, publish?}`: staff start a render of an event as arranged. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
-import { createEvent, eventViewFor, openEvent, parseNewEvent } from "~/services/events.server";
+import { createEvent, eventViewFor, openEvent, parseNewEvent } from "~/services/events/events.server";
 
 /** POST /api/event: start a Chorus (the payload plus analyticsClientId, spec §7.2). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

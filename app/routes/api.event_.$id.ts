@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { keysFromUrl } from "~/services/event-access.server";
-import { eventViewFor, openEvent } from "~/services/events.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { eventViewFor, openEvent } from "~/services/events/events.server";
 
 /** GET /api/event/{id}[?privateKey=|?viewKey=]: what this viewer may see of the event. */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

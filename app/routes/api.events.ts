@@ -3,7 +3,7 @@ import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
-import { headlineOf } from "~/services/event-views.server";
+import { headlineOf } from "~/services/events/event-views.server";
 
 /** GET /api/events: the caller's own events (owner-scoped; staff use the admin tools). */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

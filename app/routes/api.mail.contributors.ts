@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { requireManager } from "~/services/events.server";
-import { inviteAllPending } from "~/services/invitations.server";
+import { requireManager } from "~/services/events/events.server";
+import { inviteAllPending } from "~/services/invitations/invitations.server";
 
 const input = z.object({ eventId: z.uuid("Give the Chorus id.") });
 

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
-import { requireManager } from "~/services/events.server";
-import { publishedVersionView } from "~/services/published-video.server";
-import { publishInput, requireRenderJob } from "~/services/render-access.server";
-import { publishRenderJob, startRender } from "~/services/render-jobs.server";
-import { renderJobView } from "~/services/render-realtime.server";
+import { requireManager } from "~/services/events/events.server";
+import { publishedVersionView } from "~/services/render/published-video.server";
+import { publishInput, requireRenderJob } from "~/services/render/render-access.server";
+import { publishRenderJob, startRender } from "~/services/render/render-jobs.server";
+import { renderJobView } from "~/services/render/render-realtime.server";
 
 /**
  * POST /api/publish/media `{eventId, renderJobId?, resolution?}`: publish a finished render, or

@@ -4,8 +4,8 @@ import { parsePhone } from "~/domain/phone";
 import { requireApiUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { apiResource, badRequest, clientIp, ok, parseBody } from "~/lib/http.server";
-import { countAttempt } from "~/services/rate-limit.server";
-import { phoneLookupProvider } from "~/services/sms.server";
+import { countAttempt } from "~/services/accounts/rate-limit.server";
+import { phoneLookupProvider } from "~/services/messaging/sms.server";
 
 const input = z.object({
   phoneNumber: z

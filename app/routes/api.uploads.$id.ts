@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { requireMedia } from "~/services/media-access.server";
-import { mediaView } from "~/services/media-views.server";
+import { requireMedia } from "~/services/media/media-access.server";
+import { mediaView } from "~/services/media/media-views.server";
 
 /**
  * GET /api/uploads/{mediaUuid}: how one upload is doing, for the organiser or the browser

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { emailOnlyInput } from "~/domain/account-rules";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
-import { requestPasswordReset } from "~/services/auth.server";
+import { requestPasswordReset } from "~/services/accounts/auth.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {

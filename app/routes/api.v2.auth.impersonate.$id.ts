@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { toAuthedUser } from "~/lib/auth.server";
 import { apiResource, ok, refuseCrossSiteNavigation } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { impersonate } from "~/services/impersonation.server";
+import { impersonate } from "~/services/staff/impersonation.server";
 
 /** Admins only. A GET by the spec, so it refuses being triggered from another site. */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { emailOnlyInput } from "~/domain/account-rules";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
-import { resendVerification } from "~/services/auth.server";
+import { resendVerification } from "~/services/accounts/auth.server";
 
 /** Answers the same whether or not the address has an account waiting. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { resetPasswordInput } from "~/domain/account-rules";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
-import { resetPassword } from "~/services/auth.server";
+import { resetPassword } from "~/services/accounts/auth.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {

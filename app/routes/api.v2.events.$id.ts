@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { keysFromUrl } from "~/services/event-access.server";
-import { eventViewFor, openEvent, updateEventAs } from "~/services/events.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { eventViewFor, openEvent, updateEventAs } from "~/services/events/events.server";
 
 /** PUT /api/v2/events/{id}[?privateKey=]: protected fields are stripped, the rest checked per role. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { scheduleDelivery } from "~/services/event-delivery.server";
-import { requireManager } from "~/services/events.server";
+import { scheduleDelivery } from "~/services/events/event-delivery.server";
+import { requireManager } from "~/services/events/events.server";
 
 const deliverInput = z.object({ at: z.coerce.date({ error: "Give a valid date and time." }).nullable().optional() });
 

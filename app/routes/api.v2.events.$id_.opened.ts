@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, forbidden, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { keysFromUrl } from "~/services/event-access.server";
-import { markEventOpened, openEvent } from "~/services/events.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { markEventOpened, openEvent } from "~/services/events/events.server";
 
 /** POST /api/v2/events/{id}/opened?privateKey=: the recipient opened their page (first time kept). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

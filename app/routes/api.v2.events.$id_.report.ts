@@ -5,8 +5,8 @@ import { apiResource, clientIp, ok, readBody, parseWith } from "~/lib/http.serve
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
-import { reportEvent } from "~/services/event-reports.server";
-import { openEvent } from "~/services/events.server";
+import { reportEvent } from "~/services/events/event-reports.server";
+import { openEvent } from "~/services/events/events.server";
 
 const reportInput = z.object({ reason: z.string().trim().max(2000, "Keep it under 2,000 characters.").optional().default("") });
 

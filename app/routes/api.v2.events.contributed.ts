@@ -3,7 +3,7 @@ import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listEventsContributedBy, listRecipientsOf } from "~/models/event.server";
-import { publicEventView } from "~/services/event-views.server";
+import { publicEventView } from "~/services/events/event-views.server";
 
 /** GET /api/v2/events/contributed: events the caller was invited to or added to — public views only. */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { actionForChanges } from "~/domain/media-rules";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireMedia } from "~/services/media-access.server";
-import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media-actions.server";
-import { mediaView } from "~/services/media-views.server";
+import { requireMedia } from "~/services/media/media-access.server";
+import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media/media-actions.server";
+import { mediaView } from "~/services/media/media-views.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   /** PUT /api/v2/media/{id}: caption and name (organiser or contributor), position, trim and hidden (organiser). */

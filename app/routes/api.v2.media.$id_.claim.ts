@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { claimInput, claimMedia } from "~/services/media-actions.server";
+import { claimInput, claimMedia } from "~/services/media/media-actions.server";
 
 /** PUT /api/v2/media/{id}/claim: a logged-in contributor takes their uploads into their account (token in X-Upload-Token or the body). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { photoEditsSchema } from "~/media/photo-edits";
-import { requireMedia } from "~/services/media-access.server";
-import { saveEdit } from "~/services/media-versions.server";
+import { requireMedia } from "~/services/media/media-access.server";
+import { saveEdit } from "~/services/media/media-versions.server";
 
 const editInput = z.object({ edits: photoEditsSchema });
 

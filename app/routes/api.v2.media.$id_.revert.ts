@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { requireMedia } from "~/services/media-access.server";
-import { revertMedia } from "~/services/media-versions.server";
+import { requireMedia } from "~/services/media/media-access.server";
+import { revertMedia } from "~/services/media/media-versions.server";
 
 /** POST /api/v2/media/{id}/revert: the photo goes back to its original. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

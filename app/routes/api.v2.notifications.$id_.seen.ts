@@ -4,7 +4,7 @@ import { db } from "~/lib/db.server";
 import { apiResource, notFound, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { markNotification } from "~/models/notification.server";
-import { toNotificationPayload } from "~/services/notifications.server";
+import { toNotificationPayload } from "~/services/events/notifications.server";
 
 /** POST /api/v2/notifications/{id}/seen — only the caller's own notifications. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

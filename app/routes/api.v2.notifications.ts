@@ -3,7 +3,7 @@ import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listNotificationsOf } from "~/models/notification.server";
-import { toNotificationPayload } from "~/services/notifications.server";
+import { toNotificationPayload } from "~/services/events/notifications.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request }) {

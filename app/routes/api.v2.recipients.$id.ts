@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireManagedRecipient } from "~/services/event-records.server";
-import { changeRecipient, removeRecipient } from "~/services/recipients.server";
+import { requireManagedRecipient } from "~/services/events/event-records.server";
+import { changeRecipient, removeRecipient } from "~/services/events/recipients.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {

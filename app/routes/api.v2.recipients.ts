@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireManager } from "~/services/events.server";
-import { addRecipient } from "~/services/recipients.server";
+import { requireManager } from "~/services/events/events.server";
+import { addRecipient } from "~/services/events/recipients.server";
 
 /** POST /api/v2/recipients {eventId, firstName, lastName?, email?, phone?} — organiser only. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { requireRenderJob } from "~/services/render-access.server";
-import { renderJobView } from "~/services/render-realtime.server";
+import { requireRenderJob } from "~/services/render/render-access.server";
+import { renderJobView } from "~/services/render/render-realtime.server";
 
 /** GET /api/v2/render-jobs/{id}: the organiser follows a render without a live connection. */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { publishedVersionView } from "~/services/published-video.server";
-import { requireRenderJob } from "~/services/render-access.server";
-import { publishRenderJob } from "~/services/render-jobs.server";
+import { publishedVersionView } from "~/services/render/published-video.server";
+import { requireRenderJob } from "~/services/render/render-access.server";
+import { publishRenderJob } from "~/services/render/render-jobs.server";
 
 /** POST /api/v2/render-jobs/{id}/publish: a finished render becomes the recipient's video. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

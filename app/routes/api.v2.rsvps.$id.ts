@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireManagedRsvp } from "~/services/event-records.server";
-import { changeInvitee, parseInvitee } from "~/services/invitations.server";
+import { requireManagedRsvp } from "~/services/events/event-records.server";
+import { changeInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 
 /** PUT /api/v2/rsvps/{id}: the organiser corrects an invitee's name, addresses or channels. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireManagedRsvp } from "~/services/event-records.server";
-import { queueInvitation } from "~/services/invitations.server";
+import { requireManagedRsvp } from "~/services/events/event-records.server";
+import { queueInvitation } from "~/services/invitations/invitations.server";
 
 /** POST /api/v2/rsvps/{id}/invite: (re)send this invitee their invitation. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requireManager } from "~/services/events.server";
-import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitations.server";
+import { requireManager } from "~/services/events/events.server";
+import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
 
 /** POST /api/v2/rsvps {eventId, name, email?, phone?, viaEmail?, viaSms?, invite?} — organiser only. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

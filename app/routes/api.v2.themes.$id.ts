@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { archiveTheme, findVisibleTheme, themeView, updateTheme } from "~/services/themes.server";
+import { archiveTheme, findVisibleTheme, themeView, updateTheme } from "~/services/arrange/themes.server";
 
 /** GET, PUT and DELETE /api/v2/themes/{id}: anyone sees public themes; owners change and delete their own. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { restoreTheme, themeView } from "~/services/themes.server";
+import { restoreTheme, themeView } from "~/services/arrange/themes.server";
 
 /** POST /api/v2/themes/{id}/restore: the owner brings back a theme they deleted (spec §4). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
-import { openTrack, removeTrack, trackView } from "~/services/track-library.server";
+import { openTrack, removeTrack, trackView } from "~/services/arrange/track-library.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   /** GET /api/v2/tracks/{id}: a built-in or one of the user's own. */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
-import { listLibrary, trackView } from "~/services/track-library.server";
-import { receiveTrackUpload } from "~/services/track-upload.server";
+import { listLibrary, trackView } from "~/services/arrange/track-library.server";
+import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   /** GET /api/v2/tracks: the built-in tracks and the user's own. */

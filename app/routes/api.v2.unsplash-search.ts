@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
-import { countAttempt } from "~/services/rate-limit.server";
-import { stockPhotos } from "~/services/stock-photos.server";
+import { countAttempt } from "~/services/accounts/rate-limit.server";
+import { stockPhotos } from "~/services/media/stock-photos.server";
 
 const input = z.object({
   search: z.string().trim().max(100, "Keep the search under 100 characters.").optional().default(""),

@@ -3,7 +3,7 @@ import { profileInput } from "~/domain/account-rules";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { changeProfile, readProfile } from "~/services/accounts.server";
+import { changeProfile, readProfile } from "~/services/accounts/accounts.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {

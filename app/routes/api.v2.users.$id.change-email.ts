@@ -3,7 +3,7 @@ import { changeEmailInput } from "~/domain/account-rules";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { requestEmailChange } from "~/services/auth.server";
+import { requestEmailChange } from "~/services/accounts/auth.server";
 
 /** Needs the account's password, so only its owner can ask; the change waits for the link. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

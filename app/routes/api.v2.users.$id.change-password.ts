@@ -3,7 +3,7 @@ import { changePasswordInput } from "~/domain/account-rules";
 import { getAuthState, requireApiUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { changePassword } from "~/services/auth.server";
+import { changePassword } from "~/services/accounts/auth.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {

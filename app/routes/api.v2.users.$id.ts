@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { readAccount, updateAccount } from "~/services/accounts.server";
+import { readAccount, updateAccount } from "~/services/accounts/accounts.server";
 
 const accountChanges = z
   .object({

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
-import { activateWithToken } from "~/services/auth.server";
+import { activateWithToken } from "~/services/accounts/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Confirm e-mail — ${PRODUCT_NAME}` }];
 

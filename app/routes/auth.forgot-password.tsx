@@ -6,7 +6,7 @@ import { emailOnlyInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
 import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
-import { requestPasswordReset } from "~/services/auth.server";
+import { requestPasswordReset } from "~/services/accounts/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Forgot password — ${PRODUCT_NAME}` }];
 

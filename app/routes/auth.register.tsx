@@ -8,7 +8,7 @@ import { getUser } from "~/lib/auth.server";
 import { handleForm, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { withAnalyticsFlag } from "~/lib/redirects.server";
-import { register } from "~/services/auth.server";
+import { register } from "~/services/accounts/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Create Account — ${PRODUCT_NAME}` }];
 

@@ -10,7 +10,7 @@ import { clientIp } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { peekToken } from "~/models/auth-token.server";
-import { resetPassword } from "~/services/auth.server";
+import { resetPassword } from "~/services/accounts/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Choose a new password — ${PRODUCT_NAME}` }];
 

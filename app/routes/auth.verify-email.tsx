@@ -6,8 +6,8 @@ import { emailOnlyInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
 import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
-import { resendVerification } from "~/services/auth.server";
-import { outboxReadableBy } from "~/services/mail.server";
+import { resendVerification } from "~/services/accounts/auth.server";
+import { outboxReadableBy } from "~/services/messaging/mail.server";
 
 export const meta: MetaFunction = () => [{ title: `Confirm your e-mail — ${PRODUCT_NAME}` }];
 

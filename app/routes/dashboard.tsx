@@ -8,8 +8,8 @@ import { formatRecipientNames } from "~/domain/recipient-names";
 import { requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { listEventsContributedBy, listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
-import { headlineOf, publicEventView } from "~/services/event-views.server";
-import { hasStartedDraft, loadStartDraft } from "~/services/start-draft.server";
+import { headlineOf, publicEventView } from "~/services/events/event-views.server";
+import { hasStartedDraft, loadStartDraft } from "~/services/events/start-draft.server";
 import type { Event, Recipient } from "../../drizzle/schema/index";
 
 export const meta: MetaFunction = () => [{ title: `${DASHBOARD_TITLE} — ${PRODUCT_NAME}` }];

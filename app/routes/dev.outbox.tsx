@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { db } from "~/lib/db.server";
 import { listOutboxMessages } from "~/models/outbox.server";
-import { outboxReadableBy } from "~/services/mail.server";
+import { outboxReadableBy } from "~/services/messaging/mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "robots", content: "noindex" }];
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { db } from "~/lib/db.server";
 import { findOutboxMessage } from "~/models/outbox.server";
-import { outboxReadableBy } from "~/services/mail.server";
+import { outboxReadableBy } from "~/services/messaging/mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "robots", content: "noindex" }];
 

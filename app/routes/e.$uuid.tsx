@@ -7,8 +7,8 @@ import { EventCreatorView } from "~/components/event/event-creator-view";
 import { EventPublicView } from "~/components/event/event-public-view";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
-import { runEventIntent } from "~/services/event-page-actions.server";
-import { asPageError, loadEventPage, type EventFormReply } from "~/services/event-page.server";
+import { runEventIntent } from "~/services/events/event-page-actions.server";
+import { asPageError, loadEventPage, type EventFormReply } from "~/services/events/event-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },

@@ -7,7 +7,7 @@ import { ThemePanel } from "~/components/arrange/theme-panel";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
 import { loadArrangePage, runArrangeIntent } from "~/services/arrange/page.server";
-import { asPageError, type EventFormReply } from "~/services/event-page.server";
+import { asPageError, type EventFormReply } from "~/services/events/event-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Make the video — ${data.page.event.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findMediaByUuid } from "~/models/media.server";
-import { keyOfVariant, serveStoredFile } from "~/services/media-files.server";
+import { keyOfVariant, serveStoredFile } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -8,7 +8,7 @@ import { getAuthState, requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { findProfileOfUser, updateProfile } from "~/models/user-profile.server";
-import { changePassword, requestEmailChange } from "~/services/auth.server";
+import { changePassword, requestEmailChange } from "~/services/accounts/auth.server";
 
 export const meta: MetaFunction = () => [{ title: `Account — ${PRODUCT_NAME}` }];
 

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { renderDesign } from "~/integrations/stock-photos/local-library.server";
-import { stockCacheDir } from "~/services/stock-photos.server";
+import { stockCacheDir } from "~/services/media/stock-photos.server";
 
 const SIZES: Record<string, number> = { "400.jpg": 400, "1920.jpg": 1920 };
 

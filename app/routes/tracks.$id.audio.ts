@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
 import { TRACK_RENDITION } from "~/media/track-audio.server";
-import { serveStoredFile } from "~/services/media-files.server";
-import { openTrack } from "~/services/track-library.server";
+import { openTrack } from "~/services/arrange/track-library.server";
+import { serveStoredFile } from "~/services/media/media-files.server";
 
 /**
  * A track's normalised audio for listening before choosing it, with range requests (seeking):

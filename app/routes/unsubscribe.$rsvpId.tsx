@@ -2,8 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { asPageError } from "~/services/event-page.server";
-import { unsubscribeLinkTarget, unsubscribe } from "~/services/invitations.server";
+import { asPageError } from "~/services/events/event-page.server";
+import { unsubscribeLinkTarget, unsubscribe } from "~/services/invitations/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: `Unsubscribe — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 

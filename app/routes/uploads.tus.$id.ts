@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { apiRoute } from "~/lib/http.server";
 import { findMediaByUploadId } from "~/models/media.server";
-import { mediaNotFound, requireMedia } from "~/services/media-access.server";
-import { serveStoredFile } from "~/services/media-files.server";
+import { mediaNotFound, requireMedia } from "~/services/media/media-access.server";
+import { serveStoredFile } from "~/services/media/media-files.server";
 
 /** The ids the upload store makes; anything else is no upload. */
 const UPLOAD_ID = /^[\w-]{1,100}$/;

@@ -1,13 +1,13 @@
 import { copyFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { processTrack } from "~/services/arrange/tracks.server";
+import { storage } from "~/services/media/storage.server";
 import { db } from "../../app/lib/db.server";
 import { runFfmpeg } from "../../app/media/run.server";
 import { findArrangement } from "../../app/models/arrangement.server";
 import { findTrackBySlug, insertTrack, updateTrack } from "../../app/models/track.server";
 import { roomOfUser } from "../../app/realtime/events";
 import { realtime } from "../../app/realtime/server.server";
-import { storage } from "../../app/services/storage.server";
-import { processTrack } from "../../app/services/tracks.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { PASSWORD, createUser } from "../support/accounts";

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createEvent, parseNewEvent } from "~/services/events/events.server";
 import { db } from "../../app/lib/db.server";
 import { insertMedia } from "../../app/models/media.server";
-import { createEvent, parseNewEvent } from "../../app/services/events.server";
 import { events, rsvps, type User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";

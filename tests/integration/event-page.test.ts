@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createEvent, parseNewEvent } from "~/services/events/events.server";
+import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 import { db } from "../../app/lib/db.server";
-import { createEvent, parseNewEvent } from "../../app/services/events.server";
-import { addInvitee, parseInvitee } from "../../app/services/invitations.server";
 import { events, rsvps, type Event, type User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, logIn, uniqueEmail } from "../support/accounts";

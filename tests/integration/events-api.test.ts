@@ -151,7 +151,7 @@ describe("the event's viewers", () => {
     expect(again.body.data.openedAt).toBe(opened.body.data.openedAt);
 
     // Rotation is a page action; the service is what it calls.
-    const { rotateKey } = await import("../../app/services/events.server");
+    const { rotateKey } = await import("~/services/events/events.server");
     await rotateKey(event, "privateKey");
     expect((await anonymous.get(`/api/event/${event.id}?privateKey=${event.privateKey}`)).body.data.role).toBe("public");
     expect((await client.get(`/api/event/${event.id}`)).body.data.event.privateKey).not.toBe(event.privateKey);

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sendInvitation } from "~/services/invitations/invitations.server";
+import { sweepReminders } from "~/services/invitations/reminders.server";
 import { db } from "../../app/lib/db.server";
 import { findRsvpByInviteToken, listUninvitedRsvps } from "../../app/models/rsvp.server";
-import { sendInvitation } from "../../app/services/invitations.server";
-import { sweepReminders } from "../../app/services/reminders.server";
 import { messageDeliveries, rsvps } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
@@ -197,7 +197,7 @@ describe("delivery to the recipient", () => {
 describe("the organiser's digest", () => {
   test("contributions arriving close together make one e-mail to the organiser", async () => {
     const { user, event } = await organiserWithEvent();
-    const { queueContributionDigest } = await import("../../app/services/digest.server");
+    const { queueContributionDigest } = await import("~/services/events/digest.server");
     const { insertRsvp, updateRsvp } = await import("../../app/models/rsvp.server");
     for (const name of ["Lea", "Sam"]) {
       const rsvp = await insertRsvp(db(), {

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { processMedia } from "~/services/media/media-processing.server";
+import { storage } from "~/services/media/storage.server";
 import { db } from "../../app/lib/db.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
 import { findMediaById, insertMedia, updateMedia } from "../../app/models/media.server";
-import { processMedia } from "../../app/services/media-processing.server";
-import { storage } from "../../app/services/storage.server";
 import { renderJobs, type Event, type Media } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";

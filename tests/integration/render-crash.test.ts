@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { recoverStalledRenders } from "~/services/render/render-jobs.server";
 import { db } from "../../app/lib/db.server";
 import { resetEnvCache } from "../../app/lib/env.server";
 import { dropSingleton } from "../../app/lib/singleton.server";
@@ -9,7 +10,6 @@ import { findRenderJob } from "../../app/models/render-job.server";
 import { findRenderPiece } from "../../app/models/render-piece.server";
 import type { RenderJobUpdate } from "../../app/realtime/events";
 import type { RenderPlan } from "../../app/render/plan";
-import { recoverStalledRenders } from "../../app/services/render-jobs.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";

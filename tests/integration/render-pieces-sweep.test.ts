@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { storage } from "~/services/media/storage.server";
+import { storedPieces, sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { db } from "../../app/lib/db.server";
 import { findRenderPiece } from "../../app/models/render-piece.server";
-import { storedPieces, sweepUnusedRenderPieces } from "../../app/services/render-pieces.server";
-import { storage } from "../../app/services/storage.server";
 import { renderPieces } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../support/media-fixtures";

@@ -1,10 +1,10 @@
 import { isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureBuiltInThemes, themeFor } from "~/services/arrange/themes.server";
 import { BUILT_IN_THEMES, DEFAULT_THEME_SLUG } from "../../app/domain/built-in-themes";
 import { db } from "../../app/lib/db.server";
 import { findArrangement } from "../../app/models/arrangement.server";
 import { findThemeById, findThemeBySlug } from "../../app/models/theme.server";
-import { ensureBuiltInThemes, themeFor } from "../../app/services/themes.server";
 import { themes, type Theme } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import { BUILT_IN_TRACKS } from "../../app/domain/built-in-tracks";
 import { db } from "../../app/lib/db.server";
 import { runFfmpeg } from "../../app/media/run.server";
 import { findArrangement } from "../../app/models/arrangement.server";
 import { findEventByUuid } from "../../app/models/event.server";
 import { findTrackBySlug, insertTrack } from "../../app/models/track.server";
-import { ensureBuiltInTracks } from "../../app/services/tracks.server";
 import type { User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { storage } from "~/services/media/storage.server";
 import { db } from "../../app/lib/db.server";
 import { signedMediaUrl } from "../../app/lib/media-url.server";
 import { takeToast } from "../../app/lib/toast.server";
@@ -10,7 +11,6 @@ import { NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "../../app/media/file-signature
 import { UNREADABLE_MEDIA_MESSAGE, probeMedia } from "../../app/media/probe.server";
 import { updateEvent } from "../../app/models/event.server";
 import { findMediaByUuid, listMediaOfEvent } from "../../app/models/media.server";
-import { storage } from "../../app/services/storage.server";
 import type { Event, Media, User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { HEIC_QUARTERS, makeAnimatedGif, makeTone } from "../media/support/media-fixtures";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { createEvent, parseNewEvent } from "../../app/services/events.server";
+import { createEvent, parseNewEvent } from "~/services/events/events.server";
 import type { User } from "../../drizzle/schema/index";
 
 const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import { processMedia } from "~/services/media/media-processing.server";
+import { storage } from "~/services/media/storage.server";
 import { db } from "../../app/lib/db.server";
 import { findMediaById, insertMedia } from "../../app/models/media.server";
-import { processMedia } from "../../app/services/media-processing.server";
-import { storage } from "../../app/services/storage.server";
 import type { Event } from "../../drizzle/schema/index";
 import { makeClip, makeQuartersImage } from "../media/support/media-fixtures";
 

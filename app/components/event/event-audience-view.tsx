@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
 import { api } from "~/lib/api-client";
-import type { AudiencePage } from "~/services/event-page.server";
+import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";

@@ -1,5 +1,5 @@
 import { ContributionForm } from "~/components/media/contribution-form";
-import type { PageOf } from "~/services/event-page.server";
+import type { PageOf } from "~/services/events/event-page.server";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 

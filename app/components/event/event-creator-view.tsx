@@ -1,4 +1,4 @@
-import type { PageOf } from "~/services/event-page.server";
+import type { PageOf } from "~/services/events/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";

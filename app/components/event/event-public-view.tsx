@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
-import type { PageOf } from "~/services/event-page.server";
+import type { PageOf } from "~/services/events/event-page.server";
 import { EventThankYouVideo } from "./event-thank-you-video";
 
 /** A Chorus that no longer collects, for someone without a key: nothing private, just where it stands. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { PageOf } from "~/services/event-page.server";
+import type { PageOf } from "~/services/events/event-page.server";
 import { IntentButton, IntentForm } from "./event-intent-form";
 
 /** A read-only link with a Copy button; the button appears once JavaScript can use the clipboard. */

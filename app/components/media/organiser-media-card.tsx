@@ -2,7 +2,7 @@ import type { DragEvent } from "react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
 import { formatDuration } from "~/domain/media-rules";
-import type { MediaView } from "~/services/media-views.server";
+import type { MediaView } from "~/services/media/media-views.server";
 
 const SECTION = "contributions";
 

@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
-import type { StockPicker, StockPickerPhoto } from "~/services/stock-photo-pick.server";
+import type { StockPicker, StockPickerPhoto } from "~/services/media/stock-photo-pick.server";
 
 const SECTION = "stock";
 

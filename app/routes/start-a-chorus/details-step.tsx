@@ -4,7 +4,7 @@ import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { MAX_PROMPT_LENGTH, MAX_PROMPTS } from "~/domain/event-input";
 import type { TimeZoneOption } from "~/domain/time-zones";
 import { canonicalTimeZone } from "~/domain/zoned-time";
-import type { StartDraft } from "~/services/start-draft.server";
+import type { StartDraft } from "~/services/events/start-draft.server";
 import { useEditableRows } from "./editable-rows";
 import { DefaultSubmit, StepActions } from "./form-controls";
 import { stepPath } from "./steps";

@@ -3,7 +3,7 @@ import { findOccasion } from "~/domain/occasions";
 import { formatRecipientNames, occasionTitle } from "~/domain/recipient-names";
 import { timeZoneOptions } from "~/domain/time-zones";
 import { canonicalTimeZone, END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
-import type { StartDraft } from "~/services/start-draft.server";
+import type { StartDraft } from "~/services/events/start-draft.server";
 import { occasionChoices, occasionOfChoice } from "./occasion-choices";
 import { validateStep, withoutBlankRows } from "./step-form.server";
 import { STEPS, type StepId } from "./steps";

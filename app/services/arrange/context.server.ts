@@ -1,8 +1,8 @@
 import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
+import type { EventViewer } from "~/services/events/event-access.server";
+import { openEventByUuid } from "~/services/events/event-page.server";
 import type { Event, User } from "../../../drizzle/schema/index";
-import type { EventViewer } from "../event-access.server";
-import { openEventByUuid } from "../event-page.server";
 
 /** What every part of the arrange page works with: the organiser's event and the organiser. */
 export interface ArrangeContext {

@@ -6,9 +6,9 @@ import { toastHeader, type Toast } from "~/lib/toast.server";
 import { formatBytes, formatDuration } from "~/media/upload-rejected-error";
 import { findArrangement, updateArrangement } from "~/models/arrangement.server";
 import { findTrackById } from "~/models/track.server";
-import { formText } from "../event-page-form.server";
-import { listLibrary, openTrack, removeTrack, trackLimits, trackView } from "../track-library.server";
-import { receiveTrackUpload } from "../track-upload.server";
+import { listLibrary, openTrack, removeTrack, trackLimits, trackView } from "~/services/arrange/track-library.server";
+import { formText } from "~/services/events/event-page-form.server";
+import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 /** The music part of the arrange page: the tracks to choose from, the choice, the upload limits. */

@@ -7,11 +7,11 @@ import { findArrangement, updateArrangement } from "~/models/arrangement.server"
 import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
 import { findRenderPiece } from "~/models/render-piece.server";
-import { formText } from "../event-page-form.server";
-import { renderVideoLinks, videoVersionsOf } from "../published-video.server";
-import { cancelRender, publishRenderJob, startRender } from "../render-jobs.server";
-import { renderPlanFor } from "../render-plan.server";
-import { renderJobView } from "../render-realtime.server";
+import { formText } from "~/services/events/event-page-form.server";
+import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
+import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
+import { renderPlanFor } from "~/services/render/render-plan.server";
+import { renderJobView } from "~/services/render/render-realtime.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 const RECENT_JOBS = 5;

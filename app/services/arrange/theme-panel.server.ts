@@ -7,10 +7,6 @@ import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader, type Toast } from "~/lib/toast.server";
 import { updateArrangement } from "~/models/arrangement.server";
-import type { Theme, User } from "../../../drizzle/schema/index";
-import { formText } from "../event-page-form.server";
-import type { EventFormReply } from "../event-page.server";
-import { queuePiecePreparation } from "../render-jobs.server";
 import {
   archiveTheme,
   chooseTheme,
@@ -21,7 +17,11 @@ import {
   themeFor,
   themeView,
   updateTheme,
-} from "../themes.server";
+} from "~/services/arrange/themes.server";
+import { formText } from "~/services/events/event-page-form.server";
+import type { EventFormReply } from "~/services/events/event-page.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import type { Theme, User } from "../../../drizzle/schema/index";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for

@@ -1,0 +1,43 @@
+import { acceptsContributions } from "~/domain/event-permissions";
+import { deriveViewerRole, type ViewerRole } from "~/domain/viewer-role";
+import { getUser } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { keysMatch } from "~/lib/event-keys.server";
+import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
+import type { Event, Rsvp, User } from "../../../drizzle/schema/index";
+
+export interface EventKeys {
+  privateKey?: string | null;
+  viewKey?: string | null;
+  invite?: string | null;
+}
+
+export interface EventViewer {
+  role: ViewerRole;
+  user: User | null;
+  /** The invitee behind a personal link or the logged-in user's invitation, if any. */
+  rsvp: Rsvp | null;
+  /** A public viewer who may add to an event that is still collecting. */
+  contributor: boolean;
+}
+
+export const keysFromUrl = (url: URL): EventKeys => ({
+  privateKey: url.searchParams.get("privateKey"),
+  viewKey: url.searchParams.get("viewKey"),
+  invite: url.searchParams.get("invite"),
+});
+
+/** Who is looking at this event, by account and by the keys in the address (spec §4). */
+export async function resolveEventViewer(request: Request, event: Event, keys: EventKeys): Promise<EventViewer> {
+  const user = await getUser(request);
+  const role = deriveViewerRole({
+    event,
+    user,
+    hasPrivateKey: keysMatch(keys.privateKey, event.privateKey),
+    hasViewKey: keysMatch(keys.viewKey, event.viewKey),
+  });
+  let rsvp: Rsvp | null = null;
+  if (keys.invite) rsvp = await findRsvpByInviteToken(db(), event.id, keys.invite);
+  if (!rsvp && user) rsvp = await findRsvpOfUser(db(), event.id, user);
+  return { role, user, rsvp, contributor: role === "public" && acceptsContributions(event) };
+}

@@ -1,0 +1,71 @@
+import { PRODUCT_NAME } from "~/domain/product";
+import { enqueue } from "~/jobs/queue.server";
+import { db } from "~/lib/db.server";
+import { ApiError } from "~/lib/http.server";
+import { findEventById, listRecipients, updateEvent } from "~/models/event.server";
+import { findUserById } from "~/models/user.server";
+import { deliverOnce } from "~/services/events/delivery.server";
+import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
+import { notify } from "~/services/events/notifications.server";
+import { renderEmail } from "~/services/messaging/email-layout.server";
+import { sendMail } from "~/services/messaging/mail.server";
+import { sendSms } from "~/services/messaging/sms.server";
+import type { Event } from "../../../drizzle/schema/index";
+
+/**
+ * POST /v2/events/{id}/deliver: the recipient gets their private link now, or at
+ * `at` (a job waits until then). Recipients need an e-mail or a phone number.
+ */
+export async function scheduleDelivery(event: Event, at: Date | null) {
+  const recipients = await listRecipients(db(), event.id);
+  if (!recipients.some((r) => r.email || r.phone)) {
+    throw new ApiError(400, "NO_RECIPIENT_CONTACT", "Add an e-mail address or a phone number for the recipient first.", {
+      recipients: "Add an e-mail address or a phone number for the recipient first.",
+    });
+  }
+  const when = at && at.getTime() > Date.now() ? at : null;
+  await updateEvent(db(), event.id, { deliveryAt: when });
+  await enqueue(
+    "event-deliver",
+    { eventId: event.id },
+    { startAfter: when ?? undefined, singletonKey: `deliver:${event.id}:${when?.toISOString() ?? "now"}` },
+  );
+  return { scheduledFor: when };
+}
+
+/** The delivery job: each recipient gets the link once per job, then the organiser is told. */
+export async function deliverToRecipients(jobId: string, eventId: string) {
+  const event = await findEventById(db(), eventId);
+  if (!event) return;
+  // A later reschedule replaced this job's moment: leave it to the newer job.
+  if (event.deliveryAt && event.deliveryAt.getTime() > Date.now() + 60_000) return;
+  const recipients = await listRecipients(db(), event.id);
+  const headline = headlineOf(event, recipients);
+  const link = shareLinksOf(event).recipient;
+  const organiser = await findUserById(db(), event.creatorId);
+  for (const r of recipients) {
+    if (r.email) {
+      const email = r.email;
+      const mail = renderEmail({
+        subject: `A ${PRODUCT_NAME} for you: ${headline}`,
+        heading: `${r.firstName}, there's something for you`,
+        paragraphs: ["The people who care about you made you a video. Grab a comfy seat and press play."],
+        action: { label: "Watch my video", url: link },
+        footnote: "This link is just for you. Please keep it private.",
+      });
+      await deliverOnce(`deliver:${jobId}:${r.id}:email`, "email", email, () => sendMail({ to: email, ...mail }));
+    }
+    if (r.phone) {
+      const phone = r.phone;
+      await deliverOnce(`deliver:${jobId}:${r.id}:sms`, "sms", phone, () =>
+        sendSms({ to: phone, body: `${r.firstName}, the people who care about you made you a video: ${link}` }),
+      );
+    }
+  }
+  await updateEvent(db(), event.id, { deliveredAt: new Date(), status: "delivered" });
+  if (organiser) {
+    await notify([
+      { userId: organiser.id, eventId: event.id, kind: "event.delivered", title: `${headline} was delivered`, url: `/e/${event.uuid}` },
+    ]);
+  }
+}

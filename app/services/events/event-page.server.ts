@@ -1,0 +1,184 @@
+import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
+import { acceptsContributions } from "~/domain/event-permissions";
+import { eventStatusOf } from "~/domain/event-status";
+import { timeZoneOptions } from "~/domain/time-zones";
+import { dayIn } from "~/domain/zoned-time";
+import { db } from "~/lib/db.server";
+import type { FormReply } from "~/lib/form.server";
+import { isApiError, notFound } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { findEventByUuid, listRecipients } from "~/models/event.server";
+import { markRsvpOpened } from "~/models/rsvp.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { type creatorEventView } from "~/services/events/event-views.server";
+import { eventViewFor, openEvent } from "~/services/events/events.server";
+import { guestbookMessages } from "~/services/events/guestbook.server";
+import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
+import { stockPickerFor } from "~/services/media/stock-photo-pick.server";
+import { currentVideoOf } from "~/services/render/published-video.server";
+import { uploadLimits } from "~/services/uploads/media-intake.server";
+import { thankYouVideoOf } from "~/services/uploads/thank-you-video.server";
+import type { Event, Recipient } from "../../../drizzle/schema/index";
+
+// The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
+// event-page-actions.server.ts.
+
+/** An action's answer: FormReply plus which form it belongs to. */
+export interface EventFormReply extends FormReply {
+  intent: string;
+  /** Changes on every success, so the form that was sent can start empty again. */
+  sentAt?: number;
+}
+
+export async function openEventByUuid(request: Request, rawUuid: string | undefined) {
+  const found = await findEventByUuid(db(), uuidParam(rawUuid, "Chorus"), { withDeleted: true });
+  if (!found) throw notFound("There is no Chorus with this id.");
+  return openEvent(request, found.id, keysFromUrl(new URL(request.url)));
+}
+
+/** A failure in a page loader becomes the page's error boundary with the same status. */
+export function asPageError(error: unknown) {
+  if (isApiError(error)) return new Response(error.message, { status: error.status });
+  return error;
+}
+
+// ——— What each viewer sees ———
+
+type Invitee = ReturnType<typeof creatorEventView>["rsvps"][number];
+
+const statusLabel = (r: Invitee, timeZone: string) => {
+  if (r.unsubscribed) return "Unsubscribed";
+  if (r.status === "contributed") return "Contributed";
+  if (r.status === "opened") return "Opened";
+  if (r.status === "declined") return "Declined";
+  return r.inviteSentAt ? `Invited on ${formatShortDay(r.inviteSentAt, timeZone)}` : "Not invited yet";
+};
+
+const channelsOf = (r: Invitee) =>
+  [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
+
+function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[], media: OrganiserMedia) {
+  const collecting = acceptsContributions(event);
+  const rsvps = view.rsvps;
+  return {
+    kind: "creator" as const,
+    uuid: event.uuid,
+    headline: view.headline,
+    occasion: view.occasion,
+    eventCode: view.eventId,
+    status: eventStatusOf(event),
+    deadline: formatMoment(event.deadline, event.timeZone),
+    deleted: !!event.deletedAt,
+    collecting,
+    shareLinks: view.shareLinks,
+    invitees: rsvps.map((r) => ({
+      id: r.id,
+      name: r.name,
+      contact: [r.email, r.phone].filter(Boolean).join(" · "),
+      channels: channelsOf(r) || "None",
+      status: statusLabel(r, event.timeZone),
+      canInvite: collecting && !r.unsubscribed,
+      invited: !!r.inviteSentAt,
+    })),
+    notYetInvited: rsvps.filter((r) => !r.inviteSentAt && !r.unsubscribed).length,
+    contributors: rsvps.filter((r) => r.status === "contributed").map((r) => r.name),
+    // The creator view names recipients only; editing and delivery need their addresses too.
+    recipients: recipients.map((r) => ({
+      id: r.id,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email ?? "",
+      phone: r.phone ?? "",
+    })),
+    settings: {
+      title: event.title,
+      message: event.message,
+      prompts: event.prompts.join("\n"),
+      deadlineDate: dayIn(event.deadline, event.timeZone),
+      deadlineTime: timeIn(event.deadline, event.timeZone),
+      timeZone: event.timeZone,
+      timeZones: timeZoneOptions(event.timeZone),
+      guestbook: event.guestbook,
+      status: event.status,
+    },
+    delivery: {
+      possible: recipients.some((r) => r.email || r.phone),
+      scheduledFor: event.deliveryAt ? formatMoment(event.deliveryAt, event.timeZone) : null,
+      deliveredAt: event.deliveredAt ? formatMoment(event.deliveredAt, event.timeZone) : null,
+      today: dayIn(new Date(), event.timeZone),
+      timeZone: event.timeZone,
+    },
+    thankYouMessage: view.thankYouMessage,
+    media,
+  };
+}
+
+export async function loadEventPage(request: Request, rawUuid: string | undefined) {
+  const { event, viewer } = await openEventByUuid(request, rawUuid);
+  // Spec §2.2: everyone but the creator may report the page from the footer.
+  const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
+  const view = await eventViewFor(event, viewer);
+  if (view.role === "creator") {
+    const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
+    // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
+    const stock = await stockPickerFor(request);
+    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
+  }
+  if (view.role === "public") {
+    if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
+    const open = view.event;
+    // The recipient's thank-you is for the people it thanks: invitees recognised by their link or account.
+    const thankYou = viewer.rsvp ? await thankYouVideoOf(event) : null;
+    const recipientNames = open.recipientNames ?? "the recipient";
+    if (!view.contributor) {
+      return {
+        footerReport,
+        page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames },
+      };
+    }
+    return {
+      footerReport,
+      page: {
+        kind: "contributor" as const,
+        headline: open.headline,
+        occasion: open.occasion,
+        message: open.message,
+        prompts: open.prompts,
+        deadline: formatLongDay(event.deadline, event.timeZone),
+        greeting: viewer.rsvp?.name ?? null,
+        uuid: event.uuid,
+        guestbook: event.guestbook,
+        // Passed on with uploads so they count as this invitee's contribution.
+        invite: viewer.rsvp ? new URL(request.url).searchParams.get("invite") : null,
+        limits: uploadLimits(),
+        thankYou,
+        thankYouFrom: recipientNames,
+      },
+    };
+  }
+  const audience = view.event;
+  return {
+    footerReport,
+    page: {
+      kind: view.role,
+      // The API id, for the recipient page's "opened" call.
+      id: event.id,
+      headline: audience.headline,
+      occasion: audience.occasion,
+      recipientNames: audience.recipientNames,
+      videoReady: !!audience.publishedMedia,
+      video: await currentVideoOf(event),
+      contributors: audience.contributors,
+      thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
+      uuid: event.uuid,
+      limits: uploadLimits(),
+      messages: await guestbookMessages(event),
+      timeZone: event.timeZone,
+    },
+  };
+}
+
+export type EventPageData = Awaited<ReturnType<typeof loadEventPage>>["page"];
+export type PageOf<K extends EventPageData["kind"]> = Extract<EventPageData, { kind: K }>;
+/** The recipient's page and the view-only page share one shape. */
+export type AudiencePage = Extract<EventPageData, { kind: "recipient" | "view-only" }>;

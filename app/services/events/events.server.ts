@@ -1,0 +1,109 @@
+import { stripProtectedEventFields } from "~/domain/event-fields";
+import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
+import { canManageEvent } from "~/domain/event-permissions";
+import { db } from "~/lib/db.server";
+import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
+import {
+  findEventById,
+  insertEvent,
+  listRecipients,
+  markEventOpened as markEventOpenedOnce,
+  rotateEventKeys,
+  setEventDeleted,
+  updateEvent,
+} from "~/models/event.server";
+import { listMediaOfEvent } from "~/models/media.server";
+import { listRsvps } from "~/models/rsvp.server";
+import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
+import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
+import type { Event, User } from "../../../drizzle/schema/index";
+
+export const eventNotFound = () => notFound("There is no Chorus with this id.");
+
+export async function createEvent(creator: User, input: CreateEventInput) {
+  return db().transaction((tx) =>
+    insertEvent(tx, {
+      creatorId: creator.id,
+      occasion: input.occasion,
+      occasionOther: input.occasion === "other" ? input.occasionOther : null,
+      guestbook: input.guestbook,
+      deadline: input.deadline,
+      timeZone: input.timeZone,
+      title: input.title,
+      message: input.message,
+      prompts: input.prompts,
+      analyticsClientId: input.analyticsClientId ?? null,
+      recipients: input.recipients,
+    }),
+  );
+}
+
+export const parseNewEvent = (payload: unknown) => parseWith(createEventInput(), payload);
+
+/** The event and who is asking; a deleted event exists only for its creator and admins. */
+export async function openEvent(request: Request, id: string, keys: EventKeys = {}) {
+  const event = await findEventById(db(), id, { withDeleted: true });
+  if (!event) throw eventNotFound();
+  const viewer = await resolveEventViewer(request, event, keys);
+  if (event.deletedAt && !canManageEvent(viewer.role)) throw eventNotFound();
+  return { event, viewer };
+}
+
+export async function requireManager(request: Request, id: string) {
+  const opened = await openEvent(request, id);
+  if (!canManageEvent(opened.viewer.role)) {
+    if (!opened.viewer.user) throw new ApiError(401, "UNAUTHORIZED", "Please log in to continue.");
+    throw forbidden("Only the organiser can do that.");
+  }
+  return opened;
+}
+
+/** What this viewer may see of the event. */
+export async function eventViewFor(event: Event, viewer: EventViewer) {
+  const recipients = await listRecipients(db(), event.id);
+  if (viewer.role === "creator") return { role: viewer.role, event: creatorEventView(event, recipients, await listRsvps(db(), event.id)) };
+  if (viewer.role === "recipient" || viewer.role === "view-only") {
+    // Everyone who took part: invitees who contributed and those who added something through the open link.
+    const invited = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
+    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" }))
+      .filter((m) => !m.hidden && m.status === "ready")
+      .map((m) => m.contributorName);
+    const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
+    return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
+  }
+  return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, recipients) };
+}
+
+/**
+ * PUT /v2/events/{id}: the protected fields of spec §3 are removed first. The
+ * organiser changes the event; with the private key, the recipient changes only
+ * what is theirs (their thank-you message), without an account.
+ */
+export async function updateEventAs(viewer: EventViewer, event: Event, payload: Record<string, unknown>) {
+  const changes = stripProtectedEventFields(payload);
+  if (viewer.role === "creator") {
+    const input = parseWith(updateEventInput(), changes);
+    if (input.occasion === "other" && !(input.occasionOther ?? event.occasionOther)) {
+      throw badRequest("Some fields need your attention.", { occasionOther: "Say what the occasion is." });
+    }
+    return (await updateEvent(db(), event.id, input))!;
+  }
+  if (viewer.role === "recipient") {
+    return (await updateEvent(db(), event.id, parseWith(recipientUpdateInput, changes)))!;
+  }
+  if (!viewer.user && viewer.role !== "view-only") throw new ApiError(401, "UNAUTHORIZED", "Please log in to continue.");
+  throw forbidden("Only the organiser can change this Chorus.");
+}
+
+export async function setDeleted(event: Event, deleted: boolean) {
+  return (await setEventDeleted(db(), event.id, deleted))!;
+}
+
+export async function rotateKey(event: Event, which: "privateKey" | "viewKey") {
+  return (await rotateEventKeys(db(), event.id, which))!;
+}
+
+/** Spec §4 "marked opened": the recipient opened their page (the first time is kept). */
+export async function markEventOpened(event: Event) {
+  return (await markEventOpenedOnce(db(), event.id))!;
+}

@@ -1,0 +1,205 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { checkTrim, decideClaim, moveInOrder } from "~/domain/media-rules";
+import { getUser } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { ApiError, badRequest, isApiError, notFound, unauthorized } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import {
+  claimMediaOfToken,
+  findMediaById,
+  findMediaVersion,
+  insertMediaCopy,
+  insertMediaVersion,
+  lockMontageOrder,
+  updateMedia,
+  type MediaChanges,
+} from "~/models/media.server";
+import { openEvent, requireManager } from "~/services/events/events.server";
+import { mediaNotFound, uploadTokenMatches, uploadTokenOf, type OpenedMedia } from "~/services/media/media-access.server";
+import { rebuildDerivedImages } from "~/services/media/media-derived.server";
+import { rearrangeMontage } from "~/services/media/media-order.server";
+import { queueMediaProcessing } from "~/services/media/media-queue.server";
+import { publishMediaUpdate } from "~/services/media/media-realtime.server";
+import { mediaView } from "~/services/media/media-views.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import type { Media } from "../../../drizzle/schema/index";
+
+// Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
+// Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.
+
+const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+/** PUT /v2/media/{id}: any of these; a contributor may send only the first two. */
+export const mediaChangesSchema = z
+  .object({
+    caption: z.string().trim().max(2000, "Keep the caption under 2,000 characters."),
+    contributorName: z.string().trim().max(80, "Use at most 80 characters for the name."),
+    position: z
+      .number({ error: "Give the position as a whole number." })
+      .int("Give the position as a whole number.")
+      .min(0, "Positions start at 0."),
+    trimStart: z.number({ error: "Give the start in seconds." }).min(0, "Start at 0 seconds or later."),
+    trimEnd: z.number({ error: "Give the end in seconds." }).positive("The end must be after 0 seconds.").nullable(),
+    hidden: z.boolean({ error: "Say true or false." }),
+  })
+  .partial()
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), { message: "There is nothing to change." });
+export type MediaChangeInput = z.infer<typeof mediaChangesSchema>;
+
+async function announce(rows: Media[]) {
+  for (const row of rows) await publishMediaUpdate(row);
+}
+
+/** Applies a checked change in one transaction: a move renumbers the montage with it. */
+export async function changeMedia({ record }: OpenedMedia, changes: MediaChangeInput) {
+  const { position, trimStart, trimEnd, ...rest } = changes;
+  const fields: MediaChanges = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  if (trimStart !== undefined || trimEnd !== undefined) {
+    const trim = checkTrim({ trimStart, trimEnd }, record);
+    if (!trim.ok) throw badRequest("Some fields need your attention.", trim.errors);
+    Object.assign(fields, { trimStart: trim.trimStart, trimEnd: trim.trimEnd });
+  }
+  if (position !== undefined && (record.archivedAt || record.purpose !== "contribution")) {
+    throw badRequest("Some fields need your attention.", {
+      position: record.archivedAt ? "Restore this item before moving it." : "Only contributions have a place in the video.",
+    });
+  }
+  const { updated, moved } = await db().transaction(async (tx) => {
+    const moved = position === undefined ? [] : await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, record.id, position));
+    const updated = Object.keys(fields).length
+      ? (await updateMedia(tx, record.id, fields))!
+      : (moved.find((row) => row.id === record.id) ?? record);
+    return { updated, moved: moved.filter((row) => row.id !== record.id) };
+  });
+  await announce([updated, ...moved]);
+  // A new caption or trim changes this item's scene; render it again ahead of publishing.
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
+  return updated;
+}
+
+/** DELETE /v2/media/{id}: archived, not deleted. The original stays and the organiser can restore it. */
+export async function archiveMedia({ record }: OpenedMedia) {
+  if (record.archivedAt) return record;
+  const { updated, moved } = await db().transaction(async (tx) => {
+    await lockMontageOrder(tx, record.eventId);
+    const updated = (await updateMedia(tx, record.id, { archivedAt: new Date() }))!;
+    return { updated, moved: await rearrangeMontage(tx, record.eventId) };
+  });
+  await announce([updated, ...moved]);
+  return updated;
+}
+
+/** PUT /v2/media/{id}/restore: back in the montage, at the end. */
+export async function restoreMedia({ record }: OpenedMedia) {
+  if (!record.archivedAt) return record;
+  const { updated, moved } = await db().transaction(async (tx) => {
+    await lockMontageOrder(tx, record.eventId);
+    await updateMedia(tx, record.id, { archivedAt: null });
+    const moved = await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, record.id, ids.length));
+    return { updated: (await findMediaById(tx, record.id))!, moved: moved.filter((row) => row.id !== record.id) };
+  });
+  await announce([updated, ...moved]);
+  return updated;
+}
+
+export const claimInput = z.object({ uploadToken: z.string().trim().min(1).max(200).optional() });
+
+/**
+ * PUT /v2/media/{id}/claim: a contributor who made an account later proves with the upload
+ * token their browser kept that the item is theirs. Every item that token sent to the
+ * event becomes theirs with it.
+ */
+export async function claimMedia(request: Request, rawId: string | undefined, bodyToken?: string) {
+  const id = uuidParam(rawId, "photo or clip");
+  const user = await getUser(request);
+  if (!user) throw unauthorized("Log in to keep your uploads in your account.");
+  const token = uploadTokenOf(request) ?? bodyToken ?? null;
+  const record = await findMediaById(db(), id);
+  if (!record) throw mediaNotFound();
+  // A deleted event's media are gone for everyone but its organiser.
+  await openEvent(request, record.eventId).catch((error: unknown) => {
+    throw isApiError(error) && error.status === 404 ? mediaNotFound() : error;
+  });
+  const decision = decideClaim({
+    userId: user.id,
+    holdsUploadToken: uploadTokenMatches(token, record.uploadTokenHash),
+    uploaderId: record.uploaderId,
+  });
+  if (!decision.allowed) {
+    if (decision.refusal === "conflict") throw conflict("ALREADY_CLAIMED", "This upload already belongs to another account.");
+    throw mediaNotFound();
+  }
+  const claimed = await claimMediaOfToken(db(), record.eventId, record.uploadTokenHash!, user.id);
+  await announce(claimed);
+  const updated = claimed.find((row) => row.id === record.id) ?? record;
+  return { claimed: claimed.length, media: mediaView(updated) };
+}
+
+/**
+ * POST /v2/media/{id}/duplicate: a second card for the same photo or clip (to show it twice,
+ * or with another caption). It shares the stored files — no bytes are copied — and its
+ * version in use, and sits right after its source.
+ */
+export async function duplicateMedia({ record }: OpenedMedia) {
+  const { id: _id, mediaUuid: _uuid, position: _position, createdAt: _created, updatedAt: _updated, ...copied } = record;
+  const { copy, moved } = await db().transaction(async (tx) => {
+    await lockMontageOrder(tx, record.eventId);
+    let copy = await insertMediaCopy(tx, {
+      ...copied,
+      uploadId: `dup-${crypto.randomUUID()}`,
+      duplicatedFrom: record.id,
+      activeVersionId: null,
+    });
+    if (record.activeVersionId) {
+      const active = await findMediaVersion(tx, record.id, record.activeVersionId);
+      if (active) {
+        const { id: _vid, mediaId: _mid, createdAt: _vcreated, ...version } = active;
+        const shared = await insertMediaVersion(tx, { ...version, mediaId: copy.id });
+        copy = (await updateMedia(tx, copy.id, { activeVersionId: shared.id }))!;
+      }
+    }
+    const moved = record.archivedAt
+      ? []
+      : await rearrangeMontage(tx, record.eventId, (ids) => moveInOrder(ids, copy.id, ids.indexOf(record.id) + 1));
+    return { copy: moved.find((row) => row.id === copy.id) ?? copy, moved: moved.filter((row) => row.id !== copy.id) };
+  });
+  await announce([copy, ...moved]);
+  return copy;
+}
+
+async function queueProcessing(record: Media) {
+  const updated = (await updateMedia(db(), record.id, { status: "uploaded", failureReason: null }))!;
+  await queueMediaProcessing(record);
+  await publishMediaUpdate(updated);
+  return updated;
+}
+
+export const retryInput = z.object({ eventId: z.uuid("Give the Chorus's id."), mediaId: z.uuid("Give the id of the photo or clip.") });
+
+/**
+ * POST /v2/media. The spec names the call without its payload. Uploads create media records
+ * themselves (tus and the plain form) and there is no stock library yet, so this call gives
+ * the organiser the one creation-like action left: processing a FAILED upload again, e.g.
+ * after a fix on our side. `{eventId, mediaId}`; anything but a failed item is a 409.
+ */
+export async function retryMedia(request: Request, input: z.infer<typeof retryInput>) {
+  const { event } = await requireManager(request, input.eventId);
+  const record = await findMediaById(db(), input.mediaId);
+  if (!record || record.eventId !== event.id) throw notFound("This Chorus has no photo or clip with this id.");
+  if (record.status !== "failed") throw conflict("NOT_FAILED", "Only an upload that failed can be processed again.");
+  return queueProcessing(record);
+}
+
+/**
+ * PUT /v2/media/{id}/regenerate-image: a ready photo's rendition, poster and thumbnails are
+ * made again from its active version or original; anything else is processed again.
+ */
+export async function regenerateMedia({ record }: OpenedMedia) {
+  if (record.kind === "photo" && record.status === "ready") {
+    const updated = await rebuildDerivedImages(record);
+    await publishMediaUpdate(updated);
+    return updated;
+  }
+  return queueProcessing(record);
+}

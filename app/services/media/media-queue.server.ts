@@ -1,0 +1,15 @@
+import { mediaLaneFor } from "~/domain/media-lane";
+import { enqueue } from "~/jobs/queue.server";
+import { env } from "~/lib/env.server";
+import type { Media } from "../../../drizzle/schema/index";
+
+/**
+ * Queues the processing of an item in its lane (docs/decisions/015): photos and small clips in
+ * the fast lane, so they never wait behind a long clip. One waiting job per item.
+ */
+export async function queueMediaProcessing(record: Pick<Media, "id" | "mimeType" | "sizeBytes">) {
+  const settings = env();
+  const lane = mediaLaneFor(record, { smallMaxBytes: settings.MEDIA_SMALL_MAX_BYTES, maxPhotoBytes: settings.MAX_PHOTO_BYTES });
+  await enqueue(lane, { mediaId: record.id }, { singletonKey: `media:${record.id}` });
+  return lane;
+}

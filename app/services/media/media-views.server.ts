@@ -1,0 +1,44 @@
+import { signedMediaUrl } from "~/lib/media-url.server";
+import type { Media } from "../../../drizzle/schema/index";
+
+/** A media record as the organiser (or the contributor who sent it) sees it, with signed file links. */
+export function mediaView(record: Media) {
+  const ready = record.status === "ready";
+  // Photos' thumbnails are thumb-*, clips' are poster-*: the 320-wide one, WebP first.
+  const names = Object.keys(record.thumbnails);
+  const thumb = ready ? (names.find((n) => n.endsWith("-320.webp")) ?? names.find((n) => n.endsWith("-320.jpg")) ?? null) : null;
+  // Changes whenever the files behind a link may have (upscale, edit, revert), so no stale image is shown from cache.
+  const version = record.updatedAt.getTime().toString(36);
+  const link = (variant: string) => `${signedMediaUrl(record.mediaUuid, variant)}&v=${version}`;
+  return {
+    id: record.id,
+    mediaUuid: record.mediaUuid,
+    purpose: record.purpose,
+    kind: record.kind,
+    status: record.status,
+    failureReason: record.failureReason,
+    contributorName: record.contributorName,
+    caption: record.caption,
+    position: record.position,
+    trimStart: record.trimStart,
+    trimEnd: record.trimEnd,
+    hidden: record.hidden,
+    archived: !!record.archivedAt,
+    approved: record.approved,
+    originalName: record.originalName,
+    sizeBytes: record.sizeBytes,
+    width: record.width,
+    height: record.height,
+    durationSeconds: record.durationSeconds,
+    createdAt: record.createdAt.toISOString(),
+    thumbnailUrl: thumb ? link(thumb) : null,
+    posterUrl: ready && record.posterKey ? link("poster") : null,
+    renditionUrl: ready && record.renditionKey ? link("rendition") : null,
+    originalUrl: signedMediaUrl(record.mediaUuid, "original"),
+  };
+}
+
+export type MediaView = ReturnType<typeof mediaView>;
+
+/** What anyone following the event's public room may know: an item's progress, nothing private. */
+export const publicMediaStatus = (record: Media) => ({ mediaUuid: record.mediaUuid, status: record.status, kind: record.kind });

@@ -1,0 +1,63 @@
+import { db } from "~/lib/db.server";
+import { signedFileUrl } from "~/lib/media-url.server";
+import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
+import type { Event, PublishedMedia, RenderJob } from "../../../drizzle/schema/index";
+
+/** The links a page hands out for a video file: signed, expiring, range-served. */
+function videoLinks(base: string, hasPoster: boolean) {
+  return {
+    videoUrl: signedFileUrl(`${base}/video`),
+    posterUrl: hasPoster ? signedFileUrl(`${base}/poster`) : null,
+    downloadUrl: `${signedFileUrl(`${base}/video`)}&download`,
+  };
+}
+
+export const publishedVideoLinks = (version: PublishedMedia) => videoLinks(`/videos/${version.id}`, !!version.posterKey);
+export const renderVideoLinks = (job: RenderJob) => videoLinks(`/renders/${job.id}`, !!job.posterKey);
+
+/** A published version as the API answers it. */
+export function publishedVersionView(version: PublishedMedia, event: Pick<Event, "publishedMedia">) {
+  return {
+    id: version.id,
+    eventId: version.eventId,
+    renderJobId: version.renderJobId,
+    version: version.version,
+    current: version.id === event.publishedMedia,
+    durationSeconds: version.durationSeconds,
+    width: version.width,
+    height: version.height,
+    sizeBytes: version.sizeBytes,
+    publishedAt: version.createdAt.toISOString(),
+    ...publishedVideoLinks(version),
+  };
+}
+
+/** The event's current video, if one is published. */
+export async function currentVideoOf(event: Event) {
+  if (!event.publishedMedia) return null;
+  const version = await findPublishedMedia(db(), event.publishedMedia);
+  if (!version || version.eventId !== event.id) return null;
+  return {
+    id: version.id,
+    version: version.version,
+    durationSeconds: version.durationSeconds,
+    width: version.width,
+    height: version.height,
+    publishedAt: version.createdAt.toISOString(),
+    ...publishedVideoLinks(version),
+  };
+}
+
+/** Every version of the event's video, newest first, with which one is current. */
+export async function videoVersionsOf(event: Event) {
+  const versions = await listPublishedVersions(db(), event.id);
+  return versions.map((v) => ({
+    id: v.id,
+    version: v.version,
+    current: v.id === event.publishedMedia,
+    durationSeconds: v.durationSeconds,
+    resolution: v.height ? `${v.height}p` : null,
+    publishedAt: v.createdAt.toISOString(),
+    ...publishedVideoLinks(v),
+  }));
+}

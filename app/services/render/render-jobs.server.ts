@@ -1,0 +1,240 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { enqueue } from "~/jobs/queue.server";
+import { openWorkDir } from "~/jobs/work-dir.server";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { badRequest, ApiError } from "~/lib/http.server";
+import { probeMedia } from "~/media/probe.server";
+import { findEventById } from "~/models/event.server";
+import { publishVersion } from "~/models/published-media.server";
+import { claimRenderJob, findActiveRenderJob, insertRenderJob, listStalledRenderJobs, updateRenderJob } from "~/models/render-job.server";
+import type { RenderPlan, Resolution } from "~/render/plan";
+import { runRender, type RenderProgress } from "~/render/run.server";
+import { notify } from "~/services/events/notifications.server";
+import { storage } from "~/services/media/storage.server";
+import { storedPieces } from "~/services/render/render-pieces.server";
+import { renderPlanFor } from "~/services/render/render-plan.server";
+import { publishRenderUpdate } from "~/services/render/render-realtime.server";
+import type { Event, RenderJob, User } from "../../../drizzle/schema/index";
+
+// Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
+// (never in a web request), writes a heartbeat while it works, can be cancelled, and after a
+// crash is taken up again — reusing every piece already rendered — without publishing twice.
+
+const HEARTBEAT_MS = 5_000;
+// The queue's own time limit for one attempt: long renders must not be taken for dead ones
+// (a dead worker is found sooner by its heartbeat, see recoverStalledRenders).
+const RENDER_JOB_EXPIRY_SECONDS = 6 * 60 * 60;
+
+export const RENDER_FAILED = "The render did not finish. Please try again; if it keeps failing, our team has been told.";
+
+/** Queues a render of the event as it is arranged now. One render per event at a time. */
+export async function startRender(event: Event, options: { requestedBy: User | null; publishWhenDone: boolean; resolution?: Resolution }) {
+  const active = await findActiveRenderJob(db(), event.id);
+  if (active) return { job: active, created: false };
+  const plan = await renderPlanFor(event, { resolution: options.resolution });
+  if (plan.segments.length <= 2) throw badRequest("Nothing to render yet: no contribution is ready. Add a photo or a clip first.");
+  const job = await insertRenderJob(db(), {
+    eventId: event.id,
+    requestedById: options.requestedBy?.id ?? null,
+    publishWhenDone: options.publishWhenDone,
+    resolution: plan.profile.resolution,
+  });
+  const saved = await updateRenderJob(db(), job.id, { plan, planHash: plan.hash, framesTotal: plan.totalFrames });
+  await enqueue("render-run", { renderJobId: job.id }, { singletonKey: job.id, expireInSeconds: RENDER_JOB_EXPIRY_SECONDS });
+  await publishRenderUpdate(saved!);
+  return { job: saved!, created: true };
+}
+
+/** Asks a render to stop. A waiting one stops at once; a running one at its next heartbeat. */
+export async function cancelRender(job: RenderJob) {
+  if (job.status === "succeeded" || job.status === "failed" || job.status === "cancelled") {
+    throw new ApiError(409, "CONFLICT", "This render has already finished.");
+  }
+  const changes =
+    job.status === "queued"
+      ? { status: "cancelled" as const, cancelRequestedAt: new Date(), finishedAt: new Date() }
+      : { cancelRequestedAt: new Date() };
+  const updated = (await updateRenderJob(db(), job.id, changes))!;
+  await publishRenderUpdate(updated);
+  return updated;
+}
+
+/** Publishes a finished render as the event's current video (at most once per render). */
+export async function publishRenderJob(job: RenderJob, by: User | null) {
+  if (job.status !== "succeeded" || !job.outputKey) throw new ApiError(409, "CONFLICT", "Only a finished render can be published.");
+  return publishVersionOf(job, by);
+}
+
+async function publishVersionOf(job: RenderJob, by: User | null) {
+  if (!job.outputKey) throw new Error(`render ${job.id} has no video to publish`);
+  const { version, created } = await publishVersion(db(), {
+    eventId: job.eventId,
+    renderJobId: job.id,
+    videoKey: job.outputKey,
+    posterKey: job.posterKey,
+    durationSeconds: job.durationSeconds,
+    width: (job.plan as RenderPlan | null)?.profile.width ?? null,
+    height: (job.plan as RenderPlan | null)?.profile.height ?? null,
+    sizeBytes: job.sizeBytes,
+    publishedById: by?.id ?? job.requestedById,
+  });
+  if (created) {
+    const event = await findEventById(db(), job.eventId, { withDeleted: true });
+    if (event) {
+      await notify([
+        {
+          userId: event.creatorId,
+          eventId: event.id,
+          kind: "video-published",
+          title: `Version ${version.version} of your video is published`,
+          body: "The recipient's link now plays it. You can still change the arrangement and publish again.",
+          url: `/e/${event.uuid}/arrange#render`,
+        },
+      ]);
+    }
+  }
+  return version;
+}
+
+/** The render-run job. Idempotent: a finished or cancelled job is left as it is. */
+export async function runRenderJob(renderJobId: string, { finalAttempt = false }: { finalAttempt?: boolean } = {}) {
+  const job = await claimRenderJob(db(), renderJobId);
+  if (!job) return;
+  const plan = job.plan as RenderPlan;
+  const controller = new AbortController();
+  let cancelled = false;
+  let latest: RenderProgress | null = null;
+  let lastPush = 0;
+  const heartbeat = setInterval(async () => {
+    const row = await updateRenderJob(db(), job.id, {
+      heartbeatAt: new Date(),
+      ...(latest ? { framesDone: latest.framesDone, etaSeconds: latest.etaSeconds } : {}),
+    }).catch(() => null);
+    if (row?.cancelRequestedAt && !cancelled) {
+      cancelled = true;
+      controller.abort();
+    }
+  }, HEARTBEAT_MS);
+  // Named by render: its next attempt empties what a dead one left (app/jobs/work-dir.server.ts).
+  const workDir = await openWorkDir(`render-${job.id}`);
+  const work = workDir.path;
+  const pieces = storedPieces();
+  await publishRenderUpdate(job);
+  try {
+    const output = path.join(work, "video.mp4");
+    const result = await runRender(plan, {
+      store: pieces,
+      sourcePath: async (key) => {
+        const copy = await storage().localCopy(key, { into: work });
+        return copy.path;
+      },
+      workDir: path.join(work, "pieces"),
+      output,
+      poster: path.join(work, "poster.jpg"),
+      signal: controller.signal,
+      onProgress: (progress) => {
+        latest = progress;
+        // Live progress a few times a second at most; the row is written with the heartbeat.
+        if (Date.now() - lastPush < 400 && progress.fraction < 1) return;
+        lastPush = Date.now();
+        void publishRenderUpdate({
+          ...job,
+          framesDone: progress.framesDone,
+          etaSeconds: progress.etaSeconds,
+          piecesRendered: progress.piecesRendered,
+          piecesReused: progress.piecesReused,
+        });
+      },
+    });
+    const probe = await probeMedia(output);
+    const base = `events/${job.eventId}/renders/${job.id}`;
+    const size = (await stat(output)).size;
+    await storage().putFile(`${base}/video.mp4`, output, "video/mp4");
+    if (result.poster) await storage().putFile(`${base}/poster.jpg`, result.poster, "image/jpeg");
+    const rendered = (await updateRenderJob(db(), job.id, {
+      outputKey: `${base}/video.mp4`,
+      posterKey: result.poster ? `${base}/poster.jpg` : null,
+      durationSeconds: probe.duration,
+      sizeBytes: size,
+      framesDone: plan.totalFrames,
+      etaSeconds: 0,
+      piecesRendered: result.piecesRendered,
+      piecesReused: result.piecesReused,
+      heartbeatAt: new Date(),
+    }))!;
+    // Published before the job says it succeeded: whoever sees "succeeded" also sees the new
+    // version. A crash in between re-renders from stored pieces and publishes the same version.
+    if (rendered.publishWhenDone) await publishVersionOf(rendered, null);
+    const done = (await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }))!;
+    console.info(
+      `render ${job.id}: ${result.piecesRendered} pieces rendered, ${result.piecesReused} reused; finished at (s) ${JSON.stringify(result.finishedAt)}`,
+    );
+    await publishRenderUpdate(done);
+  } catch (error) {
+    if (cancelled) {
+      const stopped = await updateRenderJob(db(), job.id, { status: "cancelled", finishedAt: new Date() });
+      if (stopped) await publishRenderUpdate(stopped);
+      return;
+    }
+    console.error(`render ${job.id} failed:`, error);
+    // Retried by the queue; after the last attempt the organiser is told instead of waiting for ever.
+    const failed = await updateRenderJob(
+      db(),
+      job.id,
+      finalAttempt ? { status: "failed", error: RENDER_FAILED, finishedAt: new Date() } : { status: "queued", error: RENDER_FAILED },
+    );
+    if (failed) await publishRenderUpdate(failed);
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+    await pieces.release();
+    await workDir.remove();
+  }
+}
+
+/**
+ * Takes up renders whose worker died mid-way (no heartbeat for RENDER_STALL_SECONDS): they are
+ * queued again and resume from the pieces already stored. Runs in every worker process.
+ */
+export async function recoverStalledRenders() {
+  const stalled = await listStalledRenderJobs(db(), env().RENDER_STALL_SECONDS);
+  for (const job of stalled) {
+    const requeued = await updateRenderJob(db(), job.id, { status: "queued", heartbeatAt: new Date() });
+    if (requeued)
+      await enqueue(
+        "render-run",
+        { renderJobId: job.id },
+        { singletonKey: `${job.id}:${job.attempts}`, expireInSeconds: RENDER_JOB_EXPIRY_SECONDS },
+      );
+  }
+  return stalled.length;
+}
+
+/**
+ * The render-prepare job: renders the pieces of the event's current arrangement that are not
+ * stored yet, so publishing later only has crossfades, the soundtrack and the join left to do.
+ */
+export async function prepareEventPieces(eventId: string) {
+  const event = await findEventById(db(), eventId);
+  if (!event) return;
+  const plan = await renderPlanFor(event);
+  if (plan.segments.length <= 2) return;
+  const { prepareRender } = await import("~/render/prepare.server");
+  const pieces = storedPieces();
+  try {
+    await prepareRender(plan, {
+      store: pieces,
+      sourcePath: async (key) => (await storage().localCopy(key)).path,
+    });
+  } finally {
+    await pieces.release();
+  }
+}
+
+/** Lines up piece preparation after a change to the event's montage (debounced per event). */
+export async function queuePiecePreparation(eventId: string) {
+  if (!env().RENDER_AHEAD) return;
+  await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + 5_000) });
+}

@@ -1,0 +1,95 @@
+import path from "node:path";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import {
+  deleteRenderPiece,
+  findRenderPiece,
+  saveRenderPiece,
+  takeUnusedRenderPieces,
+  touchRenderPiece,
+} from "~/models/render-piece.server";
+import type { PieceStore, StoredPiece } from "~/render/run.server";
+import { storage } from "~/services/media/storage.server";
+
+const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mov": "video/quicktime", ".wav": "audio/wav", ".m4a": "audio/mp4" };
+
+/**
+ * Rendered pieces kept in storage under their key, listed in PostgreSQL, so any worker can reuse
+ * what another rendered. Files are fetched to local paths for ffmpeg; `release` drops the copies
+ * (a no-op on local disk, where the stored file is used in place).
+ */
+export function storedPieces(): PieceStore & { release(): Promise<void> } {
+  const releases: (() => Promise<void>)[] = [];
+  const local = async (key: string) => {
+    const copy = await storage().localCopy(key);
+    releases.push(copy.release);
+    return copy.path;
+  };
+  /** The piece's row when every file of it is stored, marked used; a piece missing a file is forgotten. */
+  const lookUp = async (key: string) => {
+    const row = await findRenderPiece(db(), key);
+    if (!row) return null;
+    for (const storageKey of Object.values(row.files)) {
+      // A piece whose files went missing is rendered again, never joined half.
+      if (!(await storage().stat(storageKey))) {
+        await deleteRenderPiece(db(), key);
+        return null;
+      }
+    }
+    await touchRenderPiece(db(), key);
+    return row;
+  };
+  return {
+    async has(key) {
+      return (await lookUp(key)) !== null;
+    },
+    async get(key, only) {
+      const row = await lookUp(key);
+      if (!row) return null;
+      const files: Record<string, string> = {};
+      for (const [name, storageKey] of Object.entries(row.files)) {
+        if (!only || only.includes(name)) files[name] = await local(storageKey);
+      }
+      return { files, frames: row.frames } satisfies StoredPiece;
+    },
+    async put(key, kind, files, frames) {
+      const stored: Record<string, string> = {};
+      for (const [name, file] of Object.entries(files)) {
+        const extension = path.extname(file);
+        stored[name] = `render-pieces/${key.slice(0, 2)}/${key}/${name}${extension}`;
+        await storage().putFile(stored[name]!, file, CONTENT_TYPES[extension] ?? "application/octet-stream");
+      }
+      await saveRenderPiece(db(), { key, kind, files: stored, frames });
+      const paths: Record<string, string> = {};
+      for (const [name, storageKey] of Object.entries(stored)) paths[name] = await local(storageKey);
+      return { files: paths, frames };
+    },
+    async release() {
+      await Promise.all(releases.splice(0).map((release) => release().catch(() => {})));
+    },
+  };
+}
+
+const SWEEP_BATCH = 200;
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The render-pieces sweep: pieces no render has used for RENDER_PIECE_RETENTION_DAYS are removed
+ * from storage. Every render and every render-ahead of an event looks its pieces up, which marks
+ * them used, so only pieces of arrangements nobody works on any more go; were one needed again,
+ * it would be rendered again. Resolves to how many pieces were removed.
+ */
+export async function sweepUnusedRenderPieces(now = new Date()) {
+  const cutoff = new Date(now.getTime() - env().RENDER_PIECE_RETENTION_DAYS * DAY);
+  let removed = 0;
+  for (;;) {
+    // The row goes first: a render looking the piece up from now on renders it again rather than
+    // finding files half gone.
+    const batch = await takeUnusedRenderPieces(db(), cutoff, SWEEP_BATCH);
+    for (const piece of batch) {
+      for (const key of Object.values(piece.files)) await storage().delete(key);
+    }
+    removed += batch.length;
+    if (batch.length < SWEEP_BATCH) return removed;
+  }
+}

@@ -1,0 +1,45 @@
+import { db } from "~/lib/db.server";
+import { findEventById, findEventsByIds } from "~/models/event.server";
+import { listRecentRenderJobs } from "~/models/render-job.server";
+import { roomOfUser, type RenderJobUpdate } from "~/realtime/events";
+import { broadcaster } from "~/realtime/server.server";
+import type { RenderJob } from "../../../drizzle/schema/index";
+
+/** The part of a render job the organiser's page and staff tools show. */
+export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdate {
+  const fraction = job.status === "succeeded" ? 1 : job.framesTotal ? Math.min(1, job.framesDone / job.framesTotal) : 0;
+  return {
+    id: job.id,
+    eventId: job.eventId,
+    eventUuid,
+    status: job.status,
+    resolution: job.resolution,
+    publishWhenDone: job.publishWhenDone,
+    percent: Math.floor(fraction * 100),
+    etaSeconds: job.status === "running" ? job.etaSeconds : null,
+    durationSeconds: job.durationSeconds,
+    piecesRendered: job.piecesRendered,
+    piecesReused: job.piecesReused,
+    error: job.error,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** Pushes a render's progress to the organiser (their `/users` room) and to staff. */
+export async function publishRenderUpdate(job: RenderJob) {
+  const io = broadcaster();
+  if (!io) return;
+  const event = await findEventById(db(), job.eventId, { withDeleted: true });
+  if (!event) return;
+  const view = renderJobView(job, event.uuid);
+  io.of("/users").to(roomOfUser(event.creatorId)).emit("render:progress", view);
+  io.of("/staff").emit("render:progress", view);
+}
+
+/** Staff's list of the latest renders, as the live updates shape them. */
+export async function recentRenders() {
+  const jobs = await listRecentRenderJobs(db());
+  const events = new Map((await findEventsByIds(db(), [...new Set(jobs.map((j) => j.eventId))])).map((e) => [e.id, e.uuid]));
+  return jobs.map((job) => renderJobView(job, events.get(job.eventId) ?? ""));
+}

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { acceptsContributions } from "~/domain/event-permissions";
+import { getUser } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { keysMatch } from "~/lib/event-keys.server";
+import { ApiError, fieldErrors, validateInput } from "~/lib/http.server";
+import { hashToken } from "~/lib/tokens.server";
+import { findEventByUuid } from "~/models/event.server";
+import { eventUsage, insertMedia } from "~/models/media.server";
+import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
+import { queueMediaProcessing } from "~/services/media/media-queue.server";
+import type { Event, Media, Rsvp, User } from "../../../drizzle/schema/index";
+
+/** What a browser says about an upload when it starts one (tus metadata or the plain form). */
+export const uploadMetadataSchema = z.object({
+  eventUuid: z.uuid("This upload is not for a known Chorus."),
+  filename: z.string().trim().max(255).optional().default(""),
+  filetype: z.string().trim().max(100).optional().default(""),
+  contributorName: z.string().trim().max(80, "Use at most 80 characters for your name.").optional().default(""),
+  caption: z.string().trim().max(2000, "Keep your message under 2,000 characters.").optional().default(""),
+  purpose: z.enum(["contribution", "thank_you"]).optional().default("contribution"),
+  privateKey: z.string().max(100).optional(),
+  invite: z.string().max(100).optional(),
+  /** A random token the contributor's browser keeps: their key to change or remove this upload later. */
+  uploadToken: z.string("Missing upload token.").min(20, "Missing upload token.").max(200),
+});
+export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
+
+export interface AuthorisedUpload {
+  event: Event;
+  meta: UploadMetadata;
+  uploader: User | null;
+  rsvp: Rsvp | null;
+}
+
+const refuse = (status: number, code: string, message: string) => new ApiError(status, code, message);
+
+/** Limits a contributor sees before uploading, and the server enforces. */
+export function uploadLimits() {
+  const s = env();
+  return {
+    maxVideoBytes: s.MAX_VIDEO_BYTES,
+    maxPhotoBytes: s.MAX_PHOTO_BYTES,
+    maxClipSeconds: s.MAX_CLIP_SECONDS,
+    maxEventBytes: s.MAX_EVENT_BYTES,
+    maxEventFiles: s.MAX_EVENT_FILES,
+  };
+}
+
+/**
+ * Decides whether an upload may start: the event takes contributions (or, for a
+ * thank-you video, the caller holds the recipient's key), the size is within the
+ * limits and the event's quota has room.
+ */
+export async function authoriseUpload(
+  request: Request,
+  raw: Record<string, unknown>,
+  size: number | undefined,
+  stage: "start" | "finish" = "start",
+): Promise<AuthorisedUpload> {
+  // tus sends a key without a value (an empty caption) as null.
+  const parsed = validateInput(
+    uploadMetadataSchema,
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)),
+  );
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    throw new ApiError(400, "BAD_UPLOAD_METADATA", Object.values(fields)[0] ?? "This upload is missing details.", fields);
+  }
+  const meta = parsed.data;
+  const event = await findEventByUuid(db(), meta.eventUuid);
+  if (!event) throw refuse(404, "NOT_FOUND", "There is no Chorus at this link.");
+  if (meta.purpose === "thank_you") {
+    if (!keysMatch(meta.privateKey, event.privateKey)) throw refuse(403, "FORBIDDEN", "Only the recipient can add a thank-you video.");
+  } else if (stage === "start" && !acceptsContributions(event)) {
+    // Checked when an upload starts only: one that began in time is kept even if the deadline
+    // passes while the last bytes arrive over a slow link.
+    throw refuse(409, "EVENT_CLOSED", "This Chorus is no longer collecting contributions.");
+  }
+  const limits = uploadLimits();
+  if (size === undefined) throw refuse(400, "SIZE_REQUIRED", "The file size must be known when the upload starts.");
+  if (size === 0) throw refuse(400, "EMPTY", "This file is empty.");
+  const isPhoto = meta.filetype.startsWith("image/");
+  const max = isPhoto ? limits.maxPhotoBytes : limits.maxVideoBytes;
+  if (size > max) {
+    throw refuse(413, "TOO_LARGE", `This file is too large: ${isPhoto ? "photos" : "videos"} can be up to ${formatBytes(max)}.`);
+  }
+  const usage = stage === "start" ? await eventUsage(db(), event.id) : { files: 0, bytes: 0 };
+  if (usage.files >= limits.maxEventFiles || usage.bytes + size > limits.maxEventBytes) {
+    throw refuse(413, "QUOTA_EXCEEDED", "This Chorus has no room for more files. Ask the organiser to make space.");
+  }
+  const uploader = await getUser(request);
+  let rsvp: Rsvp | null = null;
+  if (meta.invite) rsvp = await findRsvpByInviteToken(db(), event.id, meta.invite);
+  if (!rsvp && uploader) rsvp = await findRsvpOfUser(db(), event.id, uploader);
+  return { event, meta, uploader, rsvp };
+}
+
+/** Records a finished upload and queues its processing. Recording the same upload twice is harmless. */
+export async function recordUpload(upload: AuthorisedUpload, file: { uploadId: string; key: string; size: number }): Promise<Media> {
+  const { event, meta, uploader, rsvp } = upload;
+  const record = await insertMedia(db(), {
+    eventId: event.id,
+    purpose: meta.purpose,
+    originalKey: file.key,
+    originalName: meta.filename,
+    mimeType: meta.filetype || "application/octet-stream",
+    sizeBytes: file.size,
+    contributorName: meta.contributorName || rsvp?.name || "",
+    caption: meta.caption,
+    uploaderId: uploader?.id ?? null,
+    rsvpId: rsvp?.id ?? null,
+    uploadTokenHash: hashToken(meta.uploadToken),
+    uploadId: file.uploadId,
+  });
+  await queueMediaProcessing(record);
+  return record;
+}
+
+export function formatBytes(bytes: number) {
+  if (bytes >= 1024 ** 3) return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
+  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MB`;
+  return `${Math.round(bytes / 1024)} KB`;
+}

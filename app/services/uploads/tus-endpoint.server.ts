@@ -1,0 +1,96 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ERRORS, Server, type ServerOptions } from "@tus/server";
+import { env } from "~/lib/env.server";
+import { isApiError } from "~/lib/http.server";
+import { storage } from "~/services/media/storage.server";
+import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
+import { uploadStagingDir, uploadStore } from "~/services/uploads/upload-expiry.server";
+
+export const TUS_PATH = "/uploads/tus";
+
+const errorBody = (code: string, message: string, fields?: Record<string, string>) =>
+  JSON.stringify({ success: false, error: { code, message, ...(fields ? { fields } : {}) } });
+
+const INTERNAL = { status_code: 500, body: errorBody("INTERNAL", "Something went wrong on our side. Please try again.") };
+
+/**
+ * What a hook's failure answers. tus would send an unknown error's message as the body, and a
+ * database error's message is its statement with the upload's values: it is logged here and the
+ * client gets the API's generic 500.
+ */
+const answer = (error: unknown) => {
+  if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message, error.fields) };
+  console.error("upload failed:", error);
+  return INTERNAL;
+};
+
+/** tus's own refusals carry a status and a plain body; anything else is unexpected. */
+const isTusAnswer = (error: unknown): error is { status_code: number; body: string } =>
+  typeof error === "object" && error !== null && typeof (error as { status_code?: unknown }).status_code === "number";
+
+/** tus refuses an Upload-Length over `maxSize` itself, before our checks: the largest file of any kind. */
+const largestUpload = () => Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes);
+
+/**
+ * The resumable upload endpoint (tus 1.0): chunks are appended to a file whose
+ * offset survives dropped connections and server restarts. Checks happen when an
+ * upload is created; the media record is made when its last byte arrives.
+ */
+export function createTusServer() {
+  const onUploadCreate: ServerOptions["onUploadCreate"] = async (req, upload) => {
+    try {
+      await authoriseUpload(req, upload.metadata ?? {}, upload.size);
+      return { metadata: upload.metadata };
+    } catch (error) {
+      throw answer(error);
+    }
+  };
+
+  const onUploadFinish: ServerOptions["onUploadFinish"] = async (req, upload) => {
+    try {
+      const authorised = await authoriseUpload(req, upload.metadata ?? {}, upload.size, "finish");
+      const local = path.join(uploadStagingDir(), upload.id);
+      let key = `tus/${upload.id}`;
+      if (storage().name === "local") {
+        await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
+      } else {
+        key = `events/${authorised.event.id}/uploads/${upload.id}`;
+        await storage().putFile(key, local, authorised.meta.filetype || "application/octet-stream");
+      }
+      const media = await recordUpload(authorised, { uploadId: upload.id, key, size: upload.size ?? upload.offset });
+      return {
+        headers: { "Chorus-Media-Id": media.mediaUuid },
+        body: JSON.stringify({ success: true, data: { mediaUuid: media.mediaUuid, status: media.status } }),
+      };
+    } catch (error) {
+      throw answer(error);
+    }
+  };
+
+  return new Server({
+    path: TUS_PATH,
+    // Unfinished uploads expire UPLOAD_EXPIRY_HOURS after their last chunk (the uploads-expire sweep).
+    datastore: uploadStore(),
+    relativeLocation: true,
+    respectForwardedHeaders: env().TRUST_PROXY,
+    maxSize: largestUpload,
+    // A finished upload's file is the stored original (local storage): a late DELETE, such as a
+    // cancel racing the last chunk, must not remove it from under its media record.
+    disableTerminationForFinishedUploads: true,
+    exposedHeaders: ["Chorus-Media-Id"],
+    onUploadCreate,
+    onUploadFinish,
+    // tus answers an over-size Upload-Length in plain text; the browser shows only our JSON messages.
+    // Any other error that is not one of tus's refusals (the store failing, say) is answered like a hook's.
+    onResponseError: (_req, error) => {
+      if (error === ERRORS.ERR_MAX_SIZE_EXCEEDED) {
+        return {
+          status_code: 413,
+          body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`),
+        };
+      }
+      return isTusAnswer(error) ? undefined : answer(error);
+    },
+  });
+}
