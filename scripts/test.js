@@ -3,7 +3,7 @@
 // PostgreSQL) and end-to-end (Chromium).
 // Arguments go to vitest: `npm run test:integration` is this script with `--project integration`,
 // so it never tests a build older than the sources.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,16 +15,44 @@ const run = (args, env = {}) => {
 };
 
 // The whole suite (no arguments) first checks the code as it reads: types, lint, format and unused
-// code (`npm run validate`). A run of some files or projects goes straight to the tests.
+// code (`npm run validate`), two checks at a time. A run of some files or projects goes straight to
+// the tests.
 const vitestArgs = process.argv.slice(2);
 if (vitestArgs.length === 0) {
   const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
+  const checks = [
+    ["types", [bin("typescript", "bin/tsc"), "--noEmit"]],
+    ["lint", [bin("eslint", "bin/eslint.js"), "."]],
+    ["format", [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level=warn", "."]],
+    ["unused code", [bin("knip", "bin/knip.js"), "--no-progress"]],
+  ];
   const started = Date.now();
-  run([bin("typescript", "bin/tsc"), "--noEmit"]);
-  run([bin("eslint", "bin/eslint.js"), "."]);
-  run([bin("prettier", "bin/prettier.cjs"), "--check", "--log-level=warn", "."]);
-  run([bin("knip", "bin/knip.js"), "--no-progress"]);
+  const failed = await runTwoAtATime(checks);
+  if (failed.length > 0) {
+    console.error(`Checks failed: ${failed.join(", ")}.`);
+    process.exit(1);
+  }
   console.log(`Types, lint, format and unused code checked in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/** Runs each [name, args] check with its output shown as it ends; resolves with the names that failed. */
+async function runTwoAtATime(checks) {
+  const failed = [];
+  const queue = [...checks];
+  const worker = async () => {
+    for (let check = queue.shift(); check; check = queue.shift()) {
+      const [name, args] = check;
+      const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      if (output.trim()) process.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
+      if (code !== 0) failed.push(name);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return failed;
 }
 
 run([path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { NODE_ENV: "production" });

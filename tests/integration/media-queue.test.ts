@@ -17,6 +17,7 @@ import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { testDatabaseUrl } from "../support/test-database";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 // Media processing in worker processes (docs/decisions/015): a worker killed in the middle of a
 // clip loses nothing but time, and a long clip does not hold up the photos and short clips
@@ -63,16 +64,6 @@ function startWorker(machine = "a") {
   worker.stderr!.on("data", () => {});
   workers.push(worker);
   return worker;
-}
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** An original in storage, recorded and queued as a finished upload is. */
@@ -126,8 +117,7 @@ async function killWorkerMidClip(label: string) {
       const rendition = await fs.stat(path.join(workRootOf("a"), name, "rendition.mp4")).catch(() => null);
       return rendition && rendition.size > 0 ? path.join(workRootOf("a"), name) : null;
     },
-    120_000,
-    "the rendition to be half written",
+    { timeout: 120_000, interval: 100, what: "the rendition to be half written" },
   );
   worker.kill("SIGKILL");
   const killedAt = Date.now();
@@ -138,9 +128,13 @@ async function killWorkerMidClip(label: string) {
 
 /** Seconds from the kill until another attempt starts on the item, and until it is ready. */
 async function secondsUntilReady(mediaId: string, since: number) {
-  await until(async () => ((await findMediaById(db(), mediaId))?.updatedAt.getTime() ?? 0) > since, 90_000, "another attempt");
+  await until(async () => ((await findMediaById(db(), mediaId))?.updatedAt.getTime() ?? 0) > since, {
+    timeout: 90_000,
+    interval: 100,
+    what: "another attempt",
+  });
   const pickedUp = (Date.now() - since) / 1000;
-  await until(async () => (await statusOf(mediaId)) === "ready", 90_000, "the item to be ready");
+  await until(async () => (await statusOf(mediaId)) === "ready", { timeout: 90_000, interval: 100, what: "the item to be ready" });
   const seconds = (Date.now() - since) / 1000;
   const ready = (await findMediaById(db(), mediaId))!;
   expect(ready.durationSeconds).toBeCloseTo(4, 0);
@@ -160,7 +154,11 @@ test("a worker killed mid-clip and started again: the item is ready soon after, 
   expect(seconds).toBeLessThan(60);
   // The dead attempt's folder, half-written rendition and all, is gone (the new attempt's own goes
   // as its job finishes, just after the item turns ready), and so is its ffmpeg.
-  await until(async () => (await workFoldersOf(record.id)).length === 0, 10_000, "no folder of the item to be left");
+  await until(async () => (await workFoldersOf(record.id)).length === 0, {
+    timeout: 10_000,
+    interval: 100,
+    what: "no folder of the item to be left",
+  });
   expect(await processesUsing(folder)).toEqual([]);
   restarted.kill("SIGKILL");
   await new Promise((resolve) => restarted.once("exit", resolve));
@@ -176,12 +174,20 @@ test("a worker killed mid-clip for good: a worker elsewhere takes the job when i
   // The lease (JOB_LEASE_SECONDS, 20) lapses, the next sweep (every 5 s) hands the job on.
   expect(pickedUp).toBeLessThan(40);
   expect(seconds).toBeLessThan(60);
-  await until(async () => (await workFoldersOf(record.id, "b")).length === 0, 10_000, "the finished job's folder to go");
+  await until(async () => (await workFoldersOf(record.id, "b")).length === 0, {
+    timeout: 10_000,
+    interval: 100,
+    what: "the finished job's folder to go",
+  });
 
   // The dead machine's folder goes when a worker starts there again; the finished job is not run again.
   const { updatedAt } = (await findMediaById(db(), record.id))!;
   const backAgain = startWorker("a");
-  await until(async () => !(await fs.stat(folder).catch(() => null)), 60_000, "the dead attempt's folder to be removed");
+  await until(async () => !(await fs.stat(folder).catch(() => null)), {
+    timeout: 60_000,
+    interval: 100,
+    what: "the dead attempt's folder to be removed",
+  });
   await new Promise((r) => setTimeout(r, 2_000));
   expect((await findMediaById(db(), record.id))!.updatedAt).toEqual(updatedAt);
   for (const worker of [elsewhere, backAgain]) worker.kill("SIGKILL");
@@ -194,7 +200,7 @@ test("a worker killed on a clip's last attempt: the item says it failed instead 
   try {
     const { record, killedAt } = await killWorkerMidClip("last-attempt");
     const elsewhere = startWorker("b");
-    await until(async () => (await statusOf(record.id)) === "failed", 60_000, "the item to fail");
+    await until(async () => (await statusOf(record.id)) === "failed", { timeout: 60_000, interval: 100, what: "the item to fail" });
     console.info(`last attempt: item failed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
     expect((await findMediaById(db(), record.id))!.failureReason).toBe(PREPARE_FAILED);
     elsewhere.kill("SIGKILL");
@@ -219,20 +225,24 @@ test("a photo and a short clip are ready while a long clip is still being proces
   const longItem = await upload(event, long, "video/mp4");
   expect(longItem.lane).toBe("media-large");
   const worker = startWorker();
-  await until(async () => (await statusOf(longItem.record.id)) === "processing", 60_000, "the long clip to start");
+  await until(async () => (await statusOf(longItem.record.id)) === "processing", {
+    timeout: 60_000,
+    interval: 100,
+    what: "the long clip to start",
+  });
 
   const shortItem = await upload(event, short, "video/mp4");
   const photoItem = await upload(event, photo, "image/jpeg");
   expect([shortItem.lane, photoItem.lane]).toEqual(["media-small", "media-small"]);
   const queuedAt = Date.now();
-  await until(
-    async () => (await statusOf(shortItem.record.id)) === "ready" && (await statusOf(photoItem.record.id)) === "ready",
-    60_000,
-    "the short items",
-  );
+  await until(async () => (await statusOf(shortItem.record.id)) === "ready" && (await statusOf(photoItem.record.id)) === "ready", {
+    timeout: 60_000,
+    interval: 100,
+    what: "the short items",
+  });
   console.info(`photo and short clip ready ${((Date.now() - queuedAt) / 1000).toFixed(1)} s after queueing, behind a long clip`);
   expect(await statusOf(longItem.record.id)).toBe("processing");
 
-  await until(async () => (await statusOf(longItem.record.id)) === "ready", 180_000, "the long clip");
+  await until(async () => (await statusOf(longItem.record.id)) === "ready", { timeout: 180_000, interval: 100, what: "the long clip" });
   worker.kill("SIGKILL");
 }, 300_000);
