@@ -62,7 +62,7 @@ const schema = z.object({
     .default(40 * 1024 ** 2),
   MEDIA_SMALL_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
   MEDIA_LARGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
-  // Rendering (RENDERING.md): ffmpeg jobs at a time per process; render each contribution's scene
+  // Rendering (docs/rendering.md): ffmpeg jobs at a time per process; render each contribution's scene
   // as soon as it is ready (false: only when publishing); seconds without a heartbeat before a
   // render is taken for dead and taken up again.
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),

@@ -1,5 +1,5 @@
 // The video filter that places a picture of any shape in a fixed frame: on a blurred, scaled-up
-// copy of itself instead of black bars (ARCHITECTURE.md "Media and render pipeline"). Sizes are
+// copy of itself instead of black bars (docs/architecture.md "Media and render pipeline"). Sizes are
 // computed here rather than with scale's expressions so the graph runs the same on ffmpeg 4.1
 // (no `force_divisible_by`) and later versions.
 

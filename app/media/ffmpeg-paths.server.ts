@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 
-// ARCHITECTURE.md "Media and render pipeline": ffmpeg comes from FFMPEG_PATH, else the system's,
+// docs/architecture.md "Media and render pipeline": ffmpeg comes from FFMPEG_PATH, else the system's,
 // else the npm-shipped static build, and the renderer must work with each.
 
 const require = createRequire(import.meta.url);

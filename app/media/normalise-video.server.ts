@@ -18,7 +18,7 @@ export type NormaliseOptions = {
   timeoutMs?: number;
 };
 
-// Every render reads renditions made with these settings (ARCHITECTURE.md, RENDERING.md): a fixed
+// Every render reads renditions made with these settings (docs/architecture.md, docs/rendering.md): a fixed
 // size and a constant rate, so segments can be joined without re-encoding; a key frame every second,
 // so cutting never decodes far; EBU R128 loudness, so clips sound alike next to each other.
 export const RENDITION_DEFAULTS = { width: 1920, height: 1080, fps: 30 } as const;

@@ -110,7 +110,7 @@ function createLineTail(max: number) {
 /**
  * Reads ffmpeg's `-progress` output: blocks of key=value lines, each closed by `progress=continue`
  * or `progress=end`. `out_time_ms` is read as microseconds — ffmpeg has always written microseconds
- * there (RENDERING.md); `out_time_us` is preferred when present.
+ * there (docs/rendering.md); `out_time_us` is preferred when present.
  */
 export function createProgressParser(onProgress: (progress: FfmpegProgress) => void) {
   let partial = "";

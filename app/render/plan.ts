@@ -1,4 +1,4 @@
-// Render planning (ARCHITECTURE.md "Media and render pipeline", RENDERING.md): the event, its
+// Render planning (docs/architecture.md "Media and render pipeline", docs/rendering.md): the event, its
 // theme, its ordered contributions and its music become a list of segments on a frame timeline.
 // Pure: no I/O, no ffmpeg. Everything a piece needs to be rendered is in its segment, and each
 // piece carries a key that hashes exactly those inputs, so a change re-renders only what it touched.

@@ -8,7 +8,7 @@ import { renderSlots } from "./slots.server";
 
 /**
  * Renders, ahead of any publish, each segment of the plan whose pieces are not stored yet
- * (RENDERING.md: bodies rendered as contributions arrive). Crossfades wait for publishing:
+ * (docs/rendering.md: bodies rendered as contributions arrive). Crossfades wait for publishing:
  * they depend on both neighbours, which may still change.
  */
 export async function prepareRender(

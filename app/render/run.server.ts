@@ -1,4 +1,4 @@
-// Running a render plan (RENDERING.md "What follows"): each segment's pieces and each crossfade
+// Running a render plan (docs/rendering.md "What follows"): each segment's pieces and each crossfade
 // are separate ffmpeg jobs, at most two at a time, reused from the piece store when their key
 // was rendered before; then one soundtrack job (also kept by key) and a join without
 // re-encoding. Nothing here grows with the number of clips except lists of file names.

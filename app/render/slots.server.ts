@@ -1,7 +1,7 @@
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 
-// Two ffmpeg render jobs at a time suit two cores (RENDERING.md: one leaves a core idle, three
+// Two ffmpeg render jobs at a time suit two cores (docs/rendering.md: one leaves a core idle, three
 // only add memory). The slots are shared by every render in the process: a background piece
 // render and a publish never run four encoders between them.
 export class RenderSlots {

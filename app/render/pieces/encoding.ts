@@ -1,4 +1,4 @@
-// The one set of encoder settings every video piece is written with (RENDERING.md): bodies and
+// The one set of encoder settings every video piece is written with (docs/rendering.md): bodies and
 // transitions made at different times are joined with `-f concat -c copy`, which only works when
 // every piece has the same size, codec, profile, level, pixel format, frame rate and time base.
 // Any change here must bump `encoderVersion` in plan.ts PROFILES, so old pieces are re-rendered.
@@ -57,7 +57,7 @@ export function videoEncodingArgs(profile: OutputProfile): string[] {
     String(gopFrames(profile)),
     "-sc_threshold",
     "0",
-    // Two encoder threads gained ~9% on two cores (RENDERING.md); two pieces run at a time.
+    // Two encoder threads gained ~9% on two cores (docs/rendering.md); two pieces run at a time.
     "-threads",
     "2",
     // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.

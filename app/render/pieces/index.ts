@@ -1,4 +1,4 @@
-// Rendering a plan's pieces with ffmpeg and sharp (RENDERING.md). Each function reads and writes
+// Rendering a plan's pieces with ffmpeg and sharp (docs/rendering.md). Each function reads and writes
 // local files only; caching pieces by key, scheduling and progress totals belong to the caller.
 
 export { joinPieces, makePoster } from "./join.server";

@@ -1,4 +1,4 @@
-// The last step of a render (RENDERING.md): bodies and transitions, all in the same encoding,
+// The last step of a render (docs/rendering.md): bodies and transitions, all in the same encoding,
 // joined without re-encoding by the concat demuxer, with the soundtrack muxed in and the moov
 // atom first so playback starts before the whole file has arrived.
 

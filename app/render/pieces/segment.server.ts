@@ -1,4 +1,4 @@
-// Renders one plan segment into its pieces with a single ffmpeg run (RENDERING.md): the body in
+// Renders one plan segment into its pieces with a single ffmpeg run (docs/rendering.md): the body in
 // the shared encoding, lossless head and tail snippets for the crossfades, and its audio as WAV.
 // Inputs are local files: fetching renditions and caching pieces by key is the caller's job.
 

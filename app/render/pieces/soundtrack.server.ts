@@ -1,4 +1,4 @@
-// The whole video's sound in one pass over the timeline (RENDERING.md: AAC pieces are never
+// The whole video's sound in one pass over the timeline (docs/rendering.md: AAC pieces are never
 // joined). The clips' sound is mixed in Node; one ffmpeg run lays the music under it, ducks the
 // music while people speak, fades it out at the end and measures the mix (EBU R128); a second,
 // light run applies the gain to the loudness target with a peak limiter and encodes AAC.

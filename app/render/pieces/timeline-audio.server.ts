@@ -1,5 +1,5 @@
 // The clips' sound laid out on the video's timeline, mixed in Node by streaming each segment's
-// WAV: memory stays flat and no command line grows with the number of segments (RENDERING.md).
+// WAV: memory stays flat and no command line grows with the number of segments (docs/rendering.md).
 // Where two segments overlap, their sound crossfades exactly as their pictures do.
 
 import { type FileHandle, open } from "node:fs/promises";

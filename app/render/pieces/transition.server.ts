@@ -1,4 +1,4 @@
-// A crossfade between the tail of one segment and the head of the next (RENDERING.md). ffmpeg
+// A crossfade between the tail of one segment and the head of the next (docs/rendering.md). ffmpeg
 // 4.1 has no xfade, so the incoming picture is laid over the outgoing one with a rising alpha,
 // which also runs the same on every later ffmpeg.
 

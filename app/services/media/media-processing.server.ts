@@ -102,7 +102,7 @@ export async function processMedia(mediaId: string, { finalAttempt = false, job 
       failureReason: null,
     });
     await publishMediaUpdate(ready!);
-    // Its scene of the video is rendered now, so publishing later is quick (RENDERING.md).
+    // Its scene of the video is rendered now, so publishing later is quick (docs/rendering.md).
     if (ready!.purpose === "contribution") await queuePiecePreparation(ready!.eventId);
     // Processed again after a rebuild: the rebuild's own files are no longer the item's.
     await deleteReplacedDerivedFiles(record, ready!);
