@@ -1,13 +1,9 @@
 import crypto from "node:crypto";
-import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import {
   MaxPartSizeExceededError,
   NodeOnDiskFile,
-  type UploadHandler,
   unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
@@ -20,6 +16,7 @@ import { findEventByUuid } from "~/models/event.server";
 import { signGuestbook } from "~/services/events/guestbook.server";
 import { storage } from "~/services/media/storage.server";
 import { authoriseUpload, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
+import { streamFileToDisk } from "~/services/uploads/stream-part-to-disk.server";
 
 const MAX_FILES_PER_POST = 20;
 
@@ -46,7 +43,16 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
   await fs.mkdir(staging, { recursive: true });
   const written: string[] = [];
   const handler = unstable_composeUploadHandlers(
-    streamFileToDisk(staging, Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes), written),
+    streamFileToDisk(staging, Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes), written, {
+      // Each file is judged by its first bytes before any of it is written.
+      judgeHead: {
+        headBytes: SIGNATURE_BYTES,
+        judge: (head, wholeFile, filename) => {
+          const refusal = refusalForHead(head, { wholeFile });
+          return refusal ? new RefusedByFirstBytes(filename, refusal) : null;
+        },
+      },
+    }),
     unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
   );
   let form: FormData;
@@ -110,48 +116,4 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
     }
   }
   return { media: recorded, entry: null };
-}
-
-/**
- * Writes each `file` part to `directory` under a random name, waiting for the disk as it goes:
- * Remix's stock file handler writes without heeding backpressure (a fast client can pile a clip
- * up in memory) and names the file after its random path, losing the name the browser sent.
- * Its first SIGNATURE_BYTES are judged before any of it is written.
- */
-function streamFileToDisk(directory: string, maxBytes: number, written: string[]): UploadHandler {
-  return async ({ name, filename, contentType, data }) => {
-    if (name !== "file" || !filename) return undefined;
-    const filePath = path.join(directory, crypto.randomUUID());
-    written.push(filePath);
-    let size = 0;
-    // The first bytes wait here until there are enough to judge the file by.
-    let head: Buffer[] | null = [];
-    const judged = (wholeFile: boolean) => {
-      const bytes = Buffer.concat(head!);
-      head = null;
-      const refusal = refusalForHead(bytes.subarray(0, SIGNATURE_BYTES), { wholeFile });
-      return refusal ? { error: new RefusedByFirstBytes(filename, refusal), bytes } : { error: null, bytes };
-    };
-    const limit = new Transform({
-      transform(chunk: Uint8Array, _encoding, done) {
-        size += chunk.byteLength;
-        if (size > maxBytes) return done(new MaxPartSizeExceededError(name, maxBytes));
-        if (!head) return done(null, chunk);
-        head.push(Buffer.from(chunk));
-        if (size < SIGNATURE_BYTES) return done();
-        const { error, bytes } = judged(false);
-        done(error, error ? undefined : bytes);
-      },
-      flush(done) {
-        // An empty part is no file at all: the post goes on without it.
-        if (!head || size === 0) return done();
-        const { error, bytes } = judged(true);
-        done(error, error ? undefined : bytes);
-      },
-    });
-    await pipeline(Readable.from(data), limit, createWriteStream(filePath));
-    const file = new NodeOnDiskFile(filePath, contentType);
-    file.name = filename;
-    return file as unknown as File;
-  };
 }

@@ -1,13 +1,9 @@
 import crypto from "node:crypto";
-import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import {
   MaxPartSizeExceededError,
   NodeOnDiskFile,
-  type UploadHandler,
   unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
@@ -22,6 +18,7 @@ import { formatBytes } from "~/media/upload-rejected-error";
 import { countOwnTracks, insertTrack } from "~/models/track.server";
 import { trackLimits } from "~/services/arrange/track-library.server";
 import { storage } from "~/services/media/storage.server";
+import { streamFileToDisk } from "~/services/uploads/stream-part-to-disk.server";
 import type { Track, User } from "../../../drizzle/schema/index";
 
 // An organiser's own track (spec §7.2 POST /api/v2/tracks; the arrange page's upload form): the
@@ -119,27 +116,4 @@ async function addTrack(owner: User, staged: StagedFile, rawTitle: FormDataEntry
   });
   await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id });
   return track;
-}
-
-/**
- * Writes the `file` part to `directory` under a random name as it arrives, heeding the disk's
- * backpressure and stopping past `maxBytes` (as the contributors' plain form does).
- */
-function streamFileToDisk(directory: string, maxBytes: number, written: string[]): UploadHandler {
-  return async ({ name, filename, contentType, data }) => {
-    if (name !== "file" || !filename) return undefined;
-    const filePath = path.join(directory, crypto.randomUUID());
-    written.push(filePath);
-    let size = 0;
-    const limit = new Transform({
-      transform(chunk: Uint8Array, _encoding, done) {
-        size += chunk.byteLength;
-        done(size > maxBytes ? new MaxPartSizeExceededError(name, maxBytes) : null, chunk);
-      },
-    });
-    await pipeline(Readable.from(data), limit, createWriteStream(filePath));
-    const file = new NodeOnDiskFile(filePath, contentType);
-    file.name = filename;
-    return file as unknown as File;
-  };
 }
