@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD } from "../support/accounts";
-import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { chromiumPath, collectPageErrors, DESKTOP, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 
 /** Public pages, with the status each answers: events are not built yet, so /e/:uuid is a 404 page. */
@@ -46,19 +49,46 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
     await page.context().close();
   });
 
-  test("screenshots of the home page and the dashboard, on desktop and phone", async () => {
+  /**
+   * A screenshot kept under test-results/ for a person to look at, of a page that fits its screen
+   * and shows the shell's landmarks, and that is a picture of the page, not a blank one.
+   */
+  async function checkedScreenshot(page: Page, name: string, width: number) {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.scrollingElement!.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(innerWidth, name).toBe(width);
+    expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
+    for (const landmark of ["banner", "main", "contentinfo"] as const) {
+      expect(await page.getByRole(landmark).first().isVisible(), `${name}: ${landmark}`).toBe(true);
+    }
+    expect(await page.locator("main h1").first().isVisible(), `${name}: the page's heading`).toBe(true);
+
+    const file = await saveScreenshot(page, name);
+    expect(fs.statSync(file).size, `${name}.png`).toBeGreaterThan(10_000);
+    const image = sharp(file);
+    // Full-page: as wide as the screen (nothing sticks out), at least as tall, and not one flat colour.
+    const { width: imageWidth, height: imageHeight } = await image.metadata();
+    expect(imageWidth, name).toBe(width);
+    expect(imageHeight, name).toBeGreaterThanOrEqual((page.viewportSize()?.height ?? 0) - 1);
+    const { channels } = await image.stats();
+    expect(Math.max(...channels.map((c) => c.stdev)), `${name} is not blank`).toBeGreaterThan(10);
+  }
+
+  test("screenshots of the home page and the dashboard, on desktop and phone, fit their screen and show the page", async () => {
     const { email } = await createUser();
     for (const [label, viewport] of [
-      ["desktop", undefined],
+      ["desktop", DESKTOP],
       ["phone", PHONE],
     ] as const) {
-      const page = await newPage(e2e.browser, e2e.server.url, viewport ? { viewport } : {});
+      const page = await newPage(e2e.browser, e2e.server.url, { viewport });
       await logInBrowser(page, email, PASSWORD);
       await gotoHydrated(page, "/");
-      await saveScreenshot(page, `home-${label}`);
+      await checkedScreenshot(page, `home-${label}`, viewport.width);
       await gotoHydrated(page, "/dashboard");
       await page.getByRole("heading", { name: "My Choruses" }).waitFor();
-      await saveScreenshot(page, `dashboard-${label}`);
+      await checkedScreenshot(page, `dashboard-${label}`, viewport.width);
       await page.context().close();
     }
   });

@@ -9,6 +9,7 @@ import type { RunningServer } from "../../server";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";
 import { TestClient } from "../support/http-client";
+import { jobsOf, untilJobsFinished } from "../support/jobs";
 import { startSmtpSink, unfold } from "../support/smtp-sink";
 import { startTestServer } from "../support/test-server";
 
@@ -63,13 +64,15 @@ describe("invitations", () => {
     const { client, event } = await organiserWithEvent();
     const email = uniqueEmail("busy");
     smtp.refuseOnce.add(email);
-    await client.post("/api/v2/rsvps", { eventId: event.id, name: "Busy Guest", email, invite: true });
+    const added = await client.post("/api/v2/rsvps", { eventId: event.id, name: "Busy Guest", email, invite: true });
     await expect.poll(() => smtp.to(email).length, { timeout: 20_000 }).toBe(1);
     // The ledger is written just after the mail server accepts the message: wait for it.
     const deliveryOf = async () => (await db().select().from(messageDeliveries).where(eq(messageDeliveries.to, email)))[0];
     await expect.poll(async () => (await deliveryOf())?.status, { timeout: 5_000 }).toBe("sent");
     expect(await deliveryOf()).toMatchObject({ status: "sent", attempts: 2 });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Once the invitation's job is done with, no attempt of it is left to send another.
+    const [job] = await untilJobsFinished("rsvp-invite", { singletonKey: `invite:${added.body.data.id}` });
+    expect(job!.state).toBe("completed");
     expect(smtp.to(email)).toHaveLength(1);
   });
 
@@ -125,8 +128,15 @@ describe("invitations", () => {
     await db().update(rsvps).set({ unsubscribedAt: new Date() }).where(eq(rsvps.id, added.body.data.id));
     const invite = await client.post(`/api/v2/rsvps/${added.body.data.id}/invite`);
     expect(invite.status).toBe(400);
-    await client.post("/api/mail/broadcast", { eventId: event.id, message: "Hello all" });
-    await new Promise((r) => setTimeout(r, 2000));
+    expect(await jobsOf("rsvp-invite", { singletonKey: `invite:${added.body.data.id}` })).toHaveLength(0);
+    // Someone still listening, so the broadcast is sent: its job passes over the one who left.
+    const listening = uniqueEmail("still");
+    await client.post("/api/v2/rsvps", { eventId: event.id, name: "Still here", email: listening });
+    const broadcast = await client.post("/api/mail/broadcast", { eventId: event.id, message: "Hello all" });
+    expect(broadcast.body.data.recipients).toBe(1);
+    const [job] = await untilJobsFinished("event-broadcast", { data: { eventId: event.id } });
+    expect(job!.state).toBe("completed");
+    expect(smtp.to(listening)).toHaveLength(1);
     expect(smtp.to(email)).toHaveLength(0);
   });
 });
@@ -157,7 +167,12 @@ describe("reminders", () => {
     await sweepReminders(oneDayBefore);
     await expect.poll(() => smtp.to(waiting).length, { timeout: 15_000 }).toBe(3);
     await sweepReminders(oneDayBefore);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every reminder job the sweeps queued (the repeats included, if they queued any) is done with.
+    const waitingRsvp = (await db().select().from(rsvps).where(eq(rsvps.email, waiting)))[0]!;
+    const doneRsvp = (await db().select().from(rsvps).where(eq(rsvps.email, done)))[0]!;
+    const reminderJobs = await untilJobsFinished("rsvp-reminder", { data: { rsvpId: waitingRsvp.id } }, { atLeast: 2 });
+    expect(reminderJobs.every((job) => job.state === "completed")).toBe(true);
+    expect(await jobsOf("rsvp-reminder", { data: { rsvpId: doneRsvp.id } })).toHaveLength(0);
     expect(smtp.to(waiting)).toHaveLength(3);
     expect(smtp.to(done)).toHaveLength(1);
   });
@@ -189,7 +204,16 @@ describe("delivery to the recipient", () => {
     const reply = await client.post(`/api/v2/events/${event.id}/deliver`, { at: at.toISOString() });
     expect(reply.body.data.scheduledFor).toBe(at.toISOString());
     expect((await client.post(`/api/v2/events/${event.id}/deliver`, { at: "not a date" })).status).toBe(400);
-    await new Promise((r) => setTimeout(r, 1500));
+    // A delivery queued after it but due now goes out while this one keeps waiting: the worker has passed it over.
+    const other = await organiserWithEvent();
+    const otherEmail = uniqueEmail("now");
+    await other.client.post("/api/v2/recipients", { eventId: other.event.id, firstName: "Al", email: otherEmail });
+    expect((await other.client.post(`/api/v2/events/${other.event.id}/deliver`, {})).status).toBe(200);
+    await untilJobsFinished("event-deliver", { data: { eventId: other.event.id } });
+    expect(smtp.to(otherEmail)).toHaveLength(1);
+    const waitingJobs = await jobsOf("event-deliver", { data: { eventId: event.id } });
+    expect(waitingJobs).toHaveLength(1);
+    expect(waitingJobs[0]).toMatchObject({ state: "created", startAfter: at });
     expect(smtp.to(recipientEmail)).toHaveLength(0);
   });
 });
@@ -214,7 +238,7 @@ describe("the organiser's digest", () => {
     await expect.poll(() => smtp.to(user.email).length, { timeout: 15_000 }).toBe(1);
     const raw = unfold(smtp.to(user.email)[0]!.raw);
     expect(raw).toContain("Lea, Sam");
-    await new Promise((r) => setTimeout(r, 1500));
+    await untilJobsFinished("event-digest", { data: { eventId: event.id } }, { atLeast: 1 });
     expect(smtp.to(user.email)).toHaveLength(1);
   });
 });

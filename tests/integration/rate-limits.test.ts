@@ -106,4 +106,16 @@ describe("password reset rate limits", () => {
     for (let i = 0; i < 5; i++) statuses.push((await c.post("/api/v2/auth/forgot-password", { email: uniqueEmail() })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
+
+  test("a client cannot pick its own address: a forged address header on every request still meets the limit", async () => {
+    // The address is the one the server sees (here the trusted proxy's X-Forwarded-For, the same
+    // each time); the header the server uses inside is replaced, whatever the client sent in it.
+    const c = new TestClient(server.url);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const forged = { "x-chorus-client-ip": `192.0.2.${i + 1}` };
+      statuses.push((await c.json("POST", "/api/v2/auth/forgot-password", { email: uniqueEmail() }, forged)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
 });

@@ -79,8 +79,20 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
  * organiser changes the event; with the private key, the recipient changes only
  * what is theirs (their thank-you message), without an account.
  */
+/** Fields only the organiser may change, and fields only the recipient may. */
+const ORGANISER_FIELDS = new Set(Object.keys(updateEventInput().shape));
+const RECIPIENT_FIELDS = new Set(Object.keys(recipientUpdateInput.shape));
+
 export async function updateEventAs(viewer: EventViewer, event: Event, payload: Record<string, unknown>) {
   const changes = stripProtectedEventFields(payload);
+  // A field that belongs to the other role is a matter of permission, not of a badly formed request.
+  const keys = Object.keys(changes);
+  if (viewer.role === "creator" && keys.some((key) => RECIPIENT_FIELDS.has(key))) {
+    throw forbidden("Only the recipient can write the thank-you message.");
+  }
+  if (viewer.role === "recipient" && keys.some((key) => ORGANISER_FIELDS.has(key))) {
+    throw forbidden("Only the organiser can change this Chorus.");
+  }
   if (viewer.role === "creator") {
     const input = parseWith(updateEventInput(), changes);
     if (input.occasion === "other" && !(input.occasionOther ?? event.occasionOther)) {
