@@ -39,15 +39,13 @@ describe("log-in rate limits", () => {
       const reply = await client.post("/api/v2/auth/login", { email: user.email, password });
       return { status: reply.status, ms: Date.now() - started };
     };
-    const before = await timed(new TestClient(server.url), "wrong-password");
-    expect(before.status).toBe(401);
-    for (let i = 0; i < 9; i++) expect((await timed(new TestClient(server.url), "wrong-password")).status).toBe(401);
+    for (let i = 0; i < 10; i++) expect((await timed(new TestClient(server.url), "wrong-password")).status).toBe(401);
 
     // Ten failures against a limit of 3: each attempt now waits the longest slow-down (1.2 s).
     const slowed = await timed(new TestClient(server.url), "still-wrong");
     expect(slowed.status).toBe(401);
+    // The wait is a floor: however busy the machine, the answer cannot come sooner.
     expect(slowed.ms).toBeGreaterThanOrEqual(1200);
-    expect(slowed.ms - before.ms).toBeGreaterThanOrEqual(1000);
 
     const owner = await timed(new TestClient(server.url), PASSWORD);
     expect(owner.status).toBe(200);
