@@ -1,6 +1,6 @@
+import * as schema from "drizzle/schema";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../drizzle/schema/index";
 import { env } from "./env.server";
 import { dropSingleton, singleton } from "./singleton.server";
 

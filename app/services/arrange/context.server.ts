@@ -1,8 +1,8 @@
+import type { Event, User } from "drizzle/schema";
 import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
 import type { EventViewer } from "~/services/events/event-access.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
-import type { Event, User } from "../../../drizzle/schema/index";
 
 /** What every part of the arrange page works with: the organiser's event and the organiser. */
 export interface ArrangeContext {

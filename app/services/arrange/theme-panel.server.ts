@@ -1,4 +1,5 @@
 import { json } from "@remix-run/node";
+import type { Theme, User } from "drizzle/schema";
 import { findBuiltInTheme, findThemeFont, THEME_FONTS } from "~/domain/built-in-themes";
 import { HEX_COLOUR, opacityPercent, opaqueHex, withOpacity } from "~/domain/theme-colours";
 import { db } from "~/lib/db.server";
@@ -21,7 +22,6 @@ import {
 import { formText } from "~/services/events/event-page-form.server";
 import type { EventFormReply } from "~/services/events/event-page.server";
 import { queuePiecePreparation } from "~/services/render/render-jobs.server";
-import type { Theme, User } from "../../../drizzle/schema/index";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for

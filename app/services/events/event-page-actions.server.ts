@@ -1,4 +1,5 @@
 import { json } from "@remix-run/node";
+import type { Event } from "drizzle/schema";
 import { z } from "zod";
 import { formatMoment } from "~/domain/event-dates";
 import { END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
@@ -18,7 +19,6 @@ import { addRecipient, changeRecipient, removeRecipient } from "~/services/event
 import { queueBroadcast } from "~/services/invitations/broadcast.server";
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
 import { mediaIntents } from "~/services/media/media-page-intents.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.

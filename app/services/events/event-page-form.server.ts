@@ -1,5 +1,5 @@
+import type { Event } from "drizzle/schema";
 import type { EventViewer } from "~/services/events/event-access.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 /** What every form action of the event page works with: the event from the address, who asks, the form. */
 export interface IntentContext {
