@@ -1,7 +1,8 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "~": path.resolve(__dirname, "app") };
+// The same aliases as tsconfig.json's `paths`.
+const alias = { "~": path.resolve(__dirname, "app"), drizzle: path.resolve(__dirname, "drizzle") };
 const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
 
 export default defineConfig({

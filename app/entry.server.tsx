@@ -6,12 +6,14 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
+import { env } from "./lib/env.server";
 import { stripNulBytes } from "./lib/strip-nul-bytes.server";
 
 const ABORT_DELAY = 5_000;
 
-if (process.env.SENTRY_DSN) {
-  Sentry.init({ dsn: process.env.SENTRY_DSN, tracesSampleRate: SENTRY_TRACES_SAMPLE_RATE });
+const sentryDsn = env().SENTRY_DSN;
+if (sentryDsn) {
+  Sentry.init({ dsn: sentryDsn, tracesSampleRate: SENTRY_TRACES_SAMPLE_RATE });
 }
 
 export const handleError = Sentry.wrapHandleErrorWithSentry((error, { request }) => {

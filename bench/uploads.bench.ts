@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "../app/lib/upload-chunk-size";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
 import { mp4LikeBytes } from "../tests/support/media-fixtures";
 import { type UploadResult, create, head, patch, patchAndCut } from "../tests/support/tus-client";
 
@@ -144,7 +144,7 @@ async function main() {
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const { freePort } = await import("../tests/support/global-database");
-  const { migrateDatabase, startEmbeddedPostgres } = await import("../app/lib/database-bootstrap.server");
+  const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
   const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
   cleanUps.push(() => database.stop());
   await migrateDatabase(database.url);

@@ -3,7 +3,7 @@
 // scripts/make-theme-art.ts into public/themes/{slug}/. An organiser's own theme is a copy of
 // one of them and may only use the fonts and pictures shipped here.
 
-import type { ThemeScene } from "../../drizzle/schema/render";
+import type { ThemeScene } from "drizzle/schema/render";
 
 export type { ThemeScene };
 

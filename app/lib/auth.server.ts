@@ -1,8 +1,8 @@
 import { redirect, type Session } from "@remix-run/node";
+import type { User } from "drizzle/schema";
 import type { AuthedUser } from "~/domain/membership";
 import { hasEditRights, isAdmin } from "~/domain/membership";
 import { findUserById } from "~/models/user.server";
-import type { User } from "../../drizzle/schema/index";
 import { db } from "./db.server";
 import { forbidden, unauthorized } from "./http.server";
 import { commitSession, destroySession, getSession, type SessionData } from "./session.server";

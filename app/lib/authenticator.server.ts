@@ -1,8 +1,8 @@
+import type { User } from "drizzle/schema";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginInput } from "~/domain/account-rules";
 import { logInWithPassword } from "~/services/accounts/auth.server";
-import type { User } from "../../drizzle/schema/index";
 import { CLIENT_IP_HEADER, clientIp, parseWith } from "./http.server";
 
 /**

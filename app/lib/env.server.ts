@@ -21,6 +21,8 @@ const schema = z.object({
   SHARE_HOST: z.string().optional(),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: optionalUrl,
+  // Connections each process keeps open to PostgreSQL.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   // The PostgreSQL schema the job queue keeps its tables in. Processes that share it share jobs:
   // a web process and its workers must name the same one.
@@ -82,6 +84,15 @@ const schema = z.object({
     .or(z.literal("").transform(() => undefined)),
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
+  // ffmpeg and ffprobe to run (app/media/ffmpeg-paths.server.ts); unset: the system's, else npm's.
+  FFMPEG_PATH: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  FFPROBE_PATH: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   UNSPLASH_ACCESS_KEY: z
     .string()
     .optional()
@@ -169,6 +180,9 @@ const schema = z.object({
     .positive()
     .default(15 * 60),
 });
+
+/** The name of every setting, as `.env.example` lists them. */
+export const SETTING_NAMES = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & { APP_URL: string; SHARE_HOST: string };
 

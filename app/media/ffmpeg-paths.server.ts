@@ -3,6 +3,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
+import { env } from "~/lib/env.server";
 
 // docs/architecture.md "Media and render pipeline": ffmpeg comes from FFMPEG_PATH, else the system's,
 // else the npm-shipped static build, and the renderer must work with each.
@@ -12,7 +13,7 @@ const execFileAsync = promisify(execFile);
 
 type Tool = "ffmpeg" | "ffprobe";
 
-const envVariable: Record<Tool, string> = { ffmpeg: "FFMPEG_PATH", ffprobe: "FFPROBE_PATH" };
+const setting = { ffmpeg: "FFMPEG_PATH", ffprobe: "FFPROBE_PATH" } as const satisfies Record<Tool, string>;
 // Loaded only when needed, so a machine with FFMPEG_PATH or a system ffmpeg never touches them.
 const npmPackage: Record<Tool, string> = { ffmpeg: "@ffmpeg-installer/ffmpeg", ffprobe: "@ffprobe-installer/ffprobe" };
 
@@ -20,8 +21,8 @@ export const ffmpegPath = () => resolveTool("ffmpeg");
 export const ffprobePath = () => resolveTool("ffprobe");
 
 function resolveTool(tool: Tool): string {
-  const fromEnv = process.env[envVariable[tool]];
-  if (fromEnv) return fromEnv;
+  const fromSettings = env()[setting[tool]];
+  if (fromSettings) return fromSettings;
   const onPath = findOnPath(tool);
   if (onPath) return onPath;
   return (require(npmPackage[tool]) as { path: string }).path;

@@ -1,6 +1,6 @@
+import { announcements } from "drizzle/schema";
 import { and, asc, gt, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { announcements } from "../../drizzle/schema/index";
 
 export async function listActiveAnnouncements(db: Db, now = new Date()) {
   return db

@@ -1,6 +1,6 @@
+import { eventArrangements, type EventArrangement } from "drizzle/schema";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { eventArrangements, type EventArrangement } from "../../drizzle/schema/index";
 
 export type ArrangementChanges = Partial<Omit<EventArrangement, "eventId" | "updatedAt">>;
 

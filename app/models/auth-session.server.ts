@@ -1,7 +1,7 @@
+import { sessions } from "drizzle/schema";
 import { and, eq, gt, lt, ne } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { randomToken } from "~/lib/tokens.server";
-import { sessions } from "../../drizzle/schema/index";
 
 export interface SessionRecord {
   userId: string | null;

@@ -1,7 +1,7 @@
+import { authTokens, type AuthTokenKind } from "drizzle/schema";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
-import { authTokens, type AuthTokenKind } from "../../drizzle/schema/index";
 
 /**
  * Issues a single-use token of one kind for a user, voiding any earlier unused

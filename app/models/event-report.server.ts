@@ -1,5 +1,5 @@
+import { eventReports } from "drizzle/schema";
 import type { Db } from "~/lib/db.server";
-import { eventReports } from "../../drizzle/schema/index";
 
 export async function insertEventReport(
   db: Db,

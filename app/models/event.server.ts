@@ -1,7 +1,7 @@
+import { events, recipients, rsvps, type Event } from "drizzle/schema";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { newEventCode, newEventKey } from "~/lib/event-keys.server";
-import { events, recipients, rsvps, type Event } from "../../drizzle/schema/index";
 
 export type EventChanges = Partial<
   Pick<

@@ -1,6 +1,6 @@
+import { guestbookEntries, type GuestbookEntry } from "drizzle/schema";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { guestbookEntries, type GuestbookEntry } from "../../drizzle/schema/index";
 
 export async function insertGuestbookEntry(db: Db, entry: Pick<GuestbookEntry, "eventId" | "name" | "message" | "rsvpId" | "uploaderId">) {
   const [row] = await db.insert(guestbookEntries).values(entry).returning();

@@ -1,6 +1,6 @@
+import { media, mediaVersions, renderJobs } from "drizzle/schema";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { media, mediaVersions, renderJobs } from "../../drizzle/schema/index";
 
 /**
  * Which of `keys` something of the event still points at: a media item's files (a duplicate

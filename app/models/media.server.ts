@@ -1,6 +1,6 @@
+import { media, mediaVersions, type Media, type MediaVersion } from "drizzle/schema";
 import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { media, mediaVersions, type Media, type MediaVersion } from "../../drizzle/schema/index";
 
 export type NewMedia = Pick<Media, "eventId" | "purpose" | "originalKey" | "originalName" | "mimeType" | "sizeBytes"> &
   Partial<

@@ -1,6 +1,6 @@
+import { messageDeliveries } from "drizzle/schema";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { messageDeliveries } from "../../drizzle/schema/index";
 
 /** Records the intent to send; answers whether this key was already sent. */
 export async function claimDelivery(db: Db, key: string, channel: string, to: string) {

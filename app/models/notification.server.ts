@@ -1,6 +1,6 @@
+import { notifications, users } from "drizzle/schema";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { notifications, users } from "../../drizzle/schema/index";
 
 export interface NewNotification {
   userId: string;

@@ -1,6 +1,6 @@
+import { outboxMessages } from "drizzle/schema";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { outboxMessages } from "../../drizzle/schema/index";
 
 export async function insertOutboxMessage(
   db: Db,

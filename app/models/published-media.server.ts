@@ -1,6 +1,6 @@
+import { events, publishedMedia, type PublishedMedia } from "drizzle/schema";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { events, publishedMedia, type PublishedMedia } from "../../drizzle/schema/index";
 
 export type NewPublishedMedia = Omit<PublishedMedia, "id" | "version" | "createdAt">;
 

@@ -1,6 +1,6 @@
+import { renderJobs, type RenderJob } from "drizzle/schema";
 import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { renderJobs, type RenderJob } from "../../drizzle/schema/index";
 
 export type RenderJobChanges = Partial<Omit<RenderJob, "id" | "eventId" | "createdAt">>;
 

@@ -1,6 +1,6 @@
+import { renderPieces } from "drizzle/schema";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { renderPieces } from "../../drizzle/schema/index";
 
 export async function findRenderPiece(db: Db, key: string) {
   const [row] = await db.select().from(renderPieces).where(eq(renderPieces.key, key)).limit(1);

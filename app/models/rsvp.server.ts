@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
+import { rsvps, type Rsvp } from "drizzle/schema";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { inviteTokenFor } from "~/lib/invite-token.server";
 import { hashToken } from "~/lib/tokens.server";
-import { rsvps, type Rsvp } from "../../drizzle/schema/index";
 
 export async function insertRsvp(
   db: Db,

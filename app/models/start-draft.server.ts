@@ -1,7 +1,7 @@
+import { startDrafts } from "drizzle/schema";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { randomToken } from "~/lib/tokens.server";
-import { startDrafts } from "../../drizzle/schema/index";
 
 export async function insertDraft(db: Db, data: Record<string, unknown>, expiresAt: Date) {
   const id = randomToken();

@@ -1,6 +1,6 @@
+import { supportMessages } from "drizzle/schema";
 import { desc } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { supportMessages } from "../../drizzle/schema/index";
 
 export async function insertSupportMessage(
   db: Db,

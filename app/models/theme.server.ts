@@ -1,6 +1,6 @@
+import { themes, type Theme } from "drizzle/schema";
 import { and, asc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { themes, type Theme } from "../../drizzle/schema/index";
 
 export type NewTheme = Omit<typeof themes.$inferInsert, "id" | "archivedAt" | "createdAt" | "updatedAt">;
 export type ThemeChanges = Partial<

@@ -1,6 +1,6 @@
+import { tracks, type Track } from "drizzle/schema";
 import { and, asc, count, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { tracks, type Track } from "../../drizzle/schema/index";
 
 // Spec §3 Track. Built-in tracks have a slug and no owner and are offered to everyone; an
 // organiser's own tracks are theirs alone. Archived own tracks leave the library.

@@ -1,6 +1,6 @@
+import { userProfiles, type UserProfile } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { userProfiles, type UserProfile } from "../../drizzle/schema/index";
 
 export async function findProfileById(db: Db, id: string) {
   const [profile] = await db.select().from(userProfiles).where(eq(userProfiles.id, id)).limit(1);

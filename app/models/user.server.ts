@@ -1,6 +1,6 @@
+import { userProfiles, users, type User, type UserRole } from "drizzle/schema";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
-import { userProfiles, users, type User, type UserRole } from "../../drizzle/schema/index";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 

@@ -1,11 +1,11 @@
 import type { Server as HttpServer } from "node:http";
+import type { User } from "drizzle/schema";
 import { Server, type Namespace, type ServerOptions, type Socket } from "socket.io";
 import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
-import type { User } from "../../drizzle/schema/index";
 import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
 import type { Broadcaster } from "./fan-out.server";
 

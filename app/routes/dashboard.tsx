@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { Event, Recipient } from "drizzle/schema";
 import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { eventStatusOf } from "~/domain/event-status";
@@ -10,7 +11,6 @@ import { db } from "~/lib/db.server";
 import { listEventsContributedBy, listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
 import { headlineOf, publicEventView } from "~/services/events/event-views.server";
 import { hasStartedDraft, loadStartDraft } from "~/services/events/start-draft.server";
-import type { Event, Recipient } from "../../drizzle/schema/index";
 
 export const meta: MetaFunction = () => [{ title: `${DASHBOARD_TITLE} — ${PRODUCT_NAME}` }];
 

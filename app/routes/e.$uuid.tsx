@@ -7,8 +7,13 @@ import { EventCreatorView } from "~/components/event/event-creator-view";
 import { EventPublicView } from "~/components/event/event-public-view";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { readForm } from "~/lib/form.server";
+import { isApiError } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
 import { runEventIntent } from "~/services/events/event-page-actions.server";
-import { asPageError, loadEventPage, type EventFormReply } from "~/services/events/event-page.server";
+import { formText } from "~/services/events/event-page-form.server";
+import { asPageError, loadEventPage, openEventByUuid, type EventFormReply } from "~/services/events/event-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -24,8 +29,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
+/** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  return runEventIntent(request, params.uuid);
+  const form = await readForm(request);
+  const intent = formText(form, "intent");
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;
+  try {
+    const { event, viewer } = await openEventByUuid(request, params.uuid);
+    const outcome = await runEventIntent({ event, viewer, form }, intent);
+    if ("reply" in outcome) return json<EventFormReply>(outcome.reply);
+    const to = `/e/${event.uuid}${outcome.section ? `#${outcome.section}` : ""}`;
+    return redirectWithCookies(to, [await toastHeader(outcome.toast)]);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
+  }
 }
 
 export default function EventPage() {

@@ -6,8 +6,16 @@ import { RenderPanel } from "~/components/arrange/render-panel";
 import { ThemePanel } from "~/components/arrange/theme-panel";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
+import { readForm } from "~/lib/form.server";
+import { isApiError } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
+import { openArrangement, type ArrangeOutcome } from "~/services/arrange/context.server";
+import { trackUploaded } from "~/services/arrange/music-panel.server";
 import { loadArrangePage, runArrangeIntent } from "~/services/arrange/page.server";
+import { formText } from "~/services/events/event-page-form.server";
 import { asPageError, type EventFormReply } from "~/services/events/event-page.server";
+import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Make the video — ${data.page.event.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -16,14 +24,38 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    return json({ page: await loadArrangePage(request, params.uuid) }, { headers: { "Cache-Control": "private, no-store" } });
+    const context = await openArrangement(request, params.uuid);
+    return json({ page: await loadArrangePage(context) }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     throw asPageError(error);
   }
 }
 
+/** A plain-form action of the page; a refused or invalid one answers the page with the reason. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  return runArrangeIntent(request, params.uuid);
+  // The upload form is the page's only multipart one, so it needs no intent to be told apart; its
+  // file is streamed to disk like POST /api/v2/tracks, never read into memory first.
+  const multipart = (request.headers.get("content-type") ?? "").includes("multipart/form-data");
+  const form = multipart ? null : await readForm(request);
+  const intent = form ? formText(form, "intent") : "music-upload";
+  try {
+    const context = await openArrangement(request, params.uuid);
+    const outcome = form ? await runArrangeIntent(context, intent, form) : trackUploaded(await receiveTrackUpload(request, context.user));
+    return await answer(context.event.uuid, outcome);
+  } catch (error) {
+    if (isApiError(error)) {
+      return json<EventFormReply>(
+        { intent, formError: error.message, errors: error.fields },
+        { status: error.status, headers: error.headers },
+      );
+    }
+    throw error;
+  }
+}
+
+async function answer(uuid: string, outcome: ArrangeOutcome) {
+  if ("reply" in outcome) return json<EventFormReply>(outcome.reply, { status: outcome.status });
+  return redirectWithCookies(`/e/${uuid}/arrange#${outcome.section}`, [await toastHeader(outcome.toast)]);
 }
 
 /** The organiser's studio: pick a look and music, watch the arrangement, render and publish. */

@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
+import type { Event } from "drizzle/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { listMediaOfEvent } from "../../app/models/media.server";
-import type { Event } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { listMediaOfEvent } from "~/models/media.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir, makeTone } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";

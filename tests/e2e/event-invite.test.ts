@@ -1,8 +1,8 @@
+import { events } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { events } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, PASSWORD, uniqueEmail } from "../support/accounts";
 import {

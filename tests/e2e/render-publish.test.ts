@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { dropSingleton } from "../../app/lib/singleton.server";
-import { findArrangement } from "../../app/models/arrangement.server";
-import { findEventById } from "../../app/models/event.server";
-import { findTrackBySlug } from "../../app/models/track.server";
+import { db } from "~/lib/db.server";
+import { dropSingleton } from "~/lib/singleton.server";
+import { findArrangement } from "~/models/arrangement.server";
+import { findEventById } from "~/models/event.server";
+import { findTrackBySlug } from "~/models/track.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { PASSWORD, createUser } from "../support/accounts";

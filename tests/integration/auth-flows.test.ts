@@ -1,10 +1,10 @@
+import { sessions, startDrafts } from "drizzle/schema";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { jobHandlers } from "../../app/jobs/handlers.server";
-import { db } from "../../app/lib/db.server";
-import { insertSession } from "../../app/models/auth-session.server";
-import { insertDraft } from "../../app/models/start-draft.server";
-import { sessions, startDrafts } from "../../drizzle/schema/index";
+import { jobHandlers } from "~/jobs/handlers.server";
+import { db } from "~/lib/db.server";
+import { insertSession } from "~/models/auth-session.server";
+import { insertDraft } from "~/models/start-draft.server";
 import type { RunningServer } from "../../server";
 import { expireTokensOf, lastMailTo, linkIn, PASSWORD, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";

@@ -1,8 +1,8 @@
+import type { Event } from "drizzle/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { insertRecipient } from "../../app/models/event.server";
-import { insertRsvp } from "../../app/models/rsvp.server";
-import type { Event } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { insertRecipient } from "~/models/event.server";
+import { insertRsvp } from "~/models/rsvp.server";
 import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";

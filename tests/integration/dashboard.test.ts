@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
+import { events, rsvps, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { insertMedia } from "~/models/media.server";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
-import { db } from "../../app/lib/db.server";
-import { insertMedia } from "../../app/models/media.server";
-import { events, rsvps, type User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { TestClient } from "../support/http-client";

@@ -1,9 +1,9 @@
+import { events, rsvps, type Event, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
 import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
-import { db } from "../../app/lib/db.server";
-import { events, rsvps, type Event, type User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, logIn, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";

@@ -1,8 +1,8 @@
+import { events } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PROTECTED_EVENT_FIELDS } from "../../app/domain/event-fields";
-import { db } from "../../app/lib/db.server";
-import { events } from "../../drizzle/schema/index";
+import { PROTECTED_EVENT_FIELDS } from "~/domain/event-fields";
+import { db } from "~/lib/db.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, loggedInUser } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";

@@ -1,7 +1,7 @@
+import { events, guestbookEntries } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { events, guestbookEntries } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";

@@ -1,10 +1,10 @@
+import { messageDeliveries, rsvps } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { findRsvpByInviteToken, listUninvitedRsvps } from "~/models/rsvp.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sweepReminders } from "~/services/invitations/reminders.server";
-import { db } from "../../app/lib/db.server";
-import { findRsvpByInviteToken, listUninvitedRsvps } from "../../app/models/rsvp.server";
-import { messageDeliveries, rsvps } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent, inDays } from "../support/events";
@@ -79,7 +79,7 @@ describe("invitations", () => {
   test("running the same invitation job again (a retry after a crash) sends nothing twice", async () => {
     const { event } = await organiserWithEvent();
     const email = uniqueEmail("once");
-    const { insertRsvp } = await import("../../app/models/rsvp.server");
+    const { insertRsvp } = await import("~/models/rsvp.server");
     const rsvp = await insertRsvp(db(), { eventId: event.id, name: "Once", email, phone: "+14155550123", viaEmail: true, viaSms: true });
     await sendInvitation("job-123", rsvp.id);
     await sendInvitation("job-123", rsvp.id);
@@ -222,7 +222,7 @@ describe("the organiser's digest", () => {
   test("contributions arriving close together make one e-mail to the organiser", async () => {
     const { user, event } = await organiserWithEvent();
     const { queueContributionDigest } = await import("~/services/events/digest.server");
-    const { insertRsvp, updateRsvp } = await import("../../app/models/rsvp.server");
+    const { insertRsvp, updateRsvp } = await import("~/models/rsvp.server");
     for (const name of ["Lea", "Sam"]) {
       const rsvp = await insertRsvp(db(), {
         eventId: event.id,

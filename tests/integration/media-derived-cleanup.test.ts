@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
+import { renderJobs, type Event, type Media } from "drizzle/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { dropSingleton } from "~/lib/singleton.server";
+import { findMediaById, insertMedia, updateMedia } from "~/models/media.server";
 import { processMedia } from "~/services/media/media-processing.server";
 import { storage } from "~/services/media/storage.server";
-import { db } from "../../app/lib/db.server";
-import { dropSingleton } from "../../app/lib/singleton.server";
-import { findMediaById, insertMedia, updateMedia } from "../../app/models/media.server";
-import { renderJobs, type Event, type Media } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";

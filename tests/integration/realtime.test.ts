@@ -1,9 +1,9 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import type { NotificationPayload } from "../../app/realtime/events";
-import { roomOfUser } from "../../app/realtime/events";
-import { postgresEmitter } from "../../app/realtime/fan-out.server";
+import { db } from "~/lib/db.server";
+import type { NotificationPayload } from "~/realtime/events";
+import { roomOfUser } from "~/realtime/events";
+import { postgresEmitter } from "~/realtime/fan-out.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { TestClient } from "../support/http-client";

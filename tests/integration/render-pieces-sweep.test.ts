@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
+import { renderPieces } from "drizzle/schema";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { findRenderPiece } from "~/models/render-piece.server";
 import { storage } from "~/services/media/storage.server";
 import { storedPieces, sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
-import { db } from "../../app/lib/db.server";
-import { findRenderPiece } from "../../app/models/render-piece.server";
-import { renderPieces } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";

@@ -2,18 +2,18 @@ import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { promisify } from "node:util";
+import type { Event, Media, User } from "drizzle/schema";
 import { io as connectSocket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { dropSingleton } from "~/lib/singleton.server";
+import { probeMedia } from "~/media/probe.server";
+import { findEventById } from "~/models/event.server";
+import { updateMedia } from "~/models/media.server";
+import { listPublishedVersions } from "~/models/published-media.server";
+import { findRenderJob } from "~/models/render-job.server";
+import type { RenderPlan } from "~/render/plan";
 import { storage } from "~/services/media/storage.server";
-import { db } from "../../app/lib/db.server";
-import { dropSingleton } from "../../app/lib/singleton.server";
-import { probeMedia } from "../../app/media/probe.server";
-import { findEventById } from "../../app/models/event.server";
-import { updateMedia } from "../../app/models/media.server";
-import { listPublishedVersions } from "../../app/models/published-media.server";
-import { findRenderJob } from "../../app/models/render-job.server";
-import type { RenderPlan } from "../../app/render/plan";
-import type { Event, Media, User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
@@ -95,7 +95,7 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(probe.audio).toBeTruthy();
     expect(probe.duration).toBeCloseTo(plan.durationSeconds, 1);
     // Every frame is there: counted by decoding, not read from the header.
-    const { stdout } = await run((await import("../../app/media/ffmpeg-paths.server")).ffprobePath(), [
+    const { stdout } = await run((await import("~/media/ffmpeg-paths.server")).ffprobePath(), [
       "-v",
       "error",
       "-count_frames",

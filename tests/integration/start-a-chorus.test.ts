@@ -1,7 +1,7 @@
+import { events, recipients } from "drizzle/schema";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { events, recipients } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
 import type { RunningServer } from "../../server";
 import { PASSWORD, createUser, loggedInUser } from "../support/accounts";
 import { TestClient } from "../support/http-client";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { unsplashProvider } from "../../app/integrations/stock-photos/unsplash.server";
+import { unsplashProvider } from "~/integrations/stock-photos/unsplash.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { TestClient } from "../support/http-client";

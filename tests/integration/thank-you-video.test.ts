@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { inviteTokenFor } from "../../app/lib/invite-token.server";
-import { listMediaOfEvent } from "../../app/models/media.server";
-import { insertRsvp } from "../../app/models/rsvp.server";
+import { db } from "~/lib/db.server";
+import { inviteTokenFor } from "~/lib/invite-token.server";
+import { listMediaOfEvent } from "~/models/media.server";
+import { insertRsvp } from "~/models/rsvp.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";

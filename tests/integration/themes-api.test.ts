@@ -1,11 +1,11 @@
+import { themes, type Theme } from "drizzle/schema";
 import { isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BUILT_IN_THEMES, DEFAULT_THEME_SLUG } from "~/domain/built-in-themes";
+import { db } from "~/lib/db.server";
+import { findArrangement } from "~/models/arrangement.server";
+import { findThemeById, findThemeBySlug } from "~/models/theme.server";
 import { ensureBuiltInThemes, themeFor } from "~/services/arrange/themes.server";
-import { BUILT_IN_THEMES, DEFAULT_THEME_SLUG } from "../../app/domain/built-in-themes";
-import { db } from "../../app/lib/db.server";
-import { findArrangement } from "../../app/models/arrangement.server";
-import { findThemeById, findThemeBySlug } from "../../app/models/theme.server";
-import { themes, type Theme } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";

@@ -1,8 +1,8 @@
 import http from "node:http";
 import RequestClient from "twilio/lib/base/RequestClient";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { twilioPhoneLookup } from "../../app/integrations/phone/twilio-lookup.server";
-import { twilioSmsProvider } from "../../app/integrations/sms/twilio.server";
+import { twilioPhoneLookup } from "~/integrations/phone/twilio-lookup.server";
+import { twilioSmsProvider } from "~/integrations/sms/twilio.server";
 
 interface Recorded {
   method: string;

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
+import type { Event, User } from "drizzle/schema";
+import { guestbookEntries, media } from "drizzle/schema";
 import { and, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { hashToken } from "../../app/lib/tokens.server";
-import { insertMedia } from "../../app/models/media.server";
-import type { Event, User } from "../../drizzle/schema/index";
-import { guestbookEntries, media } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { hashToken } from "~/lib/tokens.server";
+import { insertMedia } from "~/models/media.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Event, Media } from "drizzle/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { findMediaByUuid } from "~/models/media.server";
 import { storage } from "~/services/media/storage.server";
 import { expireUploads, uploadStagingDir } from "~/services/uploads/upload-expiry.server";
-import { db } from "../../app/lib/db.server";
-import { findMediaByUuid } from "../../app/models/media.server";
-import type { Event, Media } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";

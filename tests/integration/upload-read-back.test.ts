@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import type { Event, User } from "drizzle/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Event, User } from "../../drizzle/schema/index";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { db } from "../../app/lib/db.server";
-import { findProfileOfUser } from "../../app/models/user-profile.server";
+import { db } from "~/lib/db.server";
+import { findProfileOfUser } from "~/models/user-profile.server";
 import type { RunningServer } from "../../server";
 import { PASSWORD, createUser, lastMailTo, linkIn, logIn, loggedInUser, uniqueEmail } from "../support/accounts";
 import { TestClient } from "../support/http-client";

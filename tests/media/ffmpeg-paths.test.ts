@@ -1,6 +1,7 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { resetEnvCache } from "~/lib/env.server";
 import {
   ffmpegPath,
   ffmpegVersion,
@@ -30,6 +31,7 @@ afterEach(() => {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
+  resetEnvCache();
 });
 afterAll(() => dir.remove());
 
@@ -37,6 +39,7 @@ describe("where ffmpeg comes from", () => {
   test("FFMPEG_PATH and FFPROBE_PATH win", () => {
     process.env.FFMPEG_PATH = "/opt/ffmpeg/bin/ffmpeg";
     process.env.FFPROBE_PATH = "/opt/ffmpeg/bin/ffprobe";
+    resetEnvCache();
     expect(ffmpegPath()).toBe("/opt/ffmpeg/bin/ffmpeg");
     expect(ffprobePath()).toBe("/opt/ffmpeg/bin/ffprobe");
   });
@@ -44,6 +47,7 @@ describe("where ffmpeg comes from", () => {
   test("then an executable file on PATH, skipping files that cannot be run", () => {
     delete process.env.FFMPEG_PATH;
     delete process.env.FFPROBE_PATH;
+    resetEnvCache();
     process.env.PATH = `/nonexistent:${dir.path("")}`;
     expect(ffmpegPath()).toBe(dir.path("ffmpeg"));
     expect(findOnPath("ffprobe")).toBeNull();
@@ -53,6 +57,7 @@ describe("where ffmpeg comes from", () => {
   test("then the npm-shipped static builds", () => {
     delete process.env.FFMPEG_PATH;
     delete process.env.FFPROBE_PATH;
+    resetEnvCache();
     process.env.PATH = "";
     expect(ffmpegPath()).toBe(npmFfmpeg);
     expect(ffprobePath()).toBe(npmFfprobe);

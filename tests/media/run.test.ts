@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { resetEnvCache } from "~/lib/env.server";
 import { type FfmpegProgress, MediaToolError, createProgressParser, runFfmpeg, runFfprobe } from "~/media/run.server";
 
 const endlessPattern = ["-hide_banner", "-re", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10:duration=60", "-f", "null", "-"];
@@ -33,12 +34,14 @@ describe("running ffmpeg and ffprobe", () => {
   test("a missing binary is a MediaToolError too, not a crash", async () => {
     const saved = process.env.FFPROBE_PATH;
     process.env.FFPROBE_PATH = "/nonexistent/ffprobe";
+    resetEnvCache();
     try {
       const error = await runFfprobe(["-version"]).catch((e: unknown) => e);
       expect((error as MediaToolError).reason).toBe("not-started");
     } finally {
       if (saved === undefined) delete process.env.FFPROBE_PATH;
       else process.env.FFPROBE_PATH = saved;
+      resetEnvCache();
     }
   });
 

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
+import { authTokens, outboxMessages, users } from "drizzle/schema";
 import { and, desc, eq } from "drizzle-orm";
-import { db } from "../../app/lib/db.server";
-import { hashPassword } from "../../app/lib/password.server";
-import { insertUser } from "../../app/models/user.server";
-import { authTokens, outboxMessages, users } from "../../drizzle/schema/index";
+import { db } from "~/lib/db.server";
+import { hashPassword } from "~/lib/password.server";
+import { insertUser } from "~/models/user.server";
 import { TestClient } from "./http-client";
 
 export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;

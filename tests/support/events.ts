@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
+import type { User } from "drizzle/schema";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
-import type { User } from "../../drizzle/schema/index";
 
 const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
 

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase, startEmbeddedPostgres } from "../../app/lib/database-bootstrap.server";
+import { migrateDatabase, startEmbeddedPostgres } from "~/lib/database-bootstrap.server";
 
 declare module "vitest" {
   export interface ProvidedContext {

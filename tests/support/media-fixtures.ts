@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import sharp from "sharp";
-import { runFfmpeg } from "../../app/media/run.server";
+import { runFfmpeg } from "~/media/run.server";
 
 export { makeClip, makePixelFloodPng, makeTempDir } from "../media/support/media-fixtures";
 

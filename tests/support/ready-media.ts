@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import type { Event } from "drizzle/schema";
+import { db } from "~/lib/db.server";
+import { findMediaById, insertMedia } from "~/models/media.server";
 import { processMedia } from "~/services/media/media-processing.server";
 import { storage } from "~/services/media/storage.server";
-import { db } from "../../app/lib/db.server";
-import { findMediaById, insertMedia } from "../../app/models/media.server";
-import type { Event } from "../../drizzle/schema/index";
 import { makeClip, makeQuartersImage } from "../media/support/media-fixtures";
 
 /**

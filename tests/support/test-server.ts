@@ -1,4 +1,4 @@
-import { resetEnvCache } from "../../app/lib/env.server";
+import { resetEnvCache } from "~/lib/env.server";
 import { startServer, type RunningServer } from "../../server";
 import { freePort } from "./global-database";
 import { testDatabaseUrl } from "./test-database";

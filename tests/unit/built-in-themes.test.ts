@@ -13,7 +13,7 @@ import {
   THEME_BACKGROUND_URLS,
   THEME_FONTS,
   themeArtUrl,
-} from "../../app/domain/built-in-themes";
+} from "~/domain/built-in-themes";
 import {
   CAPTION_CONTRAST_GOAL,
   captionContrast,
@@ -21,7 +21,7 @@ import {
   opacityPercent,
   parseHexColour,
   withOpacity,
-} from "../../app/domain/theme-colours";
+} from "~/domain/theme-colours";
 
 const PUBLIC = path.resolve(__dirname, "../../public");
 const onDisk = (url: string) => path.join(PUBLIC, url);

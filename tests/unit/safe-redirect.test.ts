@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { safeRedirect } from "../../app/lib/safe-redirect";
+import { safeRedirect } from "~/lib/safe-redirect";
 
 describe("safeRedirect", () => {
   test.each([

@@ -1,3 +1,4 @@
+import type { User } from "drizzle/schema";
 import { loginSlowdownMs } from "~/domain/account-rules";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -21,7 +22,6 @@ import {
   recordFailure,
   refuseIfExhausted,
 } from "~/services/accounts/rate-limit.server";
-import type { User } from "../../../drizzle/schema/index";
 
 const HOUR = 60 * 60 * 1000;
 const TTL = { verify: 48 * HOUR, reset: HOUR, changeEmail: 24 * HOUR };

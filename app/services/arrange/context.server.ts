@@ -1,8 +1,11 @@
+import type { Event, User } from "drizzle/schema";
+import type { z } from "zod";
 import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
+import type { toastSchema } from "~/lib/toast.server";
 import type { EventViewer } from "~/services/events/event-access.server";
+import type { EventFormReply } from "~/services/events/event-page.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
-import type { Event, User } from "../../../drizzle/schema/index";
 
 /** What every part of the arrange page works with: the organiser's event and the organiser. */
 export interface ArrangeContext {
@@ -20,5 +23,12 @@ export async function openArrangement(request: Request, rawUuid: string | undefi
   return { event, viewer, user: viewer.user };
 }
 
+/**
+ * What an arrange-page action came to: back to a section of the page with a toast, or (when the
+ * form must show what was typed) a reply to the form with its status. The route makes the answer.
+ */
+export type ArrangeOutcome =
+  { section: "theme" | "music" | "render"; toast: z.input<typeof toastSchema> } | { reply: EventFormReply; status: number };
+
 /** A plain-form handler on the arrange page, by intent. */
-export type ArrangeIntent = (context: ArrangeContext, form: FormData) => Promise<Response>;
+export type ArrangeIntent = (context: ArrangeContext, form: FormData) => Promise<ArrangeOutcome>;

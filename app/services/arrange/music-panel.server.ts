@@ -1,15 +1,13 @@
 import { ACCEPTED_TRACK_NAMES, ACCEPTED_TRACK_TYPES, MAX_FADE_OUT_SECONDS, musicSettingsSchema } from "~/domain/track-rules";
 import { db } from "~/lib/db.server";
 import { badRequest, parseWith } from "~/lib/http.server";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader, type Toast } from "~/lib/toast.server";
+import type { Toast } from "~/lib/toast.server";
 import { formatBytes, formatDuration } from "~/media/upload-rejected-error";
 import { findArrangement, updateArrangement } from "~/models/arrangement.server";
 import { findTrackById } from "~/models/track.server";
 import { listLibrary, openTrack, removeTrack, trackLimits, trackView } from "~/services/arrange/track-library.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
-import type { ArrangeContext, ArrangeIntent } from "./context.server";
+import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 /** The music part of the arrange page: the tracks to choose from, the choice, the upload limits. */
 export async function loadMusicPanel({ event, user }: ArrangeContext) {
@@ -43,9 +41,7 @@ export async function loadMusicPanel({ event, user }: ArrangeContext) {
   };
 }
 
-async function backToMusic({ event }: ArrangeContext, toast: Toast) {
-  return redirectWithCookies(`/e/${event.uuid}/arrange#music`, [await toastHeader(toast)]);
-}
+const backToMusic = (toast: Toast): ArrangeOutcome => ({ section: "music", toast });
 
 /** The music part's plain-form actions, by intent. */
 export const musicIntents: Record<string, ArrangeIntent> = {
@@ -54,7 +50,7 @@ export const musicIntents: Record<string, ArrangeIntent> = {
     const id = formText(form, "trackId");
     if (id === "none") {
       await updateArrangement(db(), context.event.id, { trackId: null });
-      return backToMusic(context, { type: "success", title: "The video will have no music." });
+      return backToMusic({ type: "success", title: "The video will have no music." });
     }
     const track = await openTrack(context.user, id);
     if (track.status !== "ready") throw badRequest("This track is not ready yet. Choose it once it has been prepared.");
@@ -62,7 +58,7 @@ export const musicIntents: Record<string, ArrangeIntent> = {
     // Another track starts from its beginning: an offset into the last one means nothing here.
     const startSeconds = arrangement.trackId === track.id ? arrangement.musicStartSeconds : 0;
     await updateArrangement(db(), context.event.id, { trackId: track.id, musicStartSeconds: startSeconds });
-    return backToMusic(context, { type: "success", title: `“${track.title}” will play under the video.` });
+    return backToMusic({ type: "success", title: `“${track.title}” will play under the video.` });
   },
 
   /** `startSeconds`, `fadeOutSeconds`, `volume` (percent) for the chosen track. */
@@ -80,26 +76,21 @@ export const musicIntents: Record<string, ArrangeIntent> = {
       musicFadeOutSeconds: settings.fadeOutSeconds,
       musicVolume: settings.volume / 100,
     });
-    return backToMusic(context, { type: "success", title: "Music settings saved." });
+    return backToMusic({ type: "success", title: "Music settings saved." });
   },
 
-  /** A multipart form with `file` and `title`: the same service as POST /api/v2/tracks. */
   /** `trackId`: one of the organiser's own tracks leaves their library (and this video, if chosen). */
   async "music-delete"(context, form) {
     const track = await removeTrack(context.user, formText(form, "trackId"));
     const arrangement = await findArrangement(db(), context.event.id);
     if (arrangement.trackId === track.id) await updateArrangement(db(), context.event.id, { trackId: null });
-    return backToMusic(context, { type: "success", title: `“${track.title}” was deleted.` });
+    return backToMusic({ type: "success", title: `“${track.title}” was deleted.` });
   },
 };
 
-/**
- * The arrange page's upload form (multipart): streamed to disk like the API's upload, never read
- * into memory first. It is the page's only multipart form, so it needs no intent to be told apart.
- */
-export async function uploadTrackFromPage(context: ArrangeContext, request: Request) {
-  const track = await receiveTrackUpload(request, context.user);
-  return backToMusic(context, {
+/** After the page's upload form (multipart, received by the route like POST /api/v2/tracks). */
+export function trackUploaded(track: { title: string }): ArrangeOutcome {
+  return backToMusic({
     type: "success",
     title: `“${track.title}” is uploaded.`,
     description: "We're preparing it: you can choose it in a moment.",

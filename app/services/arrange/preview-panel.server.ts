@@ -1,9 +1,9 @@
+import type { Media } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { signedMediaUrl } from "~/lib/media-url.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
 import { renderPlanFor } from "~/services/render/render-plan.server";
-import type { Media } from "../../../drizzle/schema/index";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 /** One scene of the in-browser preview: what to show, for how long, with which words on top. */

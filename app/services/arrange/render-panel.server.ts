@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { db } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/http.server";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader, type toastSchema } from "~/lib/toast.server";
+import type { toastSchema } from "~/lib/toast.server";
 import { findArrangement, updateArrangement } from "~/models/arrangement.server";
 import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
@@ -12,7 +11,7 @@ import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-v
 import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
-import type { ArrangeContext, ArrangeIntent } from "./context.server";
+import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 const RECENT_JOBS = 5;
 
@@ -56,9 +55,7 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
   };
 }
 
-async function backToRender(uuid: string, toast: z.input<typeof toastSchema>) {
-  return redirectWithCookies(`/e/${uuid}/arrange#render`, [await toastHeader(toast)]);
-}
+const backToRender = (toast: z.input<typeof toastSchema>): ArrangeOutcome => ({ section: "render", toast });
 
 const startInput = z.object({
   resolution: z.enum(["1080p", "720p"], { message: "Choose 1080p or 720p." }),
@@ -85,7 +82,7 @@ export const renderIntents: Record<string, ArrangeIntent> = {
       publishWhenDone: !!parsed.data.publish,
       resolution: parsed.data.resolution,
     });
-    return backToRender(context.event.uuid, {
+    return backToRender({
       type: created ? "success" : "info",
       title: created ? "Rendering your video" : "A render is already under way",
       description: created ? "You can leave this page: we'll let you know when it's done." : "It carries on; this page shows its progress.",
@@ -93,7 +90,7 @@ export const renderIntents: Record<string, ArrangeIntent> = {
   },
   async "render-cancel"(context, form) {
     await cancelRender(await jobOf(context, form));
-    return backToRender(context.event.uuid, {
+    return backToRender({
       type: "info",
       title: "Render stopped",
       description: "Nothing was published. Start again whenever you like.",
@@ -101,7 +98,7 @@ export const renderIntents: Record<string, ArrangeIntent> = {
   },
   async "render-publish"(context, form) {
     const version = await publishRenderJob(await jobOf(context, form), context.user);
-    return backToRender(context.event.uuid, {
+    return backToRender({
       type: "success",
       title: `Version ${version.version} is published`,
       description: "The recipient's link now plays it. Send it from the Deliver section when you're ready.",
@@ -112,7 +109,7 @@ export const renderIntents: Record<string, ArrangeIntent> = {
     const version = parsed.success ? await findPublishedMedia(db(), parsed.data) : null;
     if (!version || version.eventId !== context.event.id) throw notFound("There is no such version of this video.");
     await makeCurrentVersion(db(), version);
-    return backToRender(context.event.uuid, {
+    return backToRender({
       type: "success",
       title: `Version ${version.version} is current again`,
       description: "The recipient's link plays it from now on.",

@@ -1,11 +1,10 @@
-import { json } from "@remix-run/node";
+import type { Theme, User } from "drizzle/schema";
 import { findBuiltInTheme, findThemeFont, THEME_FONTS } from "~/domain/built-in-themes";
 import { HEX_COLOUR, opacityPercent, opaqueHex, withOpacity } from "~/domain/theme-colours";
 import { db } from "~/lib/db.server";
 import { badRequest, isApiError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader, type Toast } from "~/lib/toast.server";
+import type { Toast } from "~/lib/toast.server";
 import { updateArrangement } from "~/models/arrangement.server";
 import {
   archiveTheme,
@@ -19,13 +18,11 @@ import {
   updateTheme,
 } from "~/services/arrange/themes.server";
 import { formText } from "~/services/events/event-page-form.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
 import { queuePiecePreparation } from "~/services/render/render-jobs.server";
-import type { Theme, User } from "../../../drizzle/schema/index";
-import type { ArrangeContext, ArrangeIntent } from "./context.server";
+import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for
-// their own themes a small editor. Every action answers with a redirect back to #theme and a toast.
+// their own themes a small editor. Every action goes back to #theme with a toast.
 
 function themeCard(theme: Theme, user: User) {
   const view = themeView(theme);
@@ -66,9 +63,7 @@ export async function loadThemePanel({ event, user }: ArrangeContext) {
   };
 }
 
-async function backToThemes({ event }: ArrangeContext, toast: Toast) {
-  return redirectWithCookies(`/e/${event.uuid}/arrange#theme`, [await toastHeader(toast)]);
-}
+const backToThemes = (toast: Toast): ArrangeOutcome => ({ section: "theme", toast });
 
 function themeIdOf(form: FormData) {
   const value = formText(form, "themeId");
@@ -100,13 +95,13 @@ export const themeIntents: Record<string, ArrangeIntent> = {
     const theme = await chooseTheme(context.user, context.event.id, themeIdOf(form));
     // Every scene looks different in the new theme: render them ahead of publishing.
     await queuePiecePreparation(context.event.id);
-    return backToThemes(context, { type: "success", title: "Theme chosen", description: `Your video will use ${theme.name}.` });
+    return backToThemes({ type: "success", title: "Theme chosen", description: `Your video will use ${theme.name}.` });
   },
   async "theme-customise"(context, form) {
     const basedOn = formText(form, "themeId") ? themeIdOf(form) : (await themeFor(context.event.id)).id;
     const theme = await createTheme(context.user, { basedOn });
     await updateArrangement(db(), context.event.id, { themeId: theme.id });
-    return backToThemes(context, {
+    return backToThemes({
       type: "success",
       title: "Your own copy is ready",
       description: "Change its colours and font below. Your video uses it now.",
@@ -115,15 +110,12 @@ export const themeIntents: Record<string, ArrangeIntent> = {
   async "theme-save"(context, form) {
     try {
       const theme = await updateTheme(context.user, themeIdOf(form), changesFromForm(form));
-      return backToThemes(context, { type: "success", title: "Theme saved", description: `${theme.name} is saved.` });
+      return backToThemes({ type: "success", title: "Theme saved", description: `${theme.name} is saved.` });
     } catch (error) {
       if (!isApiError(error)) throw error;
       // Answered here rather than by the page, so the editor shows what was typed.
       const values = Object.fromEntries(SAVED_FIELDS.map((k) => [k, formText(form, k)]));
-      return json<EventFormReply>(
-        { intent: "theme-save", formError: error.message, errors: error.fields, values },
-        { status: error.status },
-      );
+      return { reply: { intent: "theme-save", formError: error.message, errors: error.fields, values }, status: error.status };
     }
   },
   async "theme-delete"(context, form) {
@@ -131,10 +123,10 @@ export const themeIntents: Record<string, ArrangeIntent> = {
     const wasInUse = (await themeFor(context.event.id)).id === id;
     const theme = await archiveTheme(context.user, id);
     const note = wasInUse ? ` This video uses ${(await themeFor(context.event.id)).name} until you restore it or choose another.` : "";
-    return backToThemes(context, { type: "success", title: "Theme deleted", description: `${theme.name} is deleted.${note}` });
+    return backToThemes({ type: "success", title: "Theme deleted", description: `${theme.name} is deleted.${note}` });
   },
   async "theme-restore"(context, form) {
     const theme = await restoreTheme(context.user, themeIdOf(form));
-    return backToThemes(context, { type: "success", title: "Theme restored", description: `${theme.name} is back in your themes.` });
+    return backToThemes({ type: "success", title: "Theme restored", description: `${theme.name} is back in your themes.` });
   },
 };

@@ -1,3 +1,4 @@
+import type { Theme, User } from "drizzle/schema";
 import { z } from "zod";
 import {
   BUILT_IN_THEMES,
@@ -24,7 +25,6 @@ import {
   updateOwnTheme,
   upsertBuiltInThemes,
 } from "~/models/theme.server";
-import type { Theme, User } from "../../../drizzle/schema/index";
 
 // Themes (spec §3 Theme, §4 "Themes can be deleted and restored", §7.2 /v2/themes). Built-in
 // themes are public and belong to nobody: nobody edits or deletes them. An organiser changes a

@@ -1,3 +1,4 @@
+import type { Track, User } from "drizzle/schema";
 import { BUILT_IN_TRACKS, findBuiltInTrack, type TrackMood } from "~/domain/built-in-tracks";
 import { MAX_OWN_TRACKS } from "~/domain/track-rules";
 import { db } from "~/lib/db.server";
@@ -5,7 +6,6 @@ import { env } from "~/lib/env.server";
 import { forbidden, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { archiveOwnTrack, findTrackVisibleTo, listTracksVisibleTo } from "~/models/track.server";
-import type { Track, User } from "../../../drizzle/schema/index";
 
 // The music an organiser can choose from (spec §3 Track, §7.2 /api/v2/tracks): the built-ins
 // and their own uploads, never anyone else's.

@@ -1,5 +1,6 @@
 import { copyFile, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Track } from "drizzle/schema";
 import { BUILT_IN_TRACKS, findBuiltInTrack } from "~/domain/built-in-tracks";
 import { enqueue } from "~/jobs/queue.server";
 import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
@@ -10,7 +11,6 @@ import { roomOfUser } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
 import { trackLimits } from "~/services/arrange/track-library.server";
 import { storage } from "~/services/media/storage.server";
-import type { Track } from "../../../drizzle/schema/index";
 
 export const TRACK_PREPARE_FAILED = "We could not prepare this track. Please try uploading it again.";
 

@@ -1,3 +1,4 @@
+import type { Event } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -8,7 +9,6 @@ import { deliverOnce } from "~/services/events/delivery.server";
 import { headlineOf } from "~/services/events/event-views.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 /** Contributions are gathered for half an hour, then the organiser gets one e-mail about them. */
 export const DIGEST_DELAY_MS = 30 * 60 * 1000;

@@ -1,10 +1,10 @@
+import type { Event, Rsvp, User } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { deriveViewerRole, type ViewerRole } from "~/domain/viewer-role";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
-import type { Event, Rsvp, User } from "../../../drizzle/schema/index";
 
 export interface EventKeys {
   privateKey?: string | null;

@@ -1,3 +1,4 @@
+import type { Event } from "drizzle/schema";
 import { PRODUCT_NAME } from "~/domain/product";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
@@ -10,7 +11,6 @@ import { notify } from "~/services/events/notifications.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { sendSms } from "~/services/messaging/sms.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 /**
  * POST /v2/events/{id}/deliver: the recipient gets their private link now, or at

@@ -1,35 +1,33 @@
-import { json } from "@remix-run/node";
+import type { Event } from "drizzle/schema";
 import { z } from "zod";
 import { formatMoment } from "~/domain/event-dates";
 import { END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
-import { readForm } from "~/lib/form.server";
-import { badRequest, forbidden, isApiError, notFound, parseWith } from "~/lib/http.server";
+import { badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader, type Toast } from "~/lib/toast.server";
+import type { Toast } from "~/lib/toast.server";
 import { findRecipientById } from "~/models/event.server";
 import { findRsvpById } from "~/models/rsvp.server";
 import { scheduleDelivery } from "~/services/events/event-delivery.server";
-import { formText, type IntentContext } from "~/services/events/event-page-form.server";
-import { openEventByUuid, type EventFormReply } from "~/services/events/event-page.server";
+import {
+  formDone as done,
+  formText,
+  type EventIntent,
+  type EventIntentOutcome,
+  type IntentContext,
+} from "~/services/events/event-page-form.server";
 import { markEventOpened, rotateKey, setDeleted, updateEventAs } from "~/services/events/events.server";
 import { addRecipient, changeRecipient, removeRecipient } from "~/services/events/recipients.server";
 import { queueBroadcast } from "~/services/invitations/broadcast.server";
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
 import { mediaIntents } from "~/services/media/media-page-intents.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 // The event page's plain-form actions (/e/{uuid}, intent=...). They call the same services as
 // the JSON API; the event comes from the uuid in the address and the role is checked each time.
 
 const text = formText;
 
-const done = (intent: string, message: string) => json<EventFormReply>({ intent, ok: true, message, sentAt: Date.now() });
-
-async function backToPage(event: Event, toast: Toast, section = "") {
-  return redirectWithCookies(`/e/${event.uuid}${section ? `#${section}` : ""}`, [await toastHeader(toast)]);
-}
+const backToPage = (toast: Toast, section = ""): EventIntentOutcome => ({ toast, section });
 
 async function rsvpOf(event: Event, form: FormData) {
   const rsvp = await findRsvpById(db(), uuidParam(text(form, "rsvpId"), "invitee"));
@@ -89,7 +87,7 @@ function settingsFromForm(event: Event, form: FormData) {
   return payload;
 }
 
-const managerIntents: Record<string, (context: IntentContext) => Promise<Response>> = {
+const managerIntents: Record<string, EventIntent> = {
   // The contributions grid: move, hide, archive, restore, edit (media-page-intents.server.ts).
   ...mediaIntents,
   async invite({ event, form }) {
@@ -137,7 +135,7 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
   async "remove-recipient"({ event, form }) {
     const recipient = await recipientOf(event, form);
     await removeRecipient(recipient);
-    return backToPage(event, { type: "success", title: `${recipient.firstName} is no longer a recipient` }, "recipients");
+    return backToPage({ type: "success", title: `${recipient.firstName} is no longer a recipient` }, "recipients");
   },
   async settings({ event, viewer, form }) {
     await updateEventAs(viewer, event, settingsFromForm(event, form));
@@ -160,15 +158,15 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
   },
   async "rotate-private-key"({ event }) {
     await rotateKey(event, "privateKey");
-    return backToPage(event, { type: "success", title: "New recipient link ready", description: "The old one no longer works." }, "share");
+    return backToPage({ type: "success", title: "New recipient link ready", description: "The old one no longer works." }, "share");
   },
   async "rotate-view-key"({ event }) {
     await rotateKey(event, "viewKey");
-    return backToPage(event, { type: "success", title: "New view-only link ready", description: "The old one no longer works." }, "share");
+    return backToPage({ type: "success", title: "New view-only link ready", description: "The old one no longer works." }, "share");
   },
   async delete({ event }) {
     await setDeleted(event, true);
-    return backToPage(event, {
+    return backToPage({
       type: "success",
       title: "Chorus deleted",
       description: "Only you can see it now. You can restore it from this page.",
@@ -176,11 +174,11 @@ const managerIntents: Record<string, (context: IntentContext) => Promise<Respons
   },
   async restore({ event }) {
     await setDeleted(event, false);
-    return backToPage(event, { type: "success", title: "Chorus restored", description: "Everyone with a link can open it again." });
+    return backToPage({ type: "success", title: "Chorus restored", description: "Everyone with a link can open it again." });
   },
 };
 
-const recipientIntents: Record<string, (context: IntentContext) => Promise<Response>> = {
+const recipientIntents: Record<string, EventIntent> = {
   async "thank-you"({ event, viewer, form }) {
     await updateEventAs(viewer, event, { thankYouMessage: text(form, "thankYouMessage") });
     await markEventOpened(event);
@@ -188,26 +186,15 @@ const recipientIntents: Record<string, (context: IntentContext) => Promise<Respo
   },
 };
 
-/** Runs one of the page's forms; failures answer the same page with the form's errors and values. */
-export async function runEventIntent(request: Request, rawUuid: string | undefined) {
-  const form = await readForm(request);
-  const intent = text(form, "intent");
-  const values: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;
-  try {
-    const { event, viewer } = await openEventByUuid(request, rawUuid);
-    const context = { event, viewer, form };
-    if (managerIntents[intent]) {
-      if (viewer.role !== "creator") throw forbidden("Only the organiser can do that.");
-      return await managerIntents[intent]!(context);
-    }
-    if (recipientIntents[intent]) {
-      if (viewer.role !== "recipient") throw forbidden("Only the recipient's private link can do that.");
-      return await recipientIntents[intent]!(context);
-    }
-    throw badRequest("This form is not one we know. Reload the page and try again.");
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
+/** Runs one of the page's forms, by its `intent`, for whoever opened the page; a refusal is thrown as an ApiError. */
+export async function runEventIntent(context: IntentContext, intent: string): Promise<EventIntentOutcome> {
+  if (managerIntents[intent]) {
+    if (context.viewer.role !== "creator") throw forbidden("Only the organiser can do that.");
+    return managerIntents[intent]!(context);
   }
+  if (recipientIntents[intent]) {
+    if (context.viewer.role !== "recipient") throw forbidden("Only the recipient's private link can do that.");
+    return recipientIntents[intent]!(context);
+  }
+  throw badRequest("This form is not one we know. Reload the page and try again.");
 }

@@ -1,3 +1,4 @@
+import type { Event, Recipient } from "drizzle/schema";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { eventStatusOf } from "~/domain/event-status";
@@ -18,7 +19,6 @@ import { stockPickerFor } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
 import { thankYouVideoOf } from "~/services/uploads/thank-you-video.server";
-import type { Event, Recipient } from "../../../drizzle/schema/index";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
 // event-page-actions.server.ts.

@@ -1,9 +1,9 @@
+import type { Event, User } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { insertEventReport } from "~/models/event-report.server";
 import { broadcaster } from "~/realtime/server.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
 import { notifyStaff } from "~/services/events/notifications.server";
-import type { Event, User } from "../../../drizzle/schema/index";
 
 /** "Report This Page": stored, and staff are told at once (notification and the /staff channel). */
 export async function reportEvent(event: Event, reporter: { user: User | null; ip: string }, reason: string) {

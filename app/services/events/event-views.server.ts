@@ -1,8 +1,8 @@
+import type { Event, Recipient, Rsvp } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { findOccasion } from "~/domain/occasions";
 import { formatRecipientNames, occasionTitle } from "~/domain/recipient-names";
 import { env } from "~/lib/env.server";
-import type { Event, Recipient, Rsvp } from "../../../drizzle/schema/index";
 
 // What each viewer of an event may see (spec §4). Nothing private leaves through a
 // view that is not the creator's: no keys, no addresses, no invitee list.

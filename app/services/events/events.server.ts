@@ -1,3 +1,4 @@
+import type { Event, User } from "drizzle/schema";
 import { stripProtectedEventFields } from "~/domain/event-fields";
 import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
 import { canManageEvent } from "~/domain/event-permissions";
@@ -16,7 +17,6 @@ import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
-import type { Event, User } from "../../../drizzle/schema/index";
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
 

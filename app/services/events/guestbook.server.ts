@@ -1,3 +1,4 @@
+import type { Event } from "drizzle/schema";
 import { z } from "zod";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { getUser } from "~/lib/auth.server";
@@ -7,7 +8,6 @@ import { insertGuestbookEntry, listGuestbookEntries } from "~/models/guestbook.s
 import { findRsvpByInviteToken, findRsvpOfUser, updateRsvp } from "~/models/rsvp.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
 import { queueContributionDigest } from "~/services/events/digest.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 export const guestbookEntryInput = z.object({
   contributorName: z.string({ error: "Tell us your name." }).trim().min(1, "Tell us your name.").max(80, "Use at most 80 characters."),

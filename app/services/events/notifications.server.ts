@@ -1,8 +1,8 @@
+import type { Notification } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { insertNotifications, listStaffIds, type NewNotification } from "~/models/notification.server";
 import { roomOfUser, type NotificationPayload } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
-import type { Notification } from "../../../drizzle/schema/index";
 
 export const toNotificationPayload = (n: Notification): NotificationPayload => ({
   id: n.id,

@@ -1,10 +1,10 @@
+import type { Event, Recipient } from "drizzle/schema";
 import { recipientWithContactInput, MAX_RECIPIENTS } from "~/domain/event-input";
 import { parsePhone } from "~/domain/phone";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest, parseWith } from "~/lib/http.server";
 import { deleteRecipient, insertRecipient, listRecipients, updateRecipient } from "~/models/event.server";
-import type { Event, Recipient } from "../../../drizzle/schema/index";
 
 function parseRecipient(payload: unknown, partial: boolean) {
   const schema = partial ? recipientWithContactInput.partial() : recipientWithContactInput;

@@ -1,3 +1,4 @@
+import type { Event } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
@@ -6,7 +7,6 @@ import { deliverOnce } from "~/services/events/delivery.server";
 import { broadcastEmail } from "~/services/invitations/invitation-messages.server";
 import { invitationContext } from "~/services/invitations/invitations.server";
 import { sendMail } from "~/services/messaging/mail.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 /** POST /mail/broadcast: one message from the organiser to every invitee reachable by e-mail. */
 export async function queueBroadcast(event: Event, message: string) {

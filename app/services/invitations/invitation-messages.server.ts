@@ -1,9 +1,9 @@
+import type { Event } from "drizzle/schema";
 import { PRODUCT_NAME } from "~/domain/product";
 import { env } from "~/lib/env.server";
 import { inviteTokenFor, unsubscribeTokenFor } from "~/lib/invite-token.server";
 import { shareLinksOf } from "~/services/events/event-views.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 export interface InvitationContext {
   event: Event;

@@ -1,3 +1,4 @@
+import type { Event, Rsvp } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { inviteeInput, type InviteeInput } from "~/domain/invitee-input";
 import { enqueue } from "~/jobs/queue.server";
@@ -16,7 +17,6 @@ import { headlineOf } from "~/services/events/event-views.server";
 import { invitationEmail, invitationSms, type InvitationContext } from "~/services/invitations/invitation-messages.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { sendSms } from "~/services/messaging/sms.server";
-import type { Event, Rsvp } from "../../../drizzle/schema/index";
 
 const duplicate = (field: "email" | "phone") =>
   new ApiError(409, "DUPLICATE_INVITEE", "This person is already invited.", {

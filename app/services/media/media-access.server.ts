@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Event, Media, User } from "drizzle/schema";
 import { decideMediaAccess, type MediaAction, type MediaCaller, type MediaRelation } from "~/domain/media-rules";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
@@ -8,7 +9,6 @@ import { uuidParam } from "~/lib/params.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findMediaById, findMediaByUuid } from "~/models/media.server";
 import { openEvent } from "~/services/events/events.server";
-import type { Event, Media, User } from "../../../drizzle/schema/index";
 
 /** The header a contributor's browser sends its upload token in. */
 export const UPLOAD_TOKEN_HEADER = "x-upload-token";

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Media } from "drizzle/schema";
 import { z } from "zod";
 import { checkTrim, decideClaim, moveInOrder } from "~/domain/media-rules";
 import { getUser } from "~/lib/auth.server";
@@ -23,7 +24,6 @@ import { queueMediaProcessing } from "~/services/media/media-queue.server";
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { mediaView } from "~/services/media/media-views.server";
 import { queuePiecePreparation } from "~/services/render/render-jobs.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 // Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
 // Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Media } from "drizzle/schema";
 import sharp from "sharp";
 import { db } from "~/lib/db.server";
 import { photoSharpCanRead } from "~/media/heic.server";
@@ -9,7 +10,6 @@ import { photoRendition, thumbnails } from "~/media/images.server";
 import { storageKeysInUse } from "~/models/media-file-references.server";
 import { findMediaVersion, updateMedia } from "~/models/media.server";
 import { storage } from "~/services/media/storage.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /** What renders use of a photo, made from one source file. */
 export type DerivedImages = Pick<Media, "renditionKey" | "posterKey" | "thumbnails" | "width" | "height">;

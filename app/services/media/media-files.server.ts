@@ -1,7 +1,7 @@
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import type { Media } from "drizzle/schema";
 import { parseByteRange } from "~/lib/byte-range";
 import { storage } from "~/services/media/storage.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /** The storage key behind a media variant name: original, rendition, poster or a thumbnail. */
 export function keyOfVariant(record: Media, variant: string) {

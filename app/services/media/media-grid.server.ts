@@ -1,7 +1,7 @@
+import type { Event } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { mediaView } from "~/services/media/media-views.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 /** The organiser's contributions grid: the montage in order, and what was archived (restorable). */
 export async function organiserMediaOf(event: Event) {

@@ -1,6 +1,6 @@
+import type { Media } from "drizzle/schema";
 import type { Db } from "~/lib/db.server";
 import { listMontageOrder, lockMontageOrder, setMediaPosition } from "~/models/media.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /**
  * Rearranges an event's montage inside the caller's transaction: `arrange` gets the ids of

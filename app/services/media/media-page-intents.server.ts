@@ -1,7 +1,5 @@
-import { json } from "@remix-run/node";
 import { forbidden, parseWith } from "~/lib/http.server";
-import { formText, type IntentContext } from "~/services/events/event-page-form.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import { formDone as done, formText, type EventIntent, type IntentContext } from "~/services/events/event-page-form.server";
 import { mediaOfEvent } from "~/services/media/media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema, restoreMedia } from "~/services/media/media-actions.server";
 import { addStockPhoto, stockPickInput } from "~/services/media/stock-photo-pick.server";
@@ -18,11 +16,9 @@ const numberIn = (form: FormData, name: string) => {
   return raw === "" ? undefined : Number(raw);
 };
 
-const done = (intent: string, message: string) => json<EventFormReply>({ intent, ok: true, message, sentAt: Date.now() });
-
 const itemOf = ({ event, viewer, form }: IntentContext) => mediaOfEvent(event, viewer.user, text(form, "mediaId"));
 
-export const mediaIntents: Record<string, (context: IntentContext) => Promise<Response>> = {
+export const mediaIntents: Record<string, EventIntent> = {
   async "media-move"(context) {
     const item = await itemOf(context);
     await changeMedia(item, parseWith(mediaChangesSchema, { position: numberIn(context.form, "position") }));

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { Media } from "drizzle/schema";
 import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
 import { db } from "~/lib/db.server";
 import { photoRendition, thumbnails, videoPoster, type WrittenImage } from "~/media/images.server";
@@ -13,7 +14,6 @@ import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { storage } from "~/services/media/storage.server";
 import { queuePiecePreparation } from "~/services/render/render-jobs.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 export const PREPARE_FAILED = "We could not prepare this file. The organiser can try it again.";
 

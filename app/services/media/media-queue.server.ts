@@ -1,7 +1,7 @@
+import type { Media } from "drizzle/schema";
 import { mediaLaneFor } from "~/domain/media-lane";
 import { enqueue } from "~/jobs/queue.server";
 import { env } from "~/lib/env.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /**
  * Queues the processing of an item in its lane (docs/decisions/015): photos and small clips in

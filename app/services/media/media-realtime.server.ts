@@ -1,9 +1,9 @@
+import type { Media } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { roomOfEvent, roomOfUser } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
 import { mediaView, publicMediaStatus } from "~/services/media/media-views.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /**
  * Pushes a media change: its status to the event's public room (contributors

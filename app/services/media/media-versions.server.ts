@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Media, MediaVersion } from "drizzle/schema";
 import sharp from "sharp";
 import { upscaleFactorFor } from "~/domain/media-rules";
 import { db } from "~/lib/db.server";
@@ -22,7 +23,6 @@ import { deleteReplacedDerivedFiles, renderDerivedImages, renditionSourceKey } f
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { mediaView } from "~/services/media/media-views.server";
 import { storage } from "~/services/media/storage.server";
-import type { Media, MediaVersion } from "../../../drizzle/schema/index";
 
 // Spec §4 "Media actions": upscale (then review), revert, and edit-then-render through the
 // image editor. The original is never touched; a version is a file of its own, and the

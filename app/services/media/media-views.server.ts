@@ -1,5 +1,5 @@
+import type { Media } from "drizzle/schema";
 import { signedMediaUrl } from "~/lib/media-url.server";
-import type { Media } from "../../../drizzle/schema/index";
 
 /** A media record as the organiser (or the contributor who sent it) sees it, with signed file links. */
 export function mediaView(record: Media) {

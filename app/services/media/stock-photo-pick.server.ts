@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Event, Media, User } from "drizzle/schema";
 import { z } from "zod";
 import { PRODUCT_SLUG } from "~/domain/product";
 import type { StockPhoto } from "~/integrations/stock-photos/stock-port";
@@ -14,7 +15,6 @@ import { queueMediaProcessing } from "~/services/media/media-queue.server";
 import { stockPhotos } from "~/services/media/stock-photos.server";
 import { storage } from "~/services/media/storage.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
-import type { Event, Media, User } from "../../../drizzle/schema/index";
 
 // The organiser's stock photo picker on /e/{uuid}: a search by plain GET (?stock=…&stockPage=…)
 // and an "Add to the video" form per result (intent=stock-add). A pick names a photo by its id

@@ -1,7 +1,7 @@
+import type { Event, PublishedMedia, RenderJob } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { signedFileUrl } from "~/lib/media-url.server";
 import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
-import type { Event, PublishedMedia, RenderJob } from "../../../drizzle/schema/index";
 
 /** The links a page hands out for a video file: signed, expiring, range-served. */
 function videoLinks(base: string, hasPoster: boolean) {

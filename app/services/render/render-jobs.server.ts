@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import type { Event, RenderJob, User } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import { openWorkDir } from "~/jobs/work-dir.server";
 import { db } from "~/lib/db.server";
@@ -16,7 +17,6 @@ import { storage } from "~/services/media/storage.server";
 import { storedPieces } from "~/services/render/render-pieces.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
 import { publishRenderUpdate } from "~/services/render/render-realtime.server";
-import type { Event, RenderJob, User } from "../../../drizzle/schema/index";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
 // (never in a web request), writes a heartbeat while it works, can be cancelled, and after a

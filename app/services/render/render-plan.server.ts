@@ -1,3 +1,4 @@
+import type { Event, Media, Theme } from "drizzle/schema";
 import { themeLookOf } from "~/domain/built-in-themes";
 import { introCard, outroCard } from "~/domain/montage-copy";
 import { db } from "~/lib/db.server";
@@ -8,7 +9,6 @@ import { listMediaOfEvent } from "~/models/media.server";
 import { findTrackById } from "~/models/track.server";
 import { planRender, type PlanMedia, type PlanTheme, type PlanTrack, type RenderPlan, type Resolution } from "~/render/plan";
 import { themeFor } from "~/services/arrange/themes.server";
-import type { Event, Media, Theme } from "../../../drizzle/schema/index";
 
 const planMedia = (item: Media): PlanMedia => ({
   id: item.id,

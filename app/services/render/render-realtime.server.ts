@@ -1,9 +1,9 @@
+import type { RenderJob } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { findEventById, findEventsByIds } from "~/models/event.server";
 import { listRecentRenderJobs } from "~/models/render-job.server";
 import { roomOfUser, type RenderJobUpdate } from "~/realtime/events";
 import { broadcaster } from "~/realtime/server.server";
-import type { RenderJob } from "../../../drizzle/schema/index";
 
 /** The part of a render job the organiser's page and staff tools show. */
 export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdate {

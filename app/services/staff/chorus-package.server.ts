@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import type { Event } from "drizzle/schema";
 import { ZipFile } from "yazl";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { findPublishedMedia } from "~/models/published-media.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
 import { storage } from "~/services/media/storage.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 // The Chorus package (spec §7.2 GET /admin/{product}package/{id}): every original exactly as it
 // was uploaded, the published video and the words people wrote, as one zip. Streamed entry by

@@ -1,3 +1,4 @@
+import type { Event, Media, Rsvp, User } from "drizzle/schema";
 import { z } from "zod";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { getUser } from "~/lib/auth.server";
@@ -10,7 +11,6 @@ import { findEventByUuid } from "~/models/event.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
 import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
 import { queueMediaProcessing } from "~/services/media/media-queue.server";
-import type { Event, Media, Rsvp, User } from "../../../drizzle/schema/index";
 
 /** What a browser says about an upload when it starts one (tus metadata or the plain form). */
 export const uploadMetadataSchema = z.object({

@@ -1,7 +1,7 @@
+import type { Event } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { mediaView } from "~/services/media/media-views.server";
-import type { Event } from "../../../drizzle/schema/index";
 
 export interface ThankYouVideo {
   posterUrl: string | null;

@@ -8,6 +8,7 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
+import type { Track, User } from "drizzle/schema";
 import { z } from "zod";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
@@ -19,7 +20,6 @@ import { countOwnTracks, insertTrack } from "~/models/track.server";
 import { trackLimits } from "~/services/arrange/track-library.server";
 import { storage } from "~/services/media/storage.server";
 import { streamFileToDisk } from "~/services/uploads/stream-part-to-disk.server";
-import type { Track, User } from "../../../drizzle/schema/index";
 
 // An organiser's own track (spec §7.2 POST /api/v2/tracks; the arrange page's upload form): the
 // file is streamed to disk as it arrives, checked by its content, stored, then processed by a job.
