@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { mp4LikeBytes } from "../tests/support/media-fixtures";
 import { type UploadResult, create, head, patch, patchAndCut } from "../tests/support/tus-client";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { JobName } from "../../app/jobs/catalogue";
-import { db } from "../../app/lib/db.server";
+import type { JobName } from "~/jobs/catalogue";
+import { db } from "~/lib/db.server";
 import { until } from "./wait";
 
 /** A job as pg-boss keeps it, in its queue or, once done with, in its archive. */

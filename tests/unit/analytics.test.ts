@@ -7,7 +7,7 @@ import {
   consumeAnalyticsUrlFlags,
   scheduleEventAfterRedirect,
   trackEvent,
-} from "~/lib/analytics";
+} from "~/lib/browser/analytics";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,5 +1,12 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { API_RETRIES, API_TIMEOUT_MS, ApiClientError, NETWORK_ERROR_MESSAGE, createApiClient, isAbortError } from "~/lib/api-client";
+import {
+  API_RETRIES,
+  API_TIMEOUT_MS,
+  ApiClientError,
+  NETWORK_ERROR_MESSAGE,
+  createApiClient,
+  isAbortError,
+} from "~/lib/browser/api-client";
 
 const jsonReply = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });

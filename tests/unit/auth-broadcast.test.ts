@@ -8,7 +8,7 @@ import {
   createReloadingAuthHandlers,
   listenForAuthChanges,
   parseAuthMessage,
-} from "~/lib/auth-broadcast";
+} from "~/lib/browser/auth-broadcast";
 
 const Channel = NodeBroadcastChannel as unknown as AuthChannelConstructor;
 const cleanups: Array<() => void> = [];

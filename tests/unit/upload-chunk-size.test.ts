@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 
 const MB = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
-import { api } from "~/lib/api-client";
+import { api } from "~/lib/browser/api-client";
 import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";

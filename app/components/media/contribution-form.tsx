@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { PHOTO_MAX_EDGE } from "~/lib/downscale-photo";
+import { PHOTO_MAX_EDGE } from "~/lib/browser/downscale-photo";
 import { connectRealtime } from "~/realtime/client";
 import { ClipRecorder } from "./clip-recorder";
 import { useUploads, type UploadContext } from "./use-uploads";

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as tus from "tus-js-client";
-import { downscalePhoto } from "~/lib/downscale-photo";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/upload-chunk-size";
-import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/upload-store";
+import { downscalePhoto } from "~/lib/browser/downscale-photo";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
+import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
 import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-signature";
 
 export const UPLOAD_ENDPOINT = "/uploads/tus";

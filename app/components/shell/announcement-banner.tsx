@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { announcementTone, type AnnouncementItem } from "~/domain/announcements";
-import { api } from "~/lib/api-client";
+import { api } from "~/lib/browser/api-client";
 
 /** Active announcements, fixed at the bottom of the screen (spec §2.2, §7.1). */
 export function AnnouncementBanner() {

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { useState, type FormEvent, type MouseEvent } from "react";
 import { REPORT_FAILED_TOAST, REPORT_SENT_TOAST } from "~/domain/messages";
 import { copyrightLine } from "~/domain/product";
-import { api } from "~/lib/api-client";
+import { api } from "~/lib/browser/api-client";
 import type { ShellLinks } from "./shell-types";
 import { useShellUi } from "./shell-ui";
 import { useToast } from "./toasts";

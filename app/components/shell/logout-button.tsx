@@ -1,7 +1,7 @@
 import { useNavigate, useRevalidator } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { LOGOUT_FAILED_TOAST } from "~/domain/messages";
-import { api } from "~/lib/api-client";
+import { api } from "~/lib/browser/api-client";
 import { useToast } from "./toasts";
 
 /** A plain form post to /auth/logout; with JavaScript it calls the API and stays in the app. */

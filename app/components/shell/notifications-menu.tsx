@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api } from "~/lib/api-client";
+import { api } from "~/lib/browser/api-client";
 import { connectRealtime } from "~/realtime/client";
 import type { NotificationPayload } from "~/realtime/events";
 import { useDetailsMenu } from "./use-details-menu";

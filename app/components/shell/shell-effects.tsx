@@ -1,7 +1,7 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { consumeAnalyticsUrlFlags, scheduleEventAfterRedirect } from "~/lib/analytics";
-import { announceLogin, announceLogout, listenForAuthChanges } from "~/lib/auth-broadcast";
+import { consumeAnalyticsUrlFlags, scheduleEventAfterRedirect } from "~/lib/browser/analytics";
+import { announceLogin, announceLogout, listenForAuthChanges } from "~/lib/browser/auth-broadcast";
 
 /**
  * Side effects of the shell that need a browser: analytics flags in the URL are
