@@ -71,7 +71,7 @@ function createApp(build: ServerBuild, quiet: boolean) {
 
   app.use(compression());
   app.use(assignCspNonce);
-  app.use(contentSecurityPolicy({ sentryDsn: settings.SENTRY_DSN, development: settings.NODE_ENV !== "production" }));
+  app.use(contentSecurityPolicy({ sentryDsn: settings.SENTRY_DSN, https: settings.APP_URL.startsWith("https:") }));
 
   // Fingerprinted build assets never change; everything else in public/ may.
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));

@@ -10,7 +10,12 @@ export function assignCspNonce(_req: Request, res: Response, next: NextFunction)
   next();
 }
 
-export function contentSecurityPolicy({ sentryDsn, development }: { sentryDsn?: string; development: boolean }) {
+/**
+ * Security headers. `https`: the app is served over https (APP_URL), so insecure subresources are
+ * upgraded and HSTS is sent; over plain http (a fresh clone's `npm start` on http://localhost, in
+ * production mode too) upgrading would send the page's own assets to an https port nobody serves.
+ */
+export function contentSecurityPolicy({ sentryDsn, https }: { sentryDsn?: string; https: boolean }) {
   const connect = ["'self'", "ws:", "wss:"];
   if (sentryDsn) connect.push(new URL(sentryDsn).origin);
   return helmet({
@@ -30,12 +35,11 @@ export function contentSecurityPolicy({ sentryDsn, development }: { sentryDsn?: 
         "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
         "style-src": ["'self'", "'unsafe-inline'"],
         "worker-src": ["'self'", "blob:"],
-        ...(development ? {} : { "upgrade-insecure-requests": [] }),
+        ...(https ? { "upgrade-insecure-requests": [] } : {}),
       },
     },
     crossOriginEmbedderPolicy: false,
-    // Browsers only keep HSTS from https responses; harmless on plain http in development.
-    strictTransportSecurity: development ? false : undefined,
+    strictTransportSecurity: https ? undefined : false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 }

@@ -123,5 +123,14 @@ describe("npm start", () => {
     }
     const answer = await get("/?_data=routes%2Fnope", `http://localhost:${port}`);
     expect(answer.body).toBe(JSON.stringify({ message: "Unexpected Server Error" }));
+
+    // Served over plain http, production mode must not send the page's own assets to https.
+    const home = await fetch(`http://localhost:${port}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-security-policy")).not.toContain("upgrade-insecure-requests");
+    expect(home.headers.get("strict-transport-security")).toBeNull();
+    const script = (await home.text()).match(/(?:src|href)="(\/build\/[^"]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`http://localhost:${port}${script}`)).status).toBe(200);
   }, 90_000);
 });
