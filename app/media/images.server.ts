@@ -83,6 +83,32 @@ export async function thumbnails(
   return written;
 }
 
+/** Writes the frame of `videoFile` at `atSeconds` to `frameFile` as a PNG (posters of clips and renders). */
+export async function grabFrame(videoFile: string, atSeconds: number, frameFile: string, { signal }: { signal?: AbortSignal } = {}) {
+  await runFfmpeg(
+    [
+      "-hide_banner",
+      "-v",
+      "error",
+      "-y",
+      "-ss",
+      atSeconds.toFixed(3),
+      "-i",
+      videoFile,
+      "-frames:v",
+      "1",
+      "-f",
+      "image2",
+      "-update",
+      "1",
+      "-c:v",
+      "png",
+      frameFile,
+    ],
+    { signal, timeoutMs: 120_000 },
+  );
+}
+
 /**
  * A clip's poster: the frame at 1 s (or 10% in, for clips under 10 s), upright, as a full-size
  * JPEG at `output`, plus its thumbnails beside it (`<name>-320.webp`…).
@@ -97,28 +123,7 @@ export async function videoPoster(
   const scratch = await mkdtemp(path.join(tmpdir(), "chorus-poster-"));
   try {
     const frame = path.join(scratch, "frame.png");
-    await runFfmpeg(
-      [
-        "-hide_banner",
-        "-v",
-        "error",
-        "-y",
-        "-ss",
-        at.toFixed(3),
-        "-i",
-        videoFile,
-        "-frames:v",
-        "1",
-        "-f",
-        "image2",
-        "-update",
-        "1",
-        "-c:v",
-        "png",
-        frame,
-      ],
-      { signal, timeoutMs: 120_000 },
-    );
+    await grabFrame(videoFile, at, frame, { signal });
     const info = await open(frame).jpeg({ quality: 90, mozjpeg: true }).toFile(output);
     const poster = { path: output, width: info.width, height: info.height, format: info.format };
     const baseName = path.basename(output, path.extname(output));

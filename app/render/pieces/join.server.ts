@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
+import { grabFrame } from "~/media/images.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import type { PieceContext } from "./segment.server";
@@ -82,28 +83,7 @@ export async function makePoster(videoFile: string, atSeconds: number, output: s
     // Seeking past the last frame would write nothing: stay a little before the end.
     const duration = (await probeMedia(videoFile, { signal })).duration ?? 0;
     const at = Math.max(0, Math.min(atSeconds, duration - 0.1));
-    await runFfmpeg(
-      [
-        "-hide_banner",
-        "-v",
-        "error",
-        "-y",
-        "-ss",
-        at.toFixed(3),
-        "-i",
-        videoFile,
-        "-frames:v",
-        "1",
-        "-f",
-        "image2",
-        "-update",
-        "1",
-        "-c:v",
-        "png",
-        frame,
-      ],
-      { signal, timeoutMs: 120_000 },
-    );
+    await grabFrame(videoFile, at, frame, { signal });
     const info = await sharp(frame).jpeg({ quality: 88, mozjpeg: true }).toFile(output);
     return { path: output, width: info.width, height: info.height };
   } finally {
