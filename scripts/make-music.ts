@@ -1,6 +1,7 @@
 // `npx tsx scripts/make-music.ts [slug…]`: composes and renders the built-in music into public/music/.
 // Each piece is described below as chords, a form and a few instruments; app/media/music-synth.server.ts
-// plays it (deterministically: the same description always gives the same file), the rendition step
+// plays it and music-mix.server.ts adds reverb, masters it and writes the WAV (deterministically: the
+// same description always gives the same file), the rendition step
 // every uploaded track goes through levels it to -16 LUFS as 48 kHz stereo AAC, and the result is
 // checked by analysis: not silent, no peak above -1 dBFS, loudness near the target.
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -9,21 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILT_IN_TRACKS } from "../app/domain/built-in-tracks";
 import { LOUDNESS_TARGET } from "../app/media/loudness.server";
-import {
-  LoopBuffer,
-  SAMPLE_RATE,
-  applyGain,
-  bass,
-  bell,
-  encodeWav,
-  kick,
-  master,
-  noiseHit,
-  pad,
-  pluck,
-  reverb,
-  seededRandom,
-} from "../app/media/music-synth.server";
+import { encodeWav, master, reverb } from "../app/media/music-mix.server";
+import { LoopBuffer, SAMPLE_RATE, applyGain, bass, bell, kick, noiseHit, pad, pluck, seededRandom } from "../app/media/music-synth.server";
 import { analyseTrack, normaliseTrack } from "../app/media/track-audio.server";
 
 const PUBLIC_DIR = fileURLToPath(new URL("../public/", import.meta.url));

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { LoopBuffer, SAMPLE_RATE, encodeWav, pluck, seededRandom } from "~/media/music-synth.server";
+import { encodeWav } from "~/media/music-mix.server";
+import { LoopBuffer, SAMPLE_RATE, pluck, seededRandom } from "~/media/music-synth.server";
 
 describe("the music synthesiser", () => {
   test("plays the same notes into the same samples every time", () => {
