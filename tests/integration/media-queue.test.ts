@@ -15,6 +15,7 @@ import type { RunningServer } from "../../server";
 import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
+import { untilJobsFinished } from "../support/jobs";
 import { testDatabaseUrl } from "../support/test-database";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -59,11 +60,15 @@ function startWorker(machine = "a") {
       NODE_ENV: "test",
       TMPDIR: files.path(`tmp-${machine}`),
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   worker.stderr!.on("data", () => {});
   workers.push(worker);
-  return worker;
+  // "Chorus worker is running." is printed once the start-up sweep has handed on what it found.
+  let printed = "";
+  worker.stdout!.on("data", (chunk) => (printed += chunk));
+  const running = () => until(() => printed.includes("Chorus worker is running."), { timeout: 60_000, what: "the worker to start" });
+  return Object.assign(worker, { running });
 }
 
 /** An original in storage, recorded and queued as a finished upload is. */
@@ -188,7 +193,11 @@ test("a worker killed mid-clip for good: a worker elsewhere takes the job when i
     interval: 100,
     what: "the dead attempt's folder to be removed",
   });
-  await new Promise((r) => setTimeout(r, 2_000));
+  // Whatever the sweep handed on has been queued by the time the worker says it runs, and has run
+  // by the time every job of the item is finished.
+  await backAgain.running();
+  const jobs = await untilJobsFinished("media-small", { singletonKey: `media:${record.id}` });
+  expect(jobs.map((job) => job.state)).toEqual(["completed"]);
   expect((await findMediaById(db(), record.id))!.updatedAt).toEqual(updatedAt);
   for (const worker of [elsewhere, backAgain]) worker.kill("SIGKILL");
   await Promise.all([elsewhere, backAgain].map((worker) => new Promise((resolve) => worker.once("exit", resolve))));
