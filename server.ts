@@ -13,7 +13,6 @@ import { tusRequestHandler } from "~/services/uploads/tus-append.server";
 import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
 import { jobHandlers } from "./app/jobs/handlers.server";
 import { startJobQueue, stopJobQueue } from "./app/jobs/queue.server";
-import { refuseUnroutableApiPaths } from "./app/lib/api-paths.server";
 import { migrateDatabase, provideDatabase, type RunningDatabase } from "./app/lib/database-bootstrap.server";
 import { closeDb } from "./app/lib/db.server";
 import { env } from "./app/lib/env.server";
@@ -77,7 +76,6 @@ function createApp(build: ServerBuild, quiet: boolean) {
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
   if (!quiet) app.use(morgan("tiny"));
-  app.use("/api", refuseUnroutableApiPaths);
   // No route pattern here: a pattern with a parameter would make Express decode the whole path.
   app.use(
     createRequestHandler({

@@ -13,8 +13,10 @@ const answersJson = (path: string) => path === "/api" || path.startsWith("/api/"
 // `..` and `.` segments, also percent-encoded: browsers remove them before sending, so only a
 // hand-made request has them, and a router would otherwise match the path they lead to.
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
-// An encoded slash or NUL inside a segment: ids never contain one.
-const ENCODED_SEPARATOR = /%(2f|5c|00)/i;
+// An encoded slash, backslash or control character (line breaks too, U+2028/2029 included) inside
+// a segment: no id or page name contains one, and React Router's patterns stop at a line break, so
+// such a path would match no route at all.
+const ENCODED_SEPARATOR = /%(2f|5c|[01][0-9a-f]|7f)|%e2%80%a[89]/i;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -42,7 +44,7 @@ export function sendError(req: Request, res: Response, status: number, code: str
   }
 }
 
-/** Refuses request paths with a broken percent escape, dot segments or an encoded separator. */
+/** Refuses request paths with a broken percent escape, dot segments, or an encoded separator or control character. */
 export function refuseMalformedPaths(req: Request, res: Response, next: NextFunction) {
   const raw = (req.originalUrl || req.url || "/").split("?")[0]!;
   let valid = !DOT_SEGMENT.test(raw) && !ENCODED_SEPARATOR.test(raw) && !raw.includes("\0");

@@ -65,15 +65,21 @@ describe("a broken percent escape", () => {
   );
 });
 
-test.each(["/api/event/../x", "/api/uploads/../../x", "/api/uploads/..%2F..%2Fx", "/api/event/%2e%2e/x", "/api/v2/events/%00"])(
-  "the hostile id %s answers JSON, not a page",
-  async (path) => {
-    const answer = await get(path);
-    expect(answer.status).toBe(400);
-    expect(answer.type).toMatch(/application\/json/);
-    expect(JSON.parse(answer.body)).toMatchObject({ success: false });
-  },
-);
+test.each([
+  "/api/event/../x",
+  "/api/uploads/../../x",
+  "/api/uploads/..%2F..%2Fx",
+  "/api/event/%2e%2e/x",
+  "/api/v2/events/%00",
+  "/api/%0A",
+  "/api/v2/events/a%0Db",
+  "/api/x%E2%80%A8",
+])("the hostile id %s answers JSON, not a page", async (path) => {
+  const answer = await get(path);
+  expect(answer.status).toBe(400);
+  expect(answer.type).toMatch(/application\/json/);
+  expect(JSON.parse(answer.body)).toMatchObject({ success: false });
+});
 
 test("an ordinary address with dots in its names still works", async () => {
   const answer = await get("/.well-known/nothing-here");
