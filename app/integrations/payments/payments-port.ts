@@ -1,0 +1,112 @@
+// What the app needs from a card payment service. Stripe through its official SDK in production; with no
+// keys, a local service that speaks the same API, so both go through the same code and the same webhook
+// route (docs/decisions, "payments").
+//
+// Amounts are integer minor units (cents) with a lower-case ISO currency code; they always come from our
+// own catalogue and carts, never from the browser.
+
+export interface CheckoutLine {
+  name: string;
+  description?: string;
+  /** Price of one unit in minor units. */
+  unitAmount: number;
+  currency: string;
+  quantity: number;
+}
+
+interface CheckoutCommon {
+  customerEmail: string;
+  /** The payment service's customer, when we already have one for this user. */
+  customerId?: string | null;
+  /** Our own reference (a cart id, or a user id for a membership); comes back on the session and its events. */
+  clientReferenceId: string;
+  /** Comes back on the session and its events: what the payment is for (e.g. `{ kind: "cart", cartId, cartVersion }`). */
+  metadata: Record<string, string>;
+  /** Where the payer lands after paying; `{CHECKOUT_SESSION_ID}` is replaced with the session id. */
+  successUrl: string;
+  cancelUrl: string;
+  /** The same key always gives the same session: pressing Pay twice cannot make two. */
+  idempotencyKey: string;
+}
+
+export interface PaymentCheckoutInput extends CheckoutCommon {
+  lines: CheckoutLine[];
+}
+
+export interface MembershipPlanPrice {
+  /** Our plan key, e.g. "vip-monthly". */
+  key: string;
+  name: string;
+  unitAmount: number;
+  currency: string;
+  interval: "month" | "year";
+}
+
+export interface SubscriptionCheckoutInput extends CheckoutCommon {
+  plan: MembershipPlanPrice;
+}
+
+export interface CheckoutSessionRef {
+  id: string;
+  /** The hosted payment page to send the payer to. */
+  url: string;
+}
+
+export interface CheckoutSessionView {
+  id: string;
+  mode: "payment" | "subscription";
+  status: "open" | "complete" | "expired";
+  paymentStatus: "paid" | "unpaid" | "no_payment_required";
+  amountTotal: number | null;
+  currency: string | null;
+  paymentIntentId: string | null;
+  subscriptionId: string | null;
+  customerId: string | null;
+  clientReferenceId: string | null;
+  metadata: Record<string, string>;
+}
+
+export interface RefundInput {
+  paymentIntentId: string;
+  /** Minor units; the whole payment when omitted. */
+  amount?: number;
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+/** A verified webhook event, shaped like Stripe's (`id`, `type`, `created`, `data.object`). */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown> & { id?: string } };
+}
+
+/** A webhook whose signature does not verify: the route answers 400 and changes nothing. */
+export class InvalidWebhookSignatureError extends Error {
+  override name = "InvalidWebhookSignatureError";
+}
+
+/** The payment service failed or timed out: nothing was charged that we know of; the payer may retry. */
+export class PaymentServiceError extends Error {
+  override name = "PaymentServiceError";
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface PaymentsProvider {
+  readonly name: "stripe" | "local";
+  createPaymentCheckout(input: PaymentCheckoutInput): Promise<CheckoutSessionRef>;
+  createSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<CheckoutSessionRef>;
+  /** Null when the payment service has no such session. */
+  retrieveCheckoutSession(id: string): Promise<CheckoutSessionView | null>;
+  /** Where a member manages or cancels their membership. */
+  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  refund(input: RefundInput): Promise<{ id: string; status: string }>;
+  /** Checks the signature of a webhook's raw body; throws InvalidWebhookSignatureError when it does not verify. */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+}
