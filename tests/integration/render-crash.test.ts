@@ -78,7 +78,7 @@ test("a worker killed mid-render is taken up again and publishes exactly one ver
   socket.on("render:progress", (update: RenderJobUpdate) => heard.push(update));
   await new Promise<void>((resolve) => socket.on("session:ready", () => resolve()));
 
-  const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
+  const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "720p" });
   expect(started.status).toBe(202);
   const jobId: string = started.body.data.id;
   const plan = (await findRenderJob(db(), jobId))!.plan as RenderPlan;
