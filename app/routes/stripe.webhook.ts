@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { InvalidWebhookSignatureError } from "~/integrations/payments/payments-port";
+import { isInvalidWebhookSignature } from "~/integrations/payments/payments-port";
 import { ApiError, apiResource, ok } from "~/lib/http.server";
 import { receivePaymentWebhook } from "~/services/payments/webhook.server";
 
@@ -21,7 +21,7 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
       const { eventId, outcome } = await receivePaymentWebhook(raw, request.headers.get("stripe-signature") ?? undefined);
       return ok({ received: true, eventId, outcome });
     } catch (error) {
-      if (error instanceof InvalidWebhookSignatureError) {
+      if (isInvalidWebhookSignature(error)) {
         throw new ApiError(400, "invalid_signature", "The webhook's signature does not verify.");
       }
       throw error;

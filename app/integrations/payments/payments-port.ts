@@ -101,6 +101,13 @@ export class PaymentServiceError extends Error {
   }
 }
 
+// The server entry and the Remix build each hold a copy of this module, and the provider (made
+// once per process) may come from either: these errors are recognised by name, not class.
+export const isInvalidWebhookSignature = (error: unknown): error is InvalidWebhookSignatureError =>
+  error instanceof Error && error.name === "InvalidWebhookSignatureError";
+export const isPaymentServiceError = (error: unknown): error is PaymentServiceError =>
+  error instanceof Error && error.name === "PaymentServiceError";
+
 export interface PaymentsProvider {
   readonly name: "stripe" | "local";
   createPaymentCheckout(input: PaymentCheckoutInput): Promise<CheckoutSessionRef>;

@@ -68,7 +68,8 @@ function asPaymentServiceError(error: unknown): PaymentServiceError {
     console.error("The payment service refused our credentials:", error.message);
     return new PaymentServiceError("Payments are not available right now. Nothing was charged.", false);
   }
-  console.error("The payment service refused a request:", error.type, error.message);
+  // Our request was wrong (a refund larger than the payment, a missing customer): the caller's to handle.
+  console.warn("The payment service refused a request:", error.type, error.message);
   return new PaymentServiceError("The payment service refused this payment. Nothing was charged.", false);
 }
 
@@ -111,7 +112,7 @@ const sessionRef = (session: Stripe.Checkout.Session): CheckoutSessionRef => {
 export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvider {
   const stripe = stripeClient(settings);
   const payer = (input: { customerId?: string | null; customerEmail: string }) =>
-    input.customerId ? { customer: input.customerId } : { customer_email: input.customerEmail };
+    input.customerId ? { customer: input.customerId } : input.customerEmail ? { customer_email: input.customerEmail } : {};
 
   return {
     name: settings.name,

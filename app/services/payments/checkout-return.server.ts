@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PaymentServiceError } from "~/integrations/payments/payments-port";
+import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { paymentEventApplied } from "~/models/payment-event.server";
@@ -35,7 +35,7 @@ export async function checkoutReturn(id: string | null): Promise<CheckoutReturn>
   try {
     session = await paymentsProvider().retrieveCheckoutSession(parsed.data);
   } catch (error) {
-    if (error instanceof PaymentServiceError) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
+    if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;
   }
   if (!session) throw notFound("There is no payment with this id.");
