@@ -1,12 +1,13 @@
 import crypto from "node:crypto";
 import { paymentEvents } from "drizzle/schema";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PaymentServiceError, type PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
+import { allowConsoleError } from "../support/fail-on-console-error";
 import { TestClient } from "../support/http-client";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
 import { startTestServer } from "../support/test-server";
@@ -264,6 +265,34 @@ describe("POST /stripe/webhook", () => {
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(1);
     const rows = await db().select().from(paymentEvents).where(eq(paymentEvents.objectId, subscription));
     expect(rows.map((r) => r.type).sort()).toEqual(["customer.subscription.created", "customer.subscription.deleted"]);
+  });
+  test("a failure after the event is in the ledger answers 500 and rolls the row back, so the retry applies it", async () => {
+    const { payload, header } = signedEvent({ type: "invoice.paid", object: { id: "in_test_fails_once" } });
+    const eventId = JSON.parse(payload).id as string;
+    // The step after applying the event's effects fails, as a failing effect would.
+    await db().execute(
+      sql.raw(`create function fail_payment_event() returns trigger language plpgsql as $$
+      begin if new.id = '${eventId}' then raise exception 'applying failed'; end if; return new; end $$`),
+    );
+    await db().execute(
+      sql`create trigger fail_payment_event before update on payment_events for each row execute function fail_payment_event()`,
+    );
+    const logged = allowConsoleError();
+    try {
+      const failed = await postWebhook(payload, header);
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({ success: false, error: { code: "INTERNAL" } });
+      expect(JSON.stringify(logged.mock.calls)).toContain("fail_payment_event");
+    } finally {
+      logged.mockRestore();
+      await db().execute(sql`drop trigger fail_payment_event on payment_events`);
+      await db().execute(sql`drop function fail_payment_event()`);
+    }
+    expect(await ledgerRows(eventId)).toHaveLength(0);
+
+    const retried = await postWebhook(payload, header);
+    expect(await retried.json()).toMatchObject({ success: true, data: { eventId, outcome: "ignored" } });
+    expect(await ledgerRows(eventId)).toHaveLength(1);
   });
 });
 
