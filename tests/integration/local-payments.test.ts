@@ -4,6 +4,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MembershipPlanPrice, PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
+import { localPaymentKeys } from "~/services/payments/local/keys.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
 import { TestClient } from "../support/http-client";
@@ -220,6 +221,44 @@ describe("the local payment service", () => {
     const back = await pageText(await payer.raw("GET", `/checkout/complete?session_id=${ref.id}`));
     expect(back).toContain("Not paid yet");
     expect(back).toContain("Nothing was charged.");
+  });
+
+  test("customers and subscriptions answer as Stripe's do, and a cancelled subscription sends its event", async () => {
+    const api = (method: string, path: string, form?: Record<string, string>) =>
+      payer.raw(method, `/local-payments/v1/${path}`, {
+        body: form ? new URLSearchParams(form) : undefined,
+        headers: {
+          authorization: `Bearer ${localPaymentKeys().secretKey}`,
+          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        },
+      });
+    const customer = await (await api("POST", "customers", { email: "member@example.test", "metadata[userId]": "u-1" })).json();
+    expect(customer).toMatchObject({ object: "customer", email: "member@example.test", metadata: { userId: "u-1" } });
+    expect(await (await api("GET", `customers/${customer.id}`)).json()).toEqual(customer);
+    expect((await api("GET", "customers/cus_local_missing")).status).toBe(404);
+
+    const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), customerId: customer.id, plan: VIP });
+    const page = await pageText(await payer.raw("GET", checkoutPath(ref.url)));
+    expect(page).toContain("Paying as <strong>member@example.test</strong>");
+    expect((await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"))).status).toBe(302);
+    const list = await (await api("GET", `subscriptions?customer=${customer.id}`)).json();
+    expect(list).toMatchObject({
+      object: "list",
+      data: [{ object: "subscription", status: "active", customer: customer.id, metadata: { plan: "vip-monthly" } }],
+    });
+    const subscriptionId = list.data[0].id as string;
+    expect(await (await api("DELETE", `subscriptions/${subscriptionId}`)).json()).toMatchObject({ id: subscriptionId, status: "canceled" });
+    await untilApplied(subscriptionId, "customer.subscription.deleted");
+    expect(await (await api("POST", "checkout/sessions", { mode: "payment", success_url: "not a url" })).json()).toMatchObject({
+      error: { type: "invalid_request_error", param: expect.any(String) },
+    });
+  });
+
+  test("its pages refuse a form posted from another site", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment());
+    const refused = await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"), { origin: "https://evil.example" });
+    expect(refused.status).toBe(403);
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "open" });
   });
 
   test("the service's API refuses a request without its key, in Stripe's error shape", async () => {

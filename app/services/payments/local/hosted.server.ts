@@ -42,7 +42,14 @@ export interface LocalCheckoutView {
 
 const successUrlOf = (session: StoredObject) => String(session.success_url).replaceAll("{CHECKOUT_SESSION_ID}", session.id);
 
-function checkoutView(session: StoredObject): LocalCheckoutView {
+/** The payer's e-mail the session already knows: the one it was given, or its customer's. */
+async function knownEmail(tx: Db, session: StoredObject) {
+  if (session.customer_email) return String(session.customer_email);
+  const customer = session.customer ? await findLocalPaymentObject(tx, String(session.customer), "customer") : null;
+  return (customer?.email as string | null | undefined) ?? null;
+}
+
+function checkoutView(session: StoredObject, email: string | null): LocalCheckoutView {
   const kept = session[PRIVATE] as SessionPrivate;
   return {
     id: session.id,
@@ -57,7 +64,7 @@ function checkoutView(session: StoredObject): LocalCheckoutView {
       amount: line.amount_total,
     })),
     interval: kept.lines[0]?.price.recurring?.interval ?? null,
-    email: (session.customer_email as string | null) ?? null,
+    email,
     cancelUrl: (session.cancel_url as string | null) ?? null,
     successUrl: successUrlOf(session),
   };
@@ -67,7 +74,7 @@ function checkoutView(session: StoredObject): LocalCheckoutView {
 export async function localCheckoutSession(id: string): Promise<LocalCheckoutView | null> {
   if (!localPaymentsActive()) return null;
   const session = await currentCheckoutSession(db(), id);
-  return session ? checkoutView(session) : null;
+  return session ? checkoutView(session, await knownEmail(db(), session)) : null;
 }
 
 export type LocalPayOutcome =
@@ -89,7 +96,7 @@ async function completeSession(tx: Db, session: StoredObject, payer: { email: st
   const events: PendingEvent[] = [];
   const amount = Number(session.amount_total);
   const currency = String(session.currency);
-  const email = (session.customer_email as string | null) ?? payer.email;
+  const { email } = payer;
 
   let customerId = session.customer as string | null;
   if (!customerId) {
@@ -230,7 +237,7 @@ export async function payLocalCheckout(
     if (session.status === "expired") {
       return { outcome: { ok: false as const, message: "This payment page has expired. Go back and start again." }, eventIds: [] };
     }
-    const email = (session.customer_email as string | null) ?? input.email;
+    const email = (await knownEmail(tx, session)) ?? input.email;
     if (!email) return { outcome: { ok: false as const, field: "email" as const, message: "Enter your e-mail." }, eventIds: [] };
     if (!card.ok) return { outcome: { ok: false as const, field: card.field, message: card.message }, eventIds: [] };
     const events = await completeSession(tx, session, { email, brand: card.brand, last4: card.last4 });
