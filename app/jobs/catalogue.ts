@@ -50,6 +50,9 @@ export const JOBS = {
   "uploads-expire": job<Empty>({ schedule: "17 * * * *" }),
   // Rendered pieces nobody has used for a while (RENDER_PIECE_RETENTION_DAYS) leave storage nightly.
   "render-pieces-sweep": job<Empty>({ schedule: "41 3 * * *" }),
+  // An event of the local payment service (no STRIPE_SECRET_KEY) on its way to our webhook route,
+  // tried again with growing delays until the route takes it, as Stripe retries its webhooks.
+  "local-payment-webhook": job<{ eventId: string }>({ keyed: true }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

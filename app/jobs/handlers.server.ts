@@ -6,6 +6,7 @@ import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
+import { deliverLocalPaymentEvent } from "~/services/payments/local/hosted.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { expireUploads } from "~/services/uploads/upload-expiry.server";
@@ -43,4 +44,5 @@ export const jobHandlers: JobHandlers = {
     await sweepUnusedRenderPieces();
   },
   "expired-sessions-sweep": () => sweepExpiredSessions(),
+  "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
 };

@@ -157,6 +157,37 @@ const schema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined),
+  // Card payments (docs/decisions/019-payments.md): Stripe's secret key and the signing secret of
+  // our webhook endpoint. Unset: a local payment service inside the app takes payments with test
+  // cards, through the same code.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  // Where the Stripe SDK sends its requests (only tests change these: a stand-in server).
+  STRIPE_API_HOST: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_API_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  STRIPE_API_PROTOCOL: z
+    .enum(["http", "https", ""])
+    .optional()
+    .transform((v) => v || undefined),
+  // Seconds a call to the payment service may take, and how often the SDK tries again (same
+  // idempotency key) after a network failure or a 5xx before the payer is told to retry.
+  STRIPE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  STRIPE_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
@@ -202,6 +233,10 @@ function readEnv(): Env {
     // One late heartbeat must not cost a running job its lease.
     throw new Error("Invalid settings in the environment:\n  JOB_HEARTBEAT_SECONDS: at most half of JOB_LEASE_SECONDS");
   }
+  if (parsed.data.STRIPE_SECRET_KEY && !parsed.data.STRIPE_WEBHOOK_SECRET) {
+    // Without it no payment would ever be confirmed: every webhook would be refused.
+    throw new Error("Invalid settings in the environment:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY");
+  }
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
   const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;
   return { ...parsed.data, APP_URL: appUrl.replace(/\/$/, ""), SHARE_HOST: shareHost };
@@ -220,6 +255,8 @@ export function resetEnvCache() {
     "startDraftStorage",
     "storage",
     "stockPhotos",
+    "paymentsProvider",
+    "localPaymentKeys",
   ])
     dropSingleton(name);
 }

@@ -45,6 +45,12 @@ export function contentSecurityPolicy({ sentryDsn, https }: { sentryDsn?: string
 }
 
 /**
+ * Paths other sites post to by design, each protected by a signature of its own instead: the
+ * payment service's webhooks.
+ */
+const CROSS_ORIGIN_POSTS = new Set(["/stripe/webhook"]);
+
+/**
  * Rejects state-changing requests sent by pages of another origin. Browsers
  * always send Origin on cross-origin POST/PUT/DELETE; requests with neither Origin
  * nor Referer come from non-browser clients, which carry no ambient cookies risk.
@@ -52,7 +58,7 @@ export function contentSecurityPolicy({ sentryDsn, https }: { sentryDsn?: string
 export function rejectCrossOriginMutations(appUrl: string) {
   const allowed = new URL(appUrl).origin;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method) || CROSS_ORIGIN_POSTS.has(req.path.replace(/\/$/, ""))) return next();
     const source = req.get("origin") ?? refererOrigin(req.get("referer"));
     const selfOrigin = `${req.protocol}://${req.get("host")}`;
     if (!source || source === allowed || source === selfOrigin) return next();

@@ -35,6 +35,14 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     RUN_WORKER: "true",
     RENDER_PHOTO_SECONDS: "5",
     RENDER_TITLE_SECONDS: "3.5",
+    // The local payment service unless a test points the app at a Stripe stand-in.
+    STRIPE_SECRET_KEY: "",
+    STRIPE_WEBHOOK_SECRET: "",
+    STRIPE_API_HOST: "",
+    STRIPE_API_PORT: "",
+    STRIPE_API_PROTOCOL: "",
+    STRIPE_TIMEOUT_SECONDS: "20",
+    STRIPE_NETWORK_RETRIES: "2",
     ...settings,
   });
   resetEnvCache();

@@ -20,7 +20,10 @@ interface CheckoutCommon {
   customerId?: string | null;
   /** Our own reference (a cart id, or a user id for a membership); comes back on the session and its events. */
   clientReferenceId: string;
-  /** Comes back on the session and its events: what the payment is for (e.g. `{ kind: "cart", cartId, cartVersion }`). */
+  /**
+   * Comes back on the session and its events: what the payment is for (e.g. `{ kind: "cart", cartId, cartVersion }`).
+   * With `eventUuid`, the return page links back to that event.
+   */
   metadata: Record<string, string>;
   /** Where the payer lands after paying; `{CHECKOUT_SESSION_ID}` is replaced with the session id. */
   successUrl: string;
@@ -97,6 +100,13 @@ export class PaymentServiceError extends Error {
     super(message);
   }
 }
+
+// The server entry and the Remix build each hold a copy of this module, and the provider (made
+// once per process) may come from either: these errors are recognised by name, not class.
+export const isInvalidWebhookSignature = (error: unknown): error is InvalidWebhookSignatureError =>
+  error instanceof Error && error.name === "InvalidWebhookSignatureError";
+export const isPaymentServiceError = (error: unknown): error is PaymentServiceError =>
+  error instanceof Error && error.name === "PaymentServiceError";
 
 export interface PaymentsProvider {
   readonly name: "stripe" | "local";

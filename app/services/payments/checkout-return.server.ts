@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { isPaymentServiceError } from "~/integrations/payments/payments-port";
+import { db } from "~/lib/db.server";
+import { ApiError, notFound } from "~/lib/http.server";
+import { paymentEventApplied } from "~/models/payment-event.server";
+import { paymentsProvider } from "./provider.server";
+
+/**
+ * Where a payer stands after the payment page (spec §7.2, /stripe/retrieve-session):
+ * - open: not paid yet (the payer came back without paying);
+ * - confirming: the payment service says it is paid, but its webhook has not been applied here yet;
+ * - paid: the webhook has been applied, so what was bought is ours to show;
+ * - expired: the payment page lapsed unpaid.
+ */
+export type CheckoutReturnState = "open" | "confirming" | "paid" | "expired";
+
+export interface CheckoutReturn {
+  sessionId: string;
+  state: CheckoutReturnState;
+  mode: "payment" | "subscription";
+  amountTotal: number | null;
+  currency: string | null;
+  /** Where "back" goes: the event the payment was for, else the dashboard. */
+  backTo: string;
+}
+
+const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/);
+const uuid = z.uuid();
+
+/** The state of checkout session `id` from the payment service and our ledger; a 404 when there is none. */
+export async function checkoutReturn(id: string | null): Promise<CheckoutReturn> {
+  const parsed = sessionId.safeParse(id);
+  if (!parsed.success) throw notFound("There is no payment with this id.");
+  let session;
+  try {
+    session = await paymentsProvider().retrieveCheckoutSession(parsed.data);
+  } catch (error) {
+    if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
+    throw error;
+  }
+  if (!session) throw notFound("There is no payment with this id.");
+  let state: CheckoutReturnState = session.status === "expired" ? "expired" : "open";
+  if (session.status === "complete" && session.paymentStatus !== "unpaid") {
+    state = (await paymentEventApplied(db(), session.id, "checkout.session.completed")) ? "paid" : "confirming";
+  }
+  const eventUuid = uuid.safeParse(session.metadata.eventUuid);
+  return {
+    sessionId: session.id,
+    state,
+    mode: session.mode,
+    amountTotal: session.amountTotal,
+    currency: session.currency,
+    backTo: eventUuid.success ? `/e/${eventUuid.data}` : "/dashboard",
+  };
+}

@@ -1,0 +1,270 @@
+import crypto from "node:crypto";
+import { paymentEvents } from "drizzle/schema";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { MembershipPlanPrice, PaymentCheckoutInput } from "~/integrations/payments/payments-port";
+import { db } from "~/lib/db.server";
+import { localPaymentKeys } from "~/services/payments/local/keys.server";
+import { paymentsProvider } from "~/services/payments/provider.server";
+import type { RunningServer } from "../../server";
+import { TestClient } from "../support/http-client";
+import { untilJobsFinished } from "../support/jobs";
+import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
+
+// With no STRIPE_SECRET_KEY, the app's own Stripe-compatible service takes payments end to end:
+// the Stripe adapter (through the port) makes a session on it over HTTP, the payer pays on its
+// checkout page with a test card and JavaScript off, its signed events reach our webhook route by
+// the job queue, and the return page says paid.
+
+let server: RunningServer;
+let payer: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer({ JOB_POLL_SECONDS: "0.5" });
+  payer = new TestClient(server.url);
+});
+afterAll(() => server?.close());
+
+const EVENT_UUID = "0b8f3a56-7d43-4c1e-9a55-2f3b9e1d6c70";
+
+const payment = (overrides: Partial<PaymentCheckoutInput> = {}): PaymentCheckoutInput => ({
+  customerEmail: "payer@example.test",
+  clientReferenceId: "cart-9",
+  metadata: { kind: "cart", cartId: "cart-9", eventUuid: EVENT_UUID },
+  successUrl: `${server.url}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
+  cancelUrl: `${server.url}/e/${EVENT_UUID}?checkout=cancelled`,
+  idempotencyKey: `cart-9-${crypto.randomUUID()}`,
+  lines: [
+    { name: "Printed copy", unitAmount: 1250, currency: "usd", quantity: 2 },
+    { name: "Gift box", unitAmount: 500, currency: "usd", quantity: 1 },
+  ],
+  ...overrides,
+});
+
+const VIP: MembershipPlanPrice = { key: "vip-monthly", name: "Chorus VIP", unitAmount: 999, currency: "usd", interval: "month" };
+
+async function pageText(response: Response) {
+  return (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
+}
+
+const checkoutPath = (url: string) => {
+  const parsed = new URL(url);
+  expect(parsed.origin).toBe(server.url);
+  expect(parsed.pathname).toMatch(/^\/local-payments\/checkout\/cs_local_\w+$/);
+  return parsed.pathname;
+};
+
+/** Ledger rows about one object whose effects have been applied. */
+const appliedEvents = (objectId: string) =>
+  db()
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.objectId, objectId), isNotNull(paymentEvents.processedAt)));
+
+async function untilApplied(objectId: string, type: string) {
+  return until(async () => (await appliedEvents(objectId)).find((row) => row.type === type), {
+    timeout: 20_000,
+    what: `${type} of ${objectId} applied`,
+  });
+}
+
+const card = (cardNumber: string) => ({ cardNumber, expiry: "12 / 40", cvc: "123" });
+
+describe("the local payment service", () => {
+  test("a session made through the port is paid with 4242 on its page; its webhook reaches the route and the return page says paid", async () => {
+    const input = payment();
+    const ref = await paymentsProvider().createPaymentCheckout(input);
+    expect(paymentsProvider().name).toBe("local");
+    const path = checkoutPath(ref.url);
+
+    const page = await pageText(await payer.raw("GET", path));
+    expect(page).toContain("Pay $30.00");
+    expect(page).toContain("Printed copy × 2");
+    expect(page).toContain("$25.00");
+    expect(page).toContain("Paying as <strong>payer@example.test</strong>");
+    expect(page).toContain(`href="${input.cancelUrl}"`);
+
+    const paid = await payer.form(path, card("4242 4242 4242 4242"));
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("location")).toBe(`${server.url}/checkout/complete?session_id=${ref.id}`);
+
+    const session = await paymentsProvider().retrieveCheckoutSession(ref.id);
+    expect(session).toMatchObject({ status: "complete", paymentStatus: "paid", amountTotal: 3000, clientReferenceId: "cart-9" });
+    expect(session!.paymentIntentId).toMatch(/^pi_local_/);
+    expect(session!.customerId).toMatch(/^cus_local_/);
+
+    await untilJobsFinished("local-payment-webhook", {}, { atLeast: 1 });
+    const [row] = await appliedEvents(ref.id);
+    expect(row).toMatchObject({ type: "checkout.session.completed" });
+    const state = await payer.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
+    expect(state.body.data).toMatchObject({ state: "paid", backTo: `/e/${EVENT_UUID}` });
+    const complete = await pageText(await payer.raw("GET", `/checkout/complete?session_id=${ref.id}`));
+    expect(complete).toContain("<h1>Paid</h1>");
+    expect(complete).toContain("$30.00");
+
+    // A second press of Pay after the payment sends the payer on, and pays nothing more.
+    const again = await payer.form(path, card("4242 4242 4242 4242"));
+    expect(again.headers.get("location")).toBe(`${server.url}/checkout/complete?session_id=${ref.id}`);
+    expect(await appliedEvents(ref.id)).toHaveLength(1);
+  });
+
+  test("4000 0000 0000 0002 is declined with a message, and the session stays open and unpaid", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment());
+    const path = checkoutPath(ref.url);
+    const declined = await payer.form(path, card("4000 0000 0000 0002"));
+    expect(declined.status).toBe(402);
+    const page = await pageText(declined);
+    expect(page).toContain("Your card was declined.");
+    expect(page).toContain('aria-invalid="true"');
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({
+      status: "open",
+      paymentStatus: "unpaid",
+      paymentIntentId: null,
+    });
+    const state = await payer.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
+    expect(state.body.data.state).toBe("open");
+  });
+
+  test("the page asks for an e-mail when the app gave none, and names what is missing", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment({ customerEmail: "" as string, customerId: null }));
+    const path = checkoutPath(ref.url);
+    const page = await pageText(await payer.raw("GET", path));
+    expect(page).toContain('name="email"');
+    const missing = await pageText(await payer.form(path, card("4242 4242 4242 4242")));
+    expect(missing).toContain("Enter your e-mail.");
+    const blank = await pageText(await payer.form(path, { email: "a@example.test", cardNumber: "", expiry: "", cvc: "" }));
+    expect(blank).toContain("Enter your card number.");
+  });
+
+  test("the same idempotency key twice gives one session", async () => {
+    const input = payment();
+    const first = await paymentsProvider().createPaymentCheckout(input);
+    const second = await paymentsProvider().createPaymentCheckout(input);
+    expect(second).toEqual(first);
+    const other = await paymentsProvider().createPaymentCheckout({ ...input, idempotencyKey: `${input.idempotencyKey}-b` });
+    expect(other.id).not.toBe(first.id);
+  });
+
+  test("a membership: paid on the page, its subscription and invoice events arrive, and the portal cancels it", async () => {
+    const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), plan: VIP });
+    const path = checkoutPath(ref.url);
+    expect(await pageText(await payer.raw("GET", path))).toContain("Pay $9.99 a month");
+    expect((await payer.form(path, card("4242424242424242"))).status).toBe(302);
+
+    const session = (await paymentsProvider().retrieveCheckoutSession(ref.id))!;
+    expect(session).toMatchObject({ mode: "subscription", status: "complete", paymentIntentId: null });
+    const subscriptionId = session.subscriptionId!;
+    expect(subscriptionId).toMatch(/^sub_local_/);
+    await untilApplied(ref.id, "checkout.session.completed");
+    await untilApplied(subscriptionId, "customer.subscription.created");
+    await untilApplied(subscriptionId, "customer.subscription.updated");
+
+    const portal = await paymentsProvider().createBillingPortalSession({
+      customerId: session.customerId!,
+      returnUrl: `${server.url}/settings/billing`,
+    });
+    const portalPath = new URL(portal.url).pathname;
+    expect(portalPath).toMatch(/^\/local-payments\/portal\/bps_local_\w+$/);
+    const portalPage = await pageText(await payer.raw("GET", portalPath));
+    expect(portalPage).toContain("Chorus VIP");
+    expect(portalPage).toContain("$9.99 a month");
+    expect(portalPage).toContain("Cancel membership");
+    expect(portalPage).toContain(`href="${server.url}/settings/billing"`);
+
+    const cancelled = await payer.form(portalPath, { subscription: subscriptionId });
+    expect(cancelled.status).toBe(302);
+    expect(cancelled.headers.get("location")).toBe(portalPath);
+    expect(await pageText(await payer.raw("GET", portalPath))).toContain("cancelled");
+    await untilApplied(subscriptionId, "customer.subscription.deleted");
+
+    // Another customer's portal cannot cancel it.
+    const stranger = await paymentsProvider().createPaymentCheckout(payment());
+    await payer.form(checkoutPath(stranger.url), card("4242 4242 4242 4242"));
+    const strangerSession = (await paymentsProvider().retrieveCheckoutSession(stranger.id))!;
+    const strangerPortal = await paymentsProvider().createBillingPortalSession({
+      customerId: strangerSession.customerId!,
+      returnUrl: server.url,
+    });
+    expect((await payer.form(new URL(strangerPortal.url).pathname, { subscription: subscriptionId })).status).toBe(404);
+  });
+
+  test("a refund through the port sends charge.refunded; more than was paid is refused", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment());
+    await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"));
+    const { paymentIntentId } = (await paymentsProvider().retrieveCheckoutSession(ref.id))!;
+    const refund = await paymentsProvider().refund({ paymentIntentId: paymentIntentId!, amount: 1000, idempotencyKey: `refund-${ref.id}` });
+    expect(refund).toMatchObject({ id: expect.stringMatching(/^re_local_/), status: "succeeded" });
+    const again = await paymentsProvider().refund({ paymentIntentId: paymentIntentId!, amount: 1000, idempotencyKey: `refund-${ref.id}` });
+    expect(again.id).toBe(refund.id);
+    const [charge] = await until(
+      async () => {
+        const rows = await db().select().from(paymentEvents).where(eq(paymentEvents.type, "charge.refunded"));
+        return rows.length ? rows : null;
+      },
+      { timeout: 20_000, what: "charge.refunded in the ledger" },
+    );
+    expect(charge!.objectId).toMatch(/^ch_local_/);
+    await expect(
+      paymentsProvider().refund({ paymentIntentId: paymentIntentId!, amount: 2500, idempotencyKey: `refund-too-much-${ref.id}` }),
+    ).rejects.toMatchObject({
+      name: "PaymentServiceError",
+      retryable: false,
+    });
+  });
+
+  test("the cancel link goes back to the cancel URL, and the return page says nothing was charged", async () => {
+    const input = payment();
+    const ref = await paymentsProvider().createPaymentCheckout(input);
+    const page = await pageText(await payer.raw("GET", checkoutPath(ref.url)));
+    expect(page).toMatch(new RegExp(`<a href="${input.cancelUrl.replace(/[?]/g, "\\?")}">Cancel and go back</a>`));
+    const back = await pageText(await payer.raw("GET", `/checkout/complete?session_id=${ref.id}`));
+    expect(back).toContain("Not paid yet");
+    expect(back).toContain("Nothing was charged.");
+  });
+
+  test("customers and subscriptions answer as Stripe's do, and a cancelled subscription sends its event", async () => {
+    const api = (method: string, path: string, form?: Record<string, string>) =>
+      payer.raw(method, `/local-payments/v1/${path}`, {
+        body: form ? new URLSearchParams(form) : undefined,
+        headers: {
+          authorization: `Bearer ${localPaymentKeys().secretKey}`,
+          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        },
+      });
+    const customer = await (await api("POST", "customers", { email: "member@example.test", "metadata[userId]": "u-1" })).json();
+    expect(customer).toMatchObject({ object: "customer", email: "member@example.test", metadata: { userId: "u-1" } });
+    expect(await (await api("GET", `customers/${customer.id}`)).json()).toEqual(customer);
+    expect((await api("GET", "customers/cus_local_missing")).status).toBe(404);
+
+    const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), customerId: customer.id, plan: VIP });
+    const page = await pageText(await payer.raw("GET", checkoutPath(ref.url)));
+    expect(page).toContain("Paying as <strong>member@example.test</strong>");
+    expect((await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"))).status).toBe(302);
+    const list = await (await api("GET", `subscriptions?customer=${customer.id}`)).json();
+    expect(list).toMatchObject({
+      object: "list",
+      data: [{ object: "subscription", status: "active", customer: customer.id, metadata: { plan: "vip-monthly" } }],
+    });
+    const subscriptionId = list.data[0].id as string;
+    expect(await (await api("DELETE", `subscriptions/${subscriptionId}`)).json()).toMatchObject({ id: subscriptionId, status: "canceled" });
+    await untilApplied(subscriptionId, "customer.subscription.deleted");
+    expect(await (await api("POST", "checkout/sessions", { mode: "payment", success_url: "not a url" })).json()).toMatchObject({
+      error: { type: "invalid_request_error", param: expect.any(String) },
+    });
+  });
+
+  test("its pages refuse a form posted from another site", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment());
+    const refused = await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"), { origin: "https://evil.example" });
+    expect(refused.status).toBe(403);
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "open" });
+  });
+
+  test("the service's API refuses a request without its key, in Stripe's error shape", async () => {
+    const reply = await payer.get("/local-payments/v1/checkout/sessions/cs_local_x", { authorization: "Bearer sk_test_wrong" });
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ error: { type: "invalid_request_error", code: "api_key_invalid" } });
+    expect((await payer.raw("GET", "/local-payments/checkout/cs_local_missing")).status).toBe(404);
+  });
+});
