@@ -22,7 +22,7 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
       return ok({ received: true, eventId, outcome });
     } catch (error) {
       if (isInvalidWebhookSignature(error)) {
-        throw new ApiError(400, "invalid_signature", "The webhook's signature does not verify.");
+        throw new ApiError(400, "INVALID_SIGNATURE", "The webhook's signature does not verify.");
       }
       throw error;
     }

@@ -225,7 +225,7 @@ describe("POST /stripe/webhook", () => {
     expect(row!.processedAt).toBeInstanceOf(Date);
   });
 
-  test("a bad signature, a missing one, another secret's or a changed body is a 400 invalid_signature and leaves no ledger row", async () => {
+  test("a bad signature, a missing one, another secret's or a changed body is a 400 INVALID_SIGNATURE and leaves no ledger row", async () => {
     const id = `evt_test_${crypto.randomBytes(8).toString("hex")}`;
     const { payload, header } = signedEvent({ id, type: "charge.refunded", object: { id: "ch_1" } });
     const other = signedEvent({ id, type: "charge.refunded", object: { id: "ch_1" } }, "whsec_someone_else");
@@ -237,7 +237,7 @@ describe("POST /stripe/webhook", () => {
     ] as const) {
       const response = await postWebhook(body, signature);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ success: false, error: { code: "invalid_signature", message: expect.any(String) } });
+      expect(await response.json()).toEqual({ success: false, error: { code: "INVALID_SIGNATURE", message: expect.any(String) } });
     }
     expect(await ledgerRows(id)).toHaveLength(0);
   });
