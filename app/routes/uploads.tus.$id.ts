@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
+import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { apiRoute } from "~/lib/http.server";
 import { findMediaByUploadId } from "~/models/media.server";
 import { mediaNotFound, requireMedia } from "~/services/media/media-access.server";
-import { serveStoredFile } from "~/services/media/media-files.server";
+import { storedFileToSend } from "~/services/media/media-files.server";
 
 /** The ids the upload store makes; anything else is no upload. */
 const UPLOAD_ID = /^[\w-]{1,100}$/;
@@ -18,5 +19,7 @@ export const loader = apiRoute<LoaderFunctionArgs>(async ({ request, params }) =
   const found = UPLOAD_ID.test(id) ? await findMediaByUploadId(db(), id) : null;
   if (!found) throw mediaNotFound();
   const { record } = await requireMedia(request, { id: found.id }, "view");
-  return serveStoredFile(request, record.originalKey, { downloadName: record.originalName || undefined });
+  return fileResponse(
+    await storedFileToSend(record.originalKey, fileRequestOf(request), { downloadName: record.originalName || undefined }),
+  );
 });
