@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManager } from "~/services/events/events.server";
-import { chorusPackageResponse } from "~/services/staff/chorus-package.server";
+import { chorusPackage } from "~/services/staff/chorus-package.server";
 
 /**
  * GET /api/admin/choruspackage/{eventId}: the originals, the video and the messages as one zip,
@@ -11,6 +12,7 @@ import { chorusPackageResponse } from "~/services/staff/chorus-package.server";
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
     const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
-    return chorusPackageResponse(event);
+    const { fileName, body } = await chorusPackage(event);
+    return downloadResponse(body, { fileName, contentType: "application/zip" });
   },
 });
