@@ -28,12 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireStaff(request);
+  const staff = await requireStaff(request);
   const form = await readForm(request);
   if (form.get("intent") === STOP_RENDER_INTENT) {
     // Admins only, as DELETE /api/admin/renderjobs/{id}: the same check and the same cancel.
     return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
-      const { job } = await requireAdminRenderJob(request, jobId);
+      const { job } = await requireAdminRenderJob(staff, jobId);
       await cancelRender(job);
       return json<FormReply>({
         ok: true,

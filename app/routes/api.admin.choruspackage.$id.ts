@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
@@ -11,7 +12,7 @@ import { chorusPackage } from "~/services/staff/chorus-package.server";
  */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
-    const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
+    const { event } = await requireManager(await getUser(request), uuidParam(params.id, "Chorus"));
     const { fileName, body } = await chorusPackage(event);
     return downloadResponse(body, { fileName, contentType: "application/zip" });
   },

@@ -1,9 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "~/lib/http.server";
+import { asPageError, isApiError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
-import { asPageError } from "~/services/events/event-page.server";
 import { receiveFormUpload } from "~/services/uploads/form-upload.server";
 
 /** The event page the form came from. An id that is not one cannot go into a Location header (a NUL would throw): a 404. */
