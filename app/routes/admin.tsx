@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { emailField } from "~/domain/account-rules";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireStaff } from "~/lib/auth.server";
+import { getAuthState, requireStaff, startUserSession } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { notFound } from "~/lib/http.server";
@@ -45,8 +45,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleForm(form, z.object({ email: emailField }), async ({ email }) => {
     const target = await findUserByEmail(db(), email);
     if (!target) throw notFound("There is no account with this e-mail.");
-    const { setCookie } = await impersonate(request, target.id);
-    return redirectWithCookies("/dashboard", [setCookie]);
+    const { admin } = await impersonate(await getAuthState(request), target.id);
+    return redirectWithCookies("/dashboard", [await startUserSession(request, target.id, admin.id)]);
   });
 }
 
