@@ -9,6 +9,7 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
+import { multipartPostOf } from "~/lib/multipart.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { openArrangement, type ArrangeOutcome } from "~/services/arrange/context.server";
@@ -42,7 +43,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = form ? formText(form, "intent") : "music-upload";
   try {
     const context = await openArrangement(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
-    const outcome = form ? await runArrangeIntent(context, intent, form) : trackUploaded(await receiveTrackUpload(request, context.user));
+    const outcome = form
+      ? await runArrangeIntent(context, intent, form)
+      : trackUploaded(await receiveTrackUpload(multipartPostOf(request), context.user));
     return await answer(context.event.uuid, outcome);
   } catch (error) {
     if (isApiError(error)) {
