@@ -1,7 +1,7 @@
 // `npm run admin:create -- <email> <password>`: create an admin account, or promote an existing one.
+import { migrateDatabase, provideDatabase } from "~/lib/database-bootstrap.server";
+import { closeDb } from "~/lib/db.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
-import { migrateDatabase, provideDatabase } from "../app/lib/database-bootstrap.server";
-import { closeDb } from "../app/lib/db.server";
 
 const [email, password] = process.argv.slice(2);
 if (!email) {

@@ -8,11 +8,11 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUILT_IN_TRACKS } from "../app/domain/built-in-tracks";
-import { LOUDNESS_TARGET } from "../app/media/loudness.server";
-import { encodeWav, master, reverb } from "../app/media/music-mix.server";
-import { LoopBuffer, SAMPLE_RATE, applyGain, bass, bell, kick, noiseHit, pad, pluck, seededRandom } from "../app/media/music-synth.server";
-import { analyseTrack, normaliseTrack } from "../app/media/track-audio.server";
+import { BUILT_IN_TRACKS } from "~/domain/built-in-tracks";
+import { LOUDNESS_TARGET } from "~/media/loudness.server";
+import { encodeWav, master, reverb } from "~/media/music-mix.server";
+import { LoopBuffer, SAMPLE_RATE, applyGain, bass, bell, kick, noiseHit, pad, pluck, seededRandom } from "~/media/music-synth.server";
+import { analyseTrack, normaliseTrack } from "~/media/track-audio.server";
 
 const PUBLIC_DIR = fileURLToPath(new URL("../public/", import.meta.url));
 const MAX_TOTAL_BYTES = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { BUILT_IN_THEMES, type BuiltInTheme } from "../app/domain/built-in-themes";
+import { BUILT_IN_THEMES, type BuiltInTheme } from "~/domain/built-in-themes";
 
 const W = 1920;
 const H = 1080;

@@ -1,5 +1,5 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL, or to the embedded database.
-import { migrateDatabase, provideDatabase } from "../app/lib/database-bootstrap.server";
+import { migrateDatabase, provideDatabase } from "~/lib/database-bootstrap.server";
 
 const database = await provideDatabase({ log: console.log });
 try {

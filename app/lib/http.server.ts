@@ -38,6 +38,12 @@ export const unauthorized = (message = "Please log in to continue.") => new ApiE
 export const forbidden = (message = "You are not allowed to do that.") => new ApiError(403, "FORBIDDEN", message);
 export const notFound = (message = "Not found.") => new ApiError(404, "NOT_FOUND", message);
 
+/** A failure in a page loader becomes the page's error boundary with the same status. */
+export function asPageError(error: unknown) {
+  if (isApiError(error)) return new Response(error.message, { status: error.status });
+  return error;
+}
+
 export function apiErrorResponse(error: ApiError) {
   const body: ApiErrorBody = {
     success: false,

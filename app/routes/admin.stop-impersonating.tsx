@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { getAuthState, startUserSession } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
@@ -8,7 +9,8 @@ export const loader = () => redirect("/");
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
-    const { admin, setCookie } = await stopImpersonating(request);
+    const { admin } = stopImpersonating(await getAuthState(request));
+    const setCookie = await startUserSession(request, admin.id);
     return redirectWithCookies("/admin", [setCookie, await toastHeader({ type: "info", title: `Back to ${admin.email}` })]);
   } catch (error) {
     if (isApiError(error)) return redirectWithCookies("/", [await toastHeader({ type: "error", title: error.message })]);

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { emailField } from "~/domain/account-rules";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireStaff } from "~/lib/auth.server";
+import { getAuthState, requireStaff, startUserSession } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { notFound } from "~/lib/http.server";
@@ -28,12 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireStaff(request);
+  const staff = await requireStaff(request);
   const form = await readForm(request);
   if (form.get("intent") === STOP_RENDER_INTENT) {
     // Admins only, as DELETE /api/admin/renderjobs/{id}: the same check and the same cancel.
     return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
-      const { job } = await requireAdminRenderJob(request, jobId);
+      const { job } = await requireAdminRenderJob(staff, jobId);
       await cancelRender(job);
       return json<FormReply>({
         ok: true,
@@ -45,8 +45,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleForm(form, z.object({ email: emailField }), async ({ email }) => {
     const target = await findUserByEmail(db(), email);
     if (!target) throw notFound("There is no account with this e-mail.");
-    const { setCookie } = await impersonate(request, target.id);
-    return redirectWithCookies("/dashboard", [setCookie]);
+    const { admin } = await impersonate(await getAuthState(request), target.id);
+    return redirectWithCookies("/dashboard", [await startUserSession(request, target.id, admin.id)]);
   });
 }
 

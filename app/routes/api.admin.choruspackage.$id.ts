@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
+import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManager } from "~/services/events/events.server";
-import { chorusPackageResponse } from "~/services/staff/chorus-package.server";
+import { chorusPackage } from "~/services/staff/chorus-package.server";
 
 /**
  * GET /api/admin/choruspackage/{eventId}: the originals, the video and the messages as one zip,
@@ -10,7 +12,8 @@ import { chorusPackageResponse } from "~/services/staff/chorus-package.server";
  */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
-    const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
-    return chorusPackageResponse(event);
+    const { event } = await requireManager(await getUser(request), uuidParam(params.id, "Chorus"));
+    const { fileName, body } = await chorusPackage(event);
+    return downloadResponse(body, { fileName, contentType: "application/zip" });
   },
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
@@ -11,11 +12,11 @@ const uuidOf = async (eventId: string) => (await findEventById(db(), eventId, { 
 /** GET, DELETE /api/admin/renderjobs/{id}: staff look at a render or stop it. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async GET({ request, params }) {
-    const { job } = await requireAdminRenderJob(request, params.id);
+    const { job } = await requireAdminRenderJob(await getUser(request), params.id);
     return ok(renderJobView(job, await uuidOf(job.eventId)));
   },
   async DELETE({ request, params }) {
-    const { job } = await requireAdminRenderJob(request, params.id);
+    const { job } = await requireAdminRenderJob(await getUser(request), params.id);
     const cancelled = await cancelRender(job);
     return ok(renderJobView(cancelled, await uuidOf(job.eventId)));
   },

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
+import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { createEvent, eventViewFor, openEvent, parseNewEvent } from "~/services/events/events.server";
 
@@ -9,7 +9,7 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
     const user = await requireApiUser(request);
     const input = parseNewEvent(await readBody(request));
     const created = await createEvent(user, input);
-    const { event, viewer } = await openEvent(request, created.id);
+    const { event, viewer } = await openEvent(await getUser(request), created.id);
     return ok((await eventViewFor(event, viewer)).event, { status: 201 });
   },
 });

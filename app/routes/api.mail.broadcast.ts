@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { requireManager } from "~/services/events/events.server";
 import { queueBroadcast } from "~/services/invitations/broadcast.server";
@@ -13,7 +14,7 @@ const input = z.object({
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const { eventId, message } = await parseBody(request, input);
-    const { event } = await requireManager(request, eventId);
+    const { event } = await requireManager(await getUser(request), eventId);
     return ok({ recipients: await queueBroadcast(event, message) }, { status: 202 });
   },
 });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { requireManager } from "~/services/events/events.server";
 import { inviteAllPending } from "~/services/invitations/invitations.server";
@@ -10,7 +11,7 @@ const input = z.object({ eventId: z.uuid("Give the Chorus id.") });
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const { eventId } = await parseBody(request, input);
-    const { event } = await requireManager(request, eventId);
+    const { event } = await requireManager(await getUser(request), eventId);
     return ok({ queued: await inviteAllPending(event) }, { status: 202 });
   },
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { requireManager } from "~/services/events/events.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
@@ -13,9 +14,9 @@ import { renderJobView } from "~/services/render/render-realtime.server";
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const input = await parseBody(request, publishInput);
-    const { event, viewer } = await requireManager(request, input.eventId);
+    const { event, viewer } = await requireManager(await getUser(request), input.eventId);
     if (input.renderJobId) {
-      const { job } = await requireRenderJob(request, input.renderJobId);
+      const { job } = await requireRenderJob(await getUser(request), input.renderJobId);
       if (job.eventId !== event.id) throw notFound("There is no render job with this id for this Chorus.");
       const version = await publishRenderJob(job, viewer.user);
       return ok(publishedVersionView(version, { ...event, publishedMedia: version.id }));

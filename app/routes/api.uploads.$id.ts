@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { mediaView } from "~/services/media/media-views.server";
 
@@ -9,7 +10,7 @@ import { mediaView } from "~/services/media/media-views.server";
  */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
-    const { record } = await requireMedia(request, { mediaUuid: params.id }, "view");
+    const { record } = await requireMedia(await mediaCredentialsOf(request), { mediaUuid: params.id }, "view");
     return ok(mediaView(record), { headers: { "Cache-Control": "private, no-store" } });
   },
 });

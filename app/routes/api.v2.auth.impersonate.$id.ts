@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { toAuthedUser } from "~/lib/auth.server";
+import { getAuthState, startUserSession, toAuthedUser } from "~/lib/auth.server";
 import { apiResource, ok, refuseCrossSiteNavigation } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { impersonate } from "~/services/staff/impersonation.server";
@@ -8,7 +8,8 @@ import { impersonate } from "~/services/staff/impersonation.server";
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
     refuseCrossSiteNavigation(request);
-    const { target, setCookie } = await impersonate(request, uuidParam(params.id, "user"));
+    const { admin, target } = await impersonate(await getAuthState(request), uuidParam(params.id, "user"));
+    const setCookie = await startUserSession(request, target.id, admin.id);
     return ok({ user: toAuthedUser(target) }, { headers: { "Set-Cookie": setCookie } });
   },
 });

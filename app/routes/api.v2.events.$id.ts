@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
@@ -7,7 +8,7 @@ import { eventViewFor, openEvent, updateEventAs } from "~/services/events/events
 /** PUT /api/v2/events/{id}[?privateKey=]: protected fields are stripped, the rest checked per role. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
-    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
+    const { event, viewer } = await openEvent(await getUser(request), uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
     const updated = await updateEventAs(viewer, event, await readBody(request));
     return ok((await eventViewFor(updated, viewer)).event);
   },

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { scheduleDelivery } from "~/services/events/event-delivery.server";
@@ -10,7 +11,7 @@ const deliverInput = z.object({ at: z.coerce.date({ error: "Give a valid date an
 /** POST /api/v2/events/{id}/deliver: send the recipient their private link now, or at `at`. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
-    const { event } = await requireManager(request, uuidParam(params.id, "Chorus"));
+    const { event } = await requireManager(await getUser(request), uuidParam(params.id, "Chorus"));
     const { at } = await parseBody(request, deliverInput);
     const { scheduledFor } = await scheduleDelivery(event, at ?? null);
     return ok({ scheduledFor: scheduledFor?.toISOString() ?? null });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, forbidden, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
@@ -7,7 +8,7 @@ import { markEventOpened, openEvent } from "~/services/events/events.server";
 /** POST /api/v2/events/{id}/opened?privateKey=: the recipient opened their page (first time kept). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
-    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
+    const { event, viewer } = await openEvent(await getUser(request), uuidParam(params.id, "Chorus"), keysFromUrl(new URL(request.url)));
     if (viewer.role !== "recipient") throw forbidden("Only the recipient's link can mark the Chorus opened.");
     return ok({ openedAt: (await markEventOpened(event)).toISOString() });
   },

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { REPORT_SENT_TOAST } from "~/domain/messages";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, clientIp, ok, readBody, parseWith } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
@@ -14,7 +15,7 @@ const reportInput = z.object({ reason: z.string().trim().max(2000, "Keep it unde
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
     const isForm = !(request.headers.get("content-type") ?? "").includes("json");
-    const { event, viewer } = await openEvent(request, uuidParam(params.id, "Chorus"));
+    const { event, viewer } = await openEvent(await getUser(request), uuidParam(params.id, "Chorus"));
     const { reason } = parseWith(reportInput, await readBody(request));
     await reportEvent(event, { user: viewer.user, ip: clientIp(request) }, reason);
     if (isForm) return redirectWithCookies(backToReportedPage(request, event.uuid), [await toastHeader(REPORT_SENT_TOAST)]);

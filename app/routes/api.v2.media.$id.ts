@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { actionForChanges } from "~/domain/media-rules";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media/media-actions.server";
@@ -11,12 +12,12 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
     const id = uuidParam(params.id, "photo or clip");
     const changes = await parseBody(request, mediaChangesSchema);
-    const opened = await requireMedia(request, { id }, actionForChanges(changes));
+    const opened = await requireMedia(await mediaCredentialsOf(request), { id }, actionForChanges(changes));
     return ok(mediaView(await changeMedia(opened, changes)));
   },
   /** DELETE /api/v2/media/{id}[?v=privateKey]: archived, so the organiser can restore it. */
   async DELETE({ request, params }) {
-    const opened = await requireMedia(request, { id: params.id }, "archive");
+    const opened = await requireMedia(await mediaCredentialsOf(request), { id: params.id }, "archive");
     return ok(mediaView(await archiveMedia(opened)));
   },
 });

@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { uploadTokenOf } from "~/lib/media-credentials.server";
 import { claimInput, claimMedia } from "~/services/media/media-actions.server";
 
 /** PUT /api/v2/media/{id}/claim: a logged-in contributor takes their uploads into their account (token in X-Upload-Token or the body). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
     const { uploadToken } = await parseBody(request, claimInput);
-    return ok(await claimMedia(request, params.id, uploadToken));
+    return ok(await claimMedia(await getUser(request), params.id, uploadTokenOf(request) ?? uploadToken ?? null));
   },
 });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { duplicateMedia } from "~/services/media/media-actions.server";
 import { mediaView } from "~/services/media/media-views.server";
@@ -7,6 +8,8 @@ import { mediaView } from "~/services/media/media-views.server";
 /** POST /api/v2/media/{id}/duplicate: the organiser shows an item twice; the copy shares its files. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
-    return ok(mediaView(await duplicateMedia(await requireMedia(request, { id: params.id }, "duplicate"))), { status: 201 });
+    return ok(mediaView(await duplicateMedia(await requireMedia(await mediaCredentialsOf(request), { id: params.id }, "duplicate"))), {
+      status: 201,
+    });
   },
 });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { restoreMedia } from "~/services/media/media-actions.server";
 import { mediaView } from "~/services/media/media-views.server";
@@ -7,6 +8,6 @@ import { mediaView } from "~/services/media/media-views.server";
 /** PUT /api/v2/media/{id}/restore: the organiser brings an archived item back, at the end of the video. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
-    return ok(mediaView(await restoreMedia(await requireMedia(request, { id: params.id }, "restore"))));
+    return ok(mediaView(await restoreMedia(await requireMedia(await mediaCredentialsOf(request), { id: params.id }, "restore"))));
   },
 });

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { upscaleMedia } from "~/services/media/media-versions.server";
 
 /** POST /api/v2/media/{id}/upscale: an enlarged version of a small photo, for the organiser to review. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
-    return ok(await upscaleMedia(await requireMedia(request, { id: params.id }, "upscale")), { status: 201 });
+    return ok(await upscaleMedia(await requireMedia(await mediaCredentialsOf(request), { id: params.id }, "upscale")), { status: 201 });
   },
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { retryInput, retryMedia } from "~/services/media/media-actions.server";
 import { mediaView } from "~/services/media/media-views.server";
@@ -7,6 +8,6 @@ import { mediaView } from "~/services/media/media-views.server";
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const input = await parseBody(request, retryInput);
-    return ok(mediaView(await retryMedia(request, input)), { status: 202 });
+    return ok(mediaView(await retryMedia(await getUser(request), input)), { status: 202 });
   },
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { makeCurrentVersion } from "~/models/published-media.server";
@@ -8,7 +9,7 @@ import { requirePublishedVersion } from "~/services/render/render-access.server"
 /** PUT /api/v2/published-media/{id}/restore: the recipient's link goes back to this earlier version. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
-    const { version, event } = await requirePublishedVersion(request, params.id);
+    const { version, event } = await requirePublishedVersion(await getUser(request), params.id);
     await makeCurrentVersion(db(), version);
     return ok(publishedVersionView(version, { ...event, publishedMedia: version.id }));
   },

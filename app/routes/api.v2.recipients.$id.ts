@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManagedRecipient } from "~/services/events/event-records.server";
@@ -6,11 +7,11 @@ import { changeRecipient, removeRecipient } from "~/services/events/recipients.s
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
-    const { recipient } = await requireManagedRecipient(request, uuidParam(params.id, "recipient"));
+    const { recipient } = await requireManagedRecipient(await getUser(request), uuidParam(params.id, "recipient"));
     return ok(await changeRecipient(recipient, await readBody(request)));
   },
   async DELETE({ request, params }) {
-    const { recipient } = await requireManagedRecipient(request, uuidParam(params.id, "recipient"));
+    const { recipient } = await requireManagedRecipient(await getUser(request), uuidParam(params.id, "recipient"));
     await removeRecipient(recipient);
     return ok({ deleted: true });
   },

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManagedRsvp } from "~/services/events/event-records.server";
@@ -7,7 +8,7 @@ import { changeInvitee, parseInvitee } from "~/services/invitations/invitations.
 /** PUT /api/v2/rsvps/{id}: the organiser corrects an invitee's name, addresses or channels. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {
-    const { rsvp } = await requireManagedRsvp(request, uuidParam(params.id, "invitee"));
+    const { rsvp } = await requireManagedRsvp(await getUser(request), uuidParam(params.id, "invitee"));
     const body = await readBody(request);
     const merged = {
       name: rsvp.name,

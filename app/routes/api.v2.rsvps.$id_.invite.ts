@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManagedRsvp } from "~/services/events/event-records.server";
@@ -7,7 +8,7 @@ import { queueInvitation } from "~/services/invitations/invitations.server";
 /** POST /api/v2/rsvps/{id}/invite: (re)send this invitee their invitation. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
-    const { rsvp, event } = await requireManagedRsvp(request, uuidParam(params.id, "invitee"));
+    const { rsvp, event } = await requireManagedRsvp(await getUser(request), uuidParam(params.id, "invitee"));
     await queueInvitation(event, rsvp);
     return ok({ queued: true }, { status: 202 });
   },

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManager } from "~/services/events/events.server";
@@ -8,7 +9,10 @@ import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitation
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const body = await readBody(request);
-    const { event } = await requireManager(request, uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"));
+    const { event } = await requireManager(
+      await getUser(request),
+      uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"),
+    );
     const { eventId: _eventId, invite, ...fields } = body;
     const rsvp = await addInvitee(event, parseInvitee(fields));
     if (invite === true || invite === "true" || invite === "on") await queueInvitation(event, rsvp);

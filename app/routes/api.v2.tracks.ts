@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { multipartPostOf } from "~/lib/multipart.server";
 import { listLibrary, trackView } from "~/services/arrange/track-library.server";
 import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 
@@ -13,6 +14,6 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   /** POST /api/v2/tracks (multipart: `file`, `title`): an own track, processed by a job (`track:updated` follows). */
   async POST({ request }) {
     const user = await requireApiUser(request);
-    return ok(trackView(await receiveTrackUpload(request, user)), { status: 202 });
+    return ok(trackView(await receiveTrackUpload(multipartPostOf(request), user)), { status: 202 });
   },
 });

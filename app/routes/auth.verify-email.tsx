@@ -12,7 +12,7 @@ import { outboxReadableBy } from "~/services/messaging/mail.server";
 export const meta: MetaFunction = () => [{ title: `Confirm your e-mail — ${PRODUCT_NAME}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ email: new URL(request.url).searchParams.get("email") ?? "", outbox: outboxReadableBy(request) });
+  return json({ email: new URL(request.url).searchParams.get("email") ?? "", outbox: outboxReadableBy(clientIp(request)) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { db } from "~/lib/db.server";
+import { clientIp } from "~/lib/http.server";
 import { listOutboxMessages } from "~/models/outbox.server";
 import { outboxReadableBy } from "~/services/messaging/mail.server";
 
@@ -8,7 +9,7 @@ export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "rob
 
 /** Mail and text messages kept locally when no SMTP server is set. In production only to a browser on this machine. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!outboxReadableBy(request)) throw new Response("Not found", { status: 404 });
+  if (!outboxReadableBy(clientIp(request))) throw new Response("Not found", { status: 404 });
   const messages = await listOutboxMessages(db());
   return json({ messages: messages.map((m) => ({ id: m.id, channel: m.channel, to: m.to, subject: m.subject, createdAt: m.createdAt })) });
 }

@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { db } from "~/lib/db.server";
+import { clientIp } from "~/lib/http.server";
 import { findOutboxMessage } from "~/models/outbox.server";
 import { outboxReadableBy } from "~/services/messaging/mail.server";
 
@@ -10,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Local outbox" }, { name: "rob
 const UUID = /^[0-9a-f-]{36}$/i;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!outboxReadableBy(request) || !UUID.test(params.id ?? "")) throw new Response("Not found", { status: 404 });
+  if (!outboxReadableBy(clientIp(request)) || !UUID.test(params.id ?? "")) throw new Response("Not found", { status: 404 });
   const message = await findOutboxMessage(db(), params.id!);
   if (!message) throw new Response("Not found", { status: 404 });
   return json({ message });

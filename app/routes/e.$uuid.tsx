@@ -7,13 +7,15 @@ import { EventCreatorView } from "~/components/event/event-creator-view";
 import { EventPublicView } from "~/components/event/event-public-view";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
-import { isApiError } from "~/lib/http.server";
+import { asPageError, clientIp, isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
 import { runEventIntent } from "~/services/events/event-page-actions.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { asPageError, loadEventPage, openEventByUuid, type EventFormReply } from "~/services/events/event-page.server";
+import { loadEventPage, openEventByUuid, type EventFormReply } from "~/services/events/event-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -23,7 +25,15 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    return json(await loadEventPage(request, params.uuid), { headers: { "Cache-Control": "private, no-store" } });
+    const url = new URL(request.url);
+    const search = url.searchParams;
+    const page = await loadEventPage(await getUser(request), params.uuid, {
+      keys: keysFromUrl(url),
+      // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
+      stockSearch: search.has("stock") ? { stock: search.get("stock") ?? "", stockPage: search.get("stockPage") ?? undefined } : null,
+      clientIp: clientIp(request),
+    });
+    return json(page, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     throw asPageError(error);
   }
@@ -36,7 +46,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;
   try {
-    const { event, viewer } = await openEventByUuid(request, params.uuid);
+    const { event, viewer } = await openEventByUuid(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
     const outcome = await runEventIntent({ event, viewer, form }, intent);
     if ("reply" in outcome) return json<EventFormReply>(outcome.reply);
     const to = `/e/${event.uuid}${outcome.section ? `#${outcome.section}` : ""}`;

@@ -6,15 +6,18 @@ import { RenderPanel } from "~/components/arrange/render-panel";
 import { ThemePanel } from "~/components/arrange/theme-panel";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
-import { isApiError } from "~/lib/http.server";
+import { asPageError, isApiError } from "~/lib/http.server";
+import { multipartPostOf } from "~/lib/multipart.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { openArrangement, type ArrangeOutcome } from "~/services/arrange/context.server";
 import { trackUploaded } from "~/services/arrange/music-panel.server";
 import { loadArrangePage, runArrangeIntent } from "~/services/arrange/page.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { asPageError, type EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page.server";
 import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -24,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    const context = await openArrangement(request, params.uuid);
+    const context = await openArrangement(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
     return json({ page: await loadArrangePage(context) }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     throw asPageError(error);
@@ -39,8 +42,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = multipart ? null : await readForm(request);
   const intent = form ? formText(form, "intent") : "music-upload";
   try {
-    const context = await openArrangement(request, params.uuid);
-    const outcome = form ? await runArrangeIntent(context, intent, form) : trackUploaded(await receiveTrackUpload(request, context.user));
+    const context = await openArrangement(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
+    const outcome = form
+      ? await runArrangeIntent(context, intent, form)
+      : trackUploaded(await receiveTrackUpload(multipartPostOf(request), context.user));
     return await answer(context.event.uuid, outcome);
   } catch (error) {
     if (isApiError(error)) {

@@ -1,9 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { isApiError } from "~/lib/http.server";
+import { getUser } from "~/lib/auth.server";
+import { asPageError, clientIp, isApiError } from "~/lib/http.server";
+import { multipartPostOf } from "~/lib/multipart.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
-import { asPageError } from "~/services/events/event-page.server";
 import { receiveFormUpload } from "~/services/uploads/form-upload.server";
 
 /** The event page the form came from. An id that is not one cannot go into a Location header (a NUL would throw): a 404. */
@@ -21,7 +22,8 @@ export const loader = ({ params }: LoaderFunctionArgs) => redirect(eventPagePath
 export async function action({ request, params }: ActionFunctionArgs) {
   const back = `${eventPagePath(params.uuid)}${new URL(request.url).search}`;
   try {
-    const { media, entry } = await receiveFormUpload(request, params.uuid ?? "");
+    const sender = { user: await getUser(request), clientIp: clientIp(request) };
+    const { media, entry } = await receiveFormUpload(multipartPostOf(request), params.uuid ?? "", sender);
     const description = entry
       ? "Your message is in the guestbook."
       : `${media.length === 1 ? "Your file arrived" : `Your ${media.length} files arrived`}. We're getting it ready now.`;

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
+import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findMediaByUuid } from "~/models/media.server";
-import { keyOfVariant, serveStoredFile } from "~/services/media/media-files.server";
+import { keyOfVariant, storedFileToSend } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,5 +17,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const key = record ? keyOfVariant(record, params.variant ?? "") : null;
   if (!record || !key) return new Response("Not found", { status: 404 });
   const download = url.searchParams.has("download") ? record.originalName || `${record.mediaUuid}` : undefined;
-  return serveStoredFile(request, key, { downloadName: download });
+  return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download }));
 }

@@ -6,8 +6,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { readForm } from "~/lib/form.server";
-import { fieldErrors, validateInput } from "~/lib/http.server";
+import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { insertSupportMessage } from "~/models/support-message.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
@@ -29,39 +28,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ kind, loggedIn: !!(await getUser(request)) });
 }
 
-interface SupportReply {
-  ok: boolean;
-  error?: string;
-  errors?: Record<string, string>;
-  values?: { message: string };
-}
-
 /** Used by the page form (no JavaScript) and by the floating widget (fetcher). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser(request);
-  const form = await readForm(request);
-  const parsed = validateInput(supportInput, Object.fromEntries(form));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return json<SupportReply>(
-      { ok: false, error: Object.values(errors)[0], errors, values: { message: String(form.get("message") ?? "") } },
-      { status: 400 },
-    );
-  }
-  await insertSupportMessage(db(), {
-    kind: parsed.data.kind,
-    userId: user?.id ?? null,
-    email: user?.email ?? parsed.data.email ?? null,
-    role: user?.role ?? null,
-    message: parsed.data.message,
-    pageUrl: request.headers.get("referer"),
+  return handleForm(await readForm(request), supportInput, async (input) => {
+    await insertSupportMessage(db(), {
+      kind: input.kind,
+      userId: user?.id ?? null,
+      email: user?.email ?? input.email ?? null,
+      role: user?.role ?? null,
+      message: input.message,
+      pageUrl: request.headers.get("referer"),
+    });
+    return json<FormReply>({ ok: true });
   });
-  return json<SupportReply>({ ok: true });
 }
 
 export default function SupportPage() {
   const { kind, loggedIn } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  const reply = useActionData<FormReply>();
   if (reply?.ok) {
     return (
       <div className="card form-card">
@@ -73,7 +58,8 @@ export default function SupportPage() {
   return (
     <div className="card form-card">
       <h1>{kind === "chat" ? "Chat with us" : "Share an idea"}</h1>
-      <FormMessages formError={reply?.error && !reply.errors?.message ? reply.error : undefined} />
+      {/* The message's own error shows under it; any other (the e-mail) is said above the form too. */}
+      <FormMessages formError={reply?.errors && !reply.errors.message ? Object.values(reply.errors)[0] : undefined} />
       <Form method="post" noValidate>
         <input type="hidden" name="kind" value={kind} />
         {loggedIn ? null : (

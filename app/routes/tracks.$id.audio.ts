@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
+import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { isApiError } from "~/lib/http.server";
 import { TRACK_RENDITION } from "~/media/track-audio.server";
 import { openTrack } from "~/services/arrange/track-library.server";
-import { serveStoredFile } from "~/services/media/media-files.server";
+import { storedFileToSend } from "~/services/media/media-files.server";
 
 /**
  * A track's normalised audio for listening before choosing it, with range requests (seeking):
@@ -17,11 +18,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw error;
   });
   if (!track?.renditionKey || track.status !== "ready") return new Response("Not found", { status: 404 });
-  const response = await serveStoredFile(request, track.renditionKey);
+  const file = await storedFileToSend(track.renditionKey, fileRequestOf(request));
   // The rendition is our own AAC file (never what was uploaded): it plays inline as audio.
-  if (response.ok) {
-    response.headers.set("Content-Type", TRACK_RENDITION.contentType);
-    response.headers.delete("Content-Disposition");
-  }
-  return response;
+  if (!file || file.range === "unsatisfiable") return fileResponse(file);
+  return fileResponse({ ...file, contentType: TRACK_RENDITION.contentType, attachmentName: null });
 }

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { asPageError } from "~/services/events/event-page.server";
+import { asPageError } from "~/lib/http.server";
 import { unsubscribeLinkTarget, unsubscribe } from "~/services/invitations/invitations.server";
 
 export const meta: MetaFunction = () => [{ title: `Unsubscribe — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
+import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { apiRoute } from "~/lib/http.server";
+import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { findMediaByUploadId } from "~/models/media.server";
 import { mediaNotFound, requireMedia } from "~/services/media/media-access.server";
-import { serveStoredFile } from "~/services/media/media-files.server";
+import { storedFileToSend } from "~/services/media/media-files.server";
 
 /** The ids the upload store makes; anything else is no upload. */
 const UPLOAD_ID = /^[\w-]{1,100}$/;
@@ -17,6 +19,8 @@ export const loader = apiRoute<LoaderFunctionArgs>(async ({ request, params }) =
   const id = params.id ?? "";
   const found = UPLOAD_ID.test(id) ? await findMediaByUploadId(db(), id) : null;
   if (!found) throw mediaNotFound();
-  const { record } = await requireMedia(request, { id: found.id }, "view");
-  return serveStoredFile(request, record.originalKey, { downloadName: record.originalName || undefined });
+  const { record } = await requireMedia(await mediaCredentialsOf(request), { id: found.id }, "view");
+  return fileResponse(
+    await storedFileToSend(record.originalKey, fileRequestOf(request), { downloadName: record.originalName || undefined }),
+  );
 });

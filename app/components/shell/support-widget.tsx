@@ -7,9 +7,10 @@ import { useShellUi } from "./shell-ui";
 export const CHAT_RESTORE_DELAY_MS = 1000;
 
 type Kind = "chat" | "feedback";
+/** The /support action's answer (FormReply): `ok`, or the field errors. */
 interface Reply {
   ok?: boolean;
-  error?: string;
+  errors?: Record<string, string>;
 }
 
 /**
@@ -67,7 +68,7 @@ export function SupportWidget({ user }: { user: AuthedUser | null }) {
               <label htmlFor="support-message">{kind === "chat" ? "How can we help?" : "What would make Chorus better?"}</label>
               <textarea id="support-message" name="message" rows={4} required maxLength={4000} />
             </div>
-            {fetcher.data?.error ? <p className="field-error">{fetcher.data.error}</p> : null}
+            {fetcher.data?.errors ? <p className="field-error">{Object.values(fetcher.data.errors)[0]}</p> : null}
             <button className="button" type="submit" disabled={fetcher.state !== "idle"}>
               {fetcher.state !== "idle" ? "Sending…" : "Send"}
             </button>

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import type { ChangeEvent } from "react";
 import { Field } from "~/components/ui/field";
 import { WEDDING_GUESTBOOK_TYPE } from "~/domain/occasions";
-import type { StartDraft } from "~/services/events/start-draft.server";
+import type { StartDraft } from "~/domain/start-draft";
 import { DefaultSubmit, StepActions } from "./form-controls";
 import type { OccasionChoice } from "./occasion-choices";
 import { stepPath } from "./steps";

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { Field } from "~/components/ui/field";
 import { MAX_RECIPIENTS } from "~/domain/event-input";
 import { PRODUCT_NAME } from "~/domain/product";
-import type { StartDraft } from "~/services/events/start-draft.server";
+import type { StartDraft } from "~/domain/start-draft";
 import { useEditableRows } from "./editable-rows";
 import { DefaultSubmit, StepActions } from "./form-controls";
 import { stepPath } from "./steps";

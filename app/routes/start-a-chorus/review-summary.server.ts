@@ -1,9 +1,9 @@
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { findOccasion } from "~/domain/occasions";
 import { formatRecipientNames, occasionTitle } from "~/domain/recipient-names";
+import type { StartDraft } from "~/domain/start-draft";
 import { timeZoneOptions } from "~/domain/time-zones";
 import { canonicalTimeZone, END_OF_DAY, zonedDateTime } from "~/domain/zoned-time";
-import type { StartDraft } from "~/services/events/start-draft.server";
 import { occasionChoices, occasionOfChoice } from "./occasion-choices";
 import { validateStep, withoutBlankRows } from "./step-form.server";
 import { STEPS, type StepId } from "./steps";

@@ -1,7 +1,7 @@
 import { createEventInput, MAX_PROMPTS, MAX_RECIPIENTS, type CreateEventInput } from "~/domain/event-input";
+import type { StartDraft } from "~/domain/start-draft";
 import { canonicalTimeZone, END_OF_DAY, isTimeOfDay, zonedDateTime } from "~/domain/zoned-time";
 import { fieldErrors } from "~/lib/http.server";
-import type { StartDraft } from "~/services/events/start-draft.server";
 import { occasionOfChoice } from "./occasion-choices";
 import { STEPS, stepOwning, type StepId } from "./steps";
 

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
 import type { toastSchema } from "~/lib/toast.server";
-import type { EventViewer } from "~/services/events/event-access.server";
+import type { EventKeys, EventViewer } from "~/services/events/event-access.server";
 import type { EventFormReply } from "~/services/events/event-page.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 
@@ -15,9 +15,9 @@ export interface ArrangeContext {
   user: User;
 }
 
-/** Opens /e/{uuid}/arrange: only those who manage the event arrange its video. */
-export async function openArrangement(request: Request, rawUuid: string | undefined): Promise<ArrangeContext> {
-  const { event, viewer } = await openEventByUuid(request, rawUuid);
+/** Opens /e/{uuid}/arrange for `user`, with the keys in its address: only those who manage the event arrange its video. */
+export async function openArrangement(user: User | null, rawUuid: string | undefined, keys: EventKeys): Promise<ArrangeContext> {
+  const { event, viewer } = await openEventByUuid(user, rawUuid, keys);
   if (!viewer.user) throw unauthorized();
   if (!canManageEvent(viewer.role) || event.deletedAt) throw forbidden("Only the organiser can arrange this video.");
   return { event, viewer, user: viewer.user };

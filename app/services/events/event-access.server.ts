@@ -1,7 +1,6 @@
 import type { Event, Rsvp, User } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { deriveViewerRole, type ViewerRole } from "~/domain/viewer-role";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
@@ -28,8 +27,7 @@ export const keysFromUrl = (url: URL): EventKeys => ({
 });
 
 /** Who is looking at this event, by account and by the keys in the address (spec §4). */
-export async function resolveEventViewer(request: Request, event: Event, keys: EventKeys): Promise<EventViewer> {
-  const user = await getUser(request);
+export async function resolveEventViewer(user: User | null, event: Event, keys: EventKeys): Promise<EventViewer> {
   const role = deriveViewerRole({
     event,
     user,

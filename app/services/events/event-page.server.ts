@@ -1,4 +1,4 @@
-import type { Event, Recipient } from "drizzle/schema";
+import type { Event, Recipient, User } from "drizzle/schema";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { eventStatusOf } from "~/domain/event-status";
@@ -6,16 +6,16 @@ import { timeZoneOptions } from "~/domain/time-zones";
 import { dayIn } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
 import type { FormReply } from "~/lib/form.server";
-import { isApiError, notFound } from "~/lib/http.server";
+import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
-import { keysFromUrl } from "~/services/events/event-access.server";
+import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
-import { stockPickerFor } from "~/services/media/stock-photo-pick.server";
+import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
 import { thankYouVideoOf } from "~/services/uploads/thank-you-video.server";
@@ -30,16 +30,11 @@ export interface EventFormReply extends FormReply {
   sentAt?: number;
 }
 
-export async function openEventByUuid(request: Request, rawUuid: string | undefined) {
+/** The event at /e/{uuid} and who is asking: `user` and the keys in the page address. */
+export async function openEventByUuid(user: User | null, rawUuid: string | undefined, keys: EventKeys) {
   const found = await findEventByUuid(db(), uuidParam(rawUuid, "Chorus"), { withDeleted: true });
   if (!found) throw notFound("There is no Chorus with this id.");
-  return openEvent(request, found.id, keysFromUrl(new URL(request.url)));
-}
-
-/** A failure in a page loader becomes the page's error boundary with the same status. */
-export function asPageError(error: unknown) {
-  if (isApiError(error)) return new Response(error.message, { status: error.status });
-  return error;
+  return openEvent(user, found.id, keys);
 }
 
 // ——— What each viewer sees ———
@@ -113,15 +108,23 @@ function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, re
   };
 }
 
-export async function loadEventPage(request: Request, rawUuid: string | undefined) {
-  const { event, viewer } = await openEventByUuid(request, rawUuid);
+/** How the page was asked for: the keys in its address, the stock photo search it asks for (if any), and from where. */
+export interface EventPageAddress {
+  keys: EventKeys;
+  stockSearch: StockSearch | null;
+  clientIp: string;
+}
+
+/** What the event page at /e/{rawUuid} shows `user` (signed in or not). */
+export async function loadEventPage(user: User | null, rawUuid: string | undefined, address: EventPageAddress) {
+  const { event, viewer } = await openEventByUuid(user, rawUuid, address.keys);
   // Spec §2.2: everyone but the creator may report the page from the footer.
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
     const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
-    const stock = await stockPickerFor(request);
+    const stock = await stockPickerFor(address.stockSearch, address.clientIp);
     return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
   }
   if (view.role === "public") {
@@ -149,7 +152,7 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
         uuid: event.uuid,
         guestbook: event.guestbook,
         // Passed on with uploads so they count as this invitee's contribution.
-        invite: viewer.rsvp ? new URL(request.url).searchParams.get("invite") : null,
+        invite: viewer.rsvp ? (address.keys.invite ?? null) : null,
         limits: uploadLimits(),
         thankYou,
         thankYouFrom: recipientNames,

@@ -40,17 +40,21 @@ export async function createEvent(creator: User, input: CreateEventInput) {
 
 export const parseNewEvent = (payload: unknown) => parseWith(createEventInput(), payload);
 
-/** The event and who is asking; a deleted event exists only for its creator and admins. */
-export async function openEvent(request: Request, id: string, keys: EventKeys = {}) {
+/**
+ * The event and who is asking (`user`, signed in or not, and the keys in the page address); a
+ * deleted event exists only for its creator and admins.
+ */
+export async function openEvent(user: User | null, id: string, keys: EventKeys = {}) {
   const event = await findEventById(db(), id, { withDeleted: true });
   if (!event) throw eventNotFound();
-  const viewer = await resolveEventViewer(request, event, keys);
+  const viewer = await resolveEventViewer(user, event, keys);
   if (event.deletedAt && !canManageEvent(viewer.role)) throw eventNotFound();
   return { event, viewer };
 }
 
-export async function requireManager(request: Request, id: string) {
-  const opened = await openEvent(request, id);
+/** The event when `user` manages it (its organiser, or an admin): 401 for no one, 403 for anyone else. */
+export async function requireManager(user: User | null, id: string) {
+  const opened = await openEvent(user, id);
   if (!canManageEvent(opened.viewer.role)) {
     if (!opened.viewer.user) throw new ApiError(401, "UNAUTHORIZED", "Please log in to continue.");
     throw forbidden("Only the organiser can do that.");

@@ -1,9 +1,8 @@
-import type { Event } from "drizzle/schema";
+import type { Event, User } from "drizzle/schema";
 import { z } from "zod";
 import { acceptsContributions } from "~/domain/event-permissions";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { ApiError, clientIp, parseWith } from "~/lib/http.server";
+import { ApiError, parseWith } from "~/lib/http.server";
 import { insertGuestbookEntry, listGuestbookEntries } from "~/models/guestbook.server";
 import { findRsvpByInviteToken, findRsvpOfUser, updateRsvp } from "~/models/rsvp.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
@@ -19,14 +18,20 @@ export const guestbookEntryInput = z.object({
   invite: z.string().max(100).optional(),
 });
 
+/** Who signs: their account if they are logged in, and the address their attempts are counted by. */
+export interface Signer {
+  user: User | null;
+  clientIp: string;
+}
+
 /** Signs a guestbook event with words only: a name and a message, no file needed. */
-export async function signGuestbook(request: Request, event: Event, payload: Record<string, unknown>) {
+export async function signGuestbook(signer: Signer, event: Event, payload: Record<string, unknown>) {
   if (!event.guestbook)
     throw new ApiError(400, "NO_FILE", "Choose a photo or a video to upload.", { file: "Choose a photo or a video to upload." });
   if (!acceptsContributions(event)) throw new ApiError(409, "EVENT_CLOSED", "This guestbook is no longer collecting messages.");
-  await countAttempt(`guestbook:${clientIp(request)}`, 30);
+  await countAttempt(`guestbook:${signer.clientIp}`, 30);
   const input = parseWith(guestbookEntryInput, payload);
-  const user = await getUser(request);
+  const { user } = signer;
   const rsvp =
     (input.invite ? await findRsvpByInviteToken(db(), event.id, input.invite) : null) ??
     (user ? await findRsvpOfUser(db(), event.id, user) : null);

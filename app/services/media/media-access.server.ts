@@ -1,17 +1,14 @@
 import crypto from "node:crypto";
 import type { Event, Media, User } from "drizzle/schema";
 import { decideMediaAccess, type MediaAction, type MediaCaller, type MediaRelation } from "~/domain/media-rules";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { forbidden, isApiError, notFound, unauthorized } from "~/lib/http.server";
+import type { MediaCredentials } from "~/lib/media-credentials.server";
 import { uuidParam } from "~/lib/params.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findMediaById, findMediaByUuid } from "~/models/media.server";
 import { openEvent } from "~/services/events/events.server";
-
-/** The header a contributor's browser sends its upload token in. */
-export const UPLOAD_TOKEN_HEADER = "x-upload-token";
 
 /** One media item and how the caller stands to it, once allowed. */
 export interface OpenedMedia {
@@ -31,8 +28,6 @@ export function uploadTokenMatches(token: string | null | undefined, storedHash:
   return given.length === stored.length && crypto.timingSafeEqual(given, stored);
 }
 
-export const uploadTokenOf = (request: Request) => request.headers.get(UPLOAD_TOKEN_HEADER)?.trim() || null;
-
 const FORBIDDEN_MESSAGES: Partial<Record<MediaAction, string>> = {
   arrange: "Only the organiser can arrange, trim or hide contributions. You can change your caption and name.",
   view: "Only the organiser can see this.",
@@ -40,25 +35,24 @@ const FORBIDDEN_MESSAGES: Partial<Record<MediaAction, string>> = {
 
 /**
  * Loads an item by its id (or mediaUuid) and checks that the caller may do `action` to it.
- * Callers: the organiser by session, the contributor by X-Upload-Token or their account, the
- * recipient by `?v=<privateKey>` (thank-you videos). Answers 401, 403 or 404 otherwise.
+ * Callers: the organiser by their account, the contributor by their upload token or their
+ * account, the recipient by the event's private key (thank-you videos). Answers 401, 403 or
+ * 404 otherwise.
  */
 export async function requireMedia(
-  request: Request,
+  credentials: MediaCredentials,
   address: { id?: string; mediaUuid?: string },
   action: MediaAction,
 ): Promise<OpenedMedia> {
   const byUuid = address.mediaUuid !== undefined;
   const key = uuidParam(byUuid ? address.mediaUuid : address.id, "photo or clip");
-  const user = await getUser(request);
-  const token = uploadTokenOf(request);
-  const privateKey = new URL(request.url).searchParams.get("v");
+  const { user, uploadToken: token, privateKey } = credentials;
   const identified = !!(user || token || privateKey);
   // Nothing to go on: asked to log in before we even look, so the answer says nothing about the id.
   if (!identified && action !== "view") throw unauthorized("Log in, or use the browser you uploaded from.");
   const record = byUuid ? await findMediaByUuid(db(), key) : await findMediaById(db(), key);
   if (!record) throw mediaNotFound();
-  const opened = await openEvent(request, record.eventId).catch((error: unknown) => {
+  const opened = await openEvent(user, record.eventId).catch((error: unknown) => {
     // The event is deleted and the caller is not its organiser: its media are gone too.
     if (isApiError(error) && error.status === 404) throw mediaNotFound();
     throw error;

@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
-import type { Media } from "drizzle/schema";
+import type { Media, User } from "drizzle/schema";
 import { z } from "zod";
 import { checkTrim, decideClaim, moveInOrder } from "~/domain/media-rules";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, isApiError, notFound, unauthorized } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
@@ -17,7 +16,7 @@ import {
   type MediaChanges,
 } from "~/models/media.server";
 import { openEvent, requireManager } from "~/services/events/events.server";
-import { mediaNotFound, uploadTokenMatches, uploadTokenOf, type OpenedMedia } from "~/services/media/media-access.server";
+import { mediaNotFound, uploadTokenMatches, type OpenedMedia } from "~/services/media/media-access.server";
 import { rebuildDerivedImages } from "~/services/media/media-derived.server";
 import { rearrangeMontage } from "~/services/media/media-order.server";
 import { queueMediaProcessing } from "~/services/media/media-queue.server";
@@ -106,19 +105,17 @@ export async function restoreMedia({ record }: OpenedMedia) {
 export const claimInput = z.object({ uploadToken: z.string().trim().min(1).max(200).optional() });
 
 /**
- * PUT /v2/media/{id}/claim: a contributor who made an account later proves with the upload
- * token their browser kept that the item is theirs. Every item that token sent to the
+ * PUT /v2/media/{id}/claim: a contributor who made an account later (`user`) proves with the
+ * upload token their browser kept that the item is theirs. Every item that token sent to the
  * event becomes theirs with it.
  */
-export async function claimMedia(request: Request, rawId: string | undefined, bodyToken?: string) {
+export async function claimMedia(user: User | null, rawId: string | undefined, token: string | null) {
   const id = uuidParam(rawId, "photo or clip");
-  const user = await getUser(request);
   if (!user) throw unauthorized("Log in to keep your uploads in your account.");
-  const token = uploadTokenOf(request) ?? bodyToken ?? null;
   const record = await findMediaById(db(), id);
   if (!record) throw mediaNotFound();
   // A deleted event's media are gone for everyone but its organiser.
-  await openEvent(request, record.eventId).catch((error: unknown) => {
+  await openEvent(user, record.eventId).catch((error: unknown) => {
     throw isApiError(error) && error.status === 404 ? mediaNotFound() : error;
   });
   const decision = decideClaim({
@@ -183,8 +180,8 @@ export const retryInput = z.object({ eventId: z.uuid("Give the Chorus's id."), m
  * the organiser the one creation-like action left: processing a FAILED upload again, e.g.
  * after a fix on our side. `{eventId, mediaId}`; anything but a failed item is a 409.
  */
-export async function retryMedia(request: Request, input: z.infer<typeof retryInput>) {
-  const { event } = await requireManager(request, input.eventId);
+export async function retryMedia(user: User | null, input: z.infer<typeof retryInput>) {
+  const { event } = await requireManager(user, input.eventId);
   const record = await findMediaById(db(), input.mediaId);
   if (!record || record.eventId !== event.id) throw notFound("This Chorus has no photo or clip with this id.");
   if (record.status !== "failed") throw conflict("NOT_FAILED", "Only an upload that failed can be processed again.");

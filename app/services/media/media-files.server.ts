@@ -1,6 +1,6 @@
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Media } from "drizzle/schema";
 import { parseByteRange } from "~/lib/byte-range";
+import type { FileToSend } from "~/lib/file-response.server";
 import { storage } from "~/services/media/storage.server";
 
 /** The storage key behind a media variant name: original, rendition, poster or a thumbnail. */
@@ -32,37 +32,26 @@ const INLINE_TYPES = new Set([
 ]);
 
 /**
- * Streams a stored file with HTTP range support (206 for a range, 416 when it
- * cannot be met), so phones can seek in long clips without fetching them whole.
+ * What to send for a stored file: its type (pictures and clips as themselves, anything else as a
+ * download), the byte range a Range header asks for, and its bytes unless only the headers are
+ * wanted (HEAD, answered for the whole file). Null when nothing is stored under `key`.
  */
-export async function serveStoredFile(request: Request, key: string, options: { downloadName?: string } = {}) {
+export async function storedFileToSend(
+  key: string,
+  request: { range: string | null; withBody: boolean },
+  options: { downloadName?: string } = {},
+): Promise<FileToSend | null> {
   const info = await storage().stat(key);
-  if (!info) return new Response("Not found", { status: 404 });
+  if (!info) return null;
   const inline = INLINE_TYPES.has(info.contentType.toLowerCase());
-  const headers = new Headers({
-    "Content-Type": inline ? info.contentType : "application/octet-stream",
-    "Accept-Ranges": "bytes",
-    "Cache-Control": "private, max-age=3600",
-    "X-Content-Type-Options": "nosniff",
-  });
-  if (options.downloadName || !inline) {
-    headers.set("Content-Disposition", `attachment; filename="${safeFilename(options.downloadName ?? "")}"`);
-  }
-  const range = parseByteRange(request.headers.get("range"), info.size);
-  if (range === "unsatisfiable") {
-    headers.set("Content-Range", `bytes */${info.size}`);
-    return new Response(null, { status: 416, headers });
-  }
-  if (request.method === "HEAD") {
-    headers.set("Content-Length", String(info.size));
-    return new Response(null, { status: 200, headers });
-  }
-  const body = await storage().read(key, range ?? undefined);
-  if (range) {
-    headers.set("Content-Range", `bytes ${range.start}-${range.end}/${info.size}`);
-    headers.set("Content-Length", String(range.end - range.start + 1));
-    return new Response(createReadableStreamFromReadable(body), { status: 206, headers });
-  }
-  headers.set("Content-Length", String(info.size));
-  return new Response(createReadableStreamFromReadable(body), { status: 200, headers });
+  const file: FileToSend = {
+    size: info.size,
+    contentType: inline ? info.contentType : "application/octet-stream",
+    attachmentName: options.downloadName || !inline ? safeFilename(options.downloadName ?? "") : null,
+    range: parseByteRange(request.range, info.size),
+    body: null,
+  };
+  if (file.range === "unsatisfiable") return file;
+  if (!request.withBody) return { ...file, range: null };
+  return { ...file, body: await storage().read(key, file.range ?? undefined) };
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { PRODUCT_SLUG } from "~/domain/product";
 import type { StockPhoto } from "~/integrations/stock-photos/stock-port";
 import { db } from "~/lib/db.server";
-import { ApiError, clientIp, isApiError, notFound } from "~/lib/http.server";
+import { ApiError, isApiError, notFound } from "~/lib/http.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
 import { findProfileOfUser } from "~/models/user-profile.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
@@ -77,14 +77,16 @@ export interface StockPicker {
   error: string | null;
 }
 
-/** The picker's search when the page address asks for one (?stock=…), else null. */
-export async function stockPickerFor(request: Request): Promise<StockPicker | null> {
-  const params = new URL(request.url).searchParams;
-  if (!params.has("stock")) return null;
-  const { stock: query, stockPage: page } = pickerQuery.parse({
-    stock: params.get("stock") ?? "",
-    stockPage: params.get("stockPage") ?? undefined,
-  });
+/** A search as the page address gives it (?stock=…&stockPage=…), unchecked. */
+export interface StockSearch {
+  stock: string;
+  stockPage?: string;
+}
+
+/** The picker's search when the page address asks for one, else null; searches are counted per `clientIp`. */
+export async function stockPickerFor(search: StockSearch | null, clientIp: string): Promise<StockPicker | null> {
+  if (!search) return null;
+  const { stock: query, stockPage: page } = pickerQuery.parse(search);
   const provider = stockPhotos();
   const unsplash = provider.name === "unsplash";
   const picker: StockPicker = {
@@ -98,7 +100,7 @@ export async function stockPickerFor(request: Request): Promise<StockPicker | nu
     error: null,
   };
   try {
-    await countAttempt(`stock-search:${clientIp(request)}`, SEARCHES_PER_WINDOW);
+    await countAttempt(`stock-search:${clientIp}`, SEARCHES_PER_WINDOW);
     const found = await provider.search(query, page, PER_PAGE);
     return {
       ...picker,

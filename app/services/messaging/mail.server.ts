@@ -3,7 +3,6 @@ import { outboxMailProvider } from "~/integrations/mail/outbox.server";
 import { smtpMailProvider } from "~/integrations/mail/smtp.server";
 import { db } from "~/lib/db.server";
 import { env, isProduction } from "~/lib/env.server";
-import { clientIp } from "~/lib/http.server";
 import { singleton } from "~/lib/singleton.server";
 
 export function mailProvider(): MailProvider {
@@ -19,14 +18,14 @@ export const outboxEnabled = () => !env().SMTP_URL;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
- * Who may read the outbox. It holds confirmation and password links, so in production only a
- * browser on this machine may (a fresh clone's `npm start` opened at localhost); a server open
- * to others sets SMTP_URL. Behind a proxy on the same machine, TRUST_PROXY must be set so the
- * client's own address is seen.
+ * Whether a browser at `clientIp` may read the outbox. It holds confirmation and password
+ * links, so in production only a browser on this machine may (a fresh clone's `npm start`
+ * opened at localhost); a server open to others sets SMTP_URL. Behind a proxy on the same
+ * machine, TRUST_PROXY must be set so the client's own address is seen.
  */
-export function outboxReadableBy(request: Request) {
+export function outboxReadableBy(clientIp: string) {
   if (!outboxEnabled()) return false;
-  return !isProduction() || LOOPBACK.test(clientIp(request));
+  return !isProduction() || LOOPBACK.test(clientIp);
 }
 
 export async function sendMail(message: MailMessage) {

@@ -1,5 +1,6 @@
+import type { User } from "drizzle/schema";
 import { z } from "zod";
-import { requireApiAdmin } from "~/lib/auth.server";
+import { adminOnly } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
@@ -22,26 +23,27 @@ export const publishInput = z.object({
   resolution: z.enum(["1080p", "720p"], { message: "Choose 1080p or 720p." }).optional(),
 });
 
-export async function requireRenderJob(request: Request, rawId: string | undefined) {
+export async function requireRenderJob(user: User | null, rawId: string | undefined) {
   const job = await findRenderJob(db(), uuidParam(rawId, "render job"));
   if (!job) throw notFound("There is no render job with this id.");
-  const { event, viewer } = await requireManager(request, job.eventId).catch(() => {
+  const { event, viewer } = await requireManager(user, job.eventId).catch(() => {
     throw notFound("There is no render job with this id.");
   });
   return { job, event, viewer };
 }
 
-export async function requireAdminRenderJob(request: Request, rawId: string | undefined) {
-  const admin = await requireApiAdmin(request);
+/** A render job for an administrator (`user`): 401 for no one, 403 for anyone else. */
+export async function requireAdminRenderJob(user: User | null, rawId: string | undefined) {
+  const admin = adminOnly(user);
   const job = await findRenderJob(db(), uuidParam(rawId, "render job"));
   if (!job) throw notFound("There is no render job with this id.");
   return { job, admin };
 }
 
-export async function requirePublishedVersion(request: Request, rawId: string | undefined) {
+export async function requirePublishedVersion(user: User | null, rawId: string | undefined) {
   const version = await findPublishedMedia(db(), uuidParam(rawId, "published video"));
   if (!version) throw notFound("There is no published video with this id.");
-  const { event, viewer } = await requireManager(request, version.eventId).catch(() => {
+  const { event, viewer } = await requireManager(user, version.eventId).catch(() => {
     throw notFound("There is no published video with this id.");
   });
   return { version, event, viewer };

@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Event } from "drizzle/schema";
 import { ZipFile } from "yazl";
 import { db } from "~/lib/db.server";
@@ -33,6 +32,7 @@ export function packageEntryName(index: number, contributor: string, originalNam
   return `originals/${String(index + 1).padStart(3, "0")}${who ? `-${who}` : ""}-${base}${extensionOf(originalName, key)}`;
 }
 
+/** The package of `event`: the zip as a stream, and the name it is downloaded under. */
 export async function chorusPackage(event: Event) {
   const [media, messages, published] = await Promise.all([
     listMediaOfEvent(db(), event.id),
@@ -66,19 +66,5 @@ export async function chorusPackage(event: Event) {
   ];
   if (words.length) zip.addBuffer(Buffer.from(`${words.join("\n\n")}\n`, "utf8"), "messages.txt", { compress: true });
   zip.end();
-  return Readable.from(zip.outputStream as AsyncIterable<Buffer>);
-}
-
-/** The package as a download response. */
-export async function chorusPackageResponse(event: Event) {
-  const body = await chorusPackage(event);
-  const name = `chorus-${event.eventId}.zip`;
-  return new Response(createReadableStreamFromReadable(body), {
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return { fileName: `chorus-${event.eventId}.zip`, body: Readable.from(zip.outputStream as AsyncIterable<Buffer>) };
 }

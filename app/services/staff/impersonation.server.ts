@@ -1,24 +1,32 @@
+import type { User } from "drizzle/schema";
 import { isAdmin } from "~/domain/membership";
-import { getAuthState, startUserSession } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { badRequest, forbidden, notFound, unauthorized } from "~/lib/http.server";
 import { findUserById } from "~/models/user.server";
 
-/** An admin acts as another user; the session remembers the admin to return to. */
-export async function impersonate(request: Request, targetId: string) {
-  const { user, impersonator } = await getAuthState(request);
+/** Who is signed in, and the admin behind them while they impersonate. */
+interface SignedIn {
+  user: User | null;
+  impersonator: User | null;
+}
+
+/**
+ * Whether the signed-in admin may act as user `targetId`: the admin and the user to become. The
+ * route starts the session that remembers the admin to return to.
+ */
+export async function impersonate({ user, impersonator }: SignedIn, targetId: string) {
   if (!user) throw unauthorized();
   if (impersonator) throw badRequest("Stop impersonating before you impersonate someone else.");
   if (!isAdmin(user)) throw forbidden("Only administrators can impersonate users.");
   if (targetId === user.id) throw badRequest("You are already logged in as yourself.");
   const target = await findUserById(db(), targetId);
   if (!target) throw notFound("There is no user with this id.");
-  return { target, setCookie: await startUserSession(request, target.id, user.id) };
+  return { admin: user, target };
 }
 
-export async function stopImpersonating(request: Request) {
-  const { user, impersonator } = await getAuthState(request);
+/** The admin to return to, when the signed-in user is being impersonated. */
+export function stopImpersonating({ user, impersonator }: SignedIn) {
   if (!user) throw unauthorized();
   if (!impersonator) throw badRequest("You are not impersonating anyone.");
-  return { admin: impersonator, setCookie: await startUserSession(request, impersonator.id) };
+  return { admin: impersonator };
 }

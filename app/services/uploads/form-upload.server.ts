@@ -6,14 +6,14 @@ import {
   NodeOnDiskFile,
   unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
 } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
+import { parseMultipartPost, type MultipartPost } from "~/lib/multipart.server";
 import { SIGNATURE_BYTES, type SignatureRefusal, refusalForHead } from "~/media/file-signature";
 import { findEventByUuid } from "~/models/event.server";
-import { signGuestbook } from "~/services/events/guestbook.server";
+import { signGuestbook, type Signer } from "~/services/events/guestbook.server";
 import { storage } from "~/services/media/storage.server";
 import { authoriseUpload, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
 import { streamFileToDisk } from "~/services/uploads/stream-part-to-disk.server";
@@ -36,9 +36,9 @@ class RefusedByFirstBytes extends Error {
  * recorded exactly like a resumable upload. Each file is judged by its first bytes
  * as they arrive, like a resumable upload's first chunk: one that is no photo or
  * video stops the post with its reason, instead of a thank-you for a file that
- * processing would refuse.
+ * processing would refuse. `sender`: who posts (their account, if logged in) and from where.
  */
-export async function receiveFormUpload(request: Request, eventUuid: string) {
+export async function receiveFormUpload(post: MultipartPost, eventUuid: string, sender: Signer) {
   const staging = path.join(env().DATA_DIR, "storage", "form-uploads");
   await fs.mkdir(staging, { recursive: true });
   const written: string[] = [];
@@ -57,7 +57,7 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
   );
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, handler);
+    form = await parseMultipartPost(post, handler);
   } catch (error) {
     // Files that arrived before the part that failed are not kept either.
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
@@ -77,7 +77,7 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
     // A guestbook takes words alone; anywhere else a file is what the form is for.
     const event = await findEventByUuid(db(), eventUuid);
     if (!event) throw new ApiError(404, "NOT_FOUND", "There is no Chorus at this link.");
-    const entry = await signGuestbook(request, event, {
+    const entry = await signGuestbook(sender, event, {
       contributorName: field("contributorName"),
       caption: field("caption"),
       invite: field("invite"),
@@ -106,7 +106,7 @@ export async function receiveFormUpload(request: Request, eventUuid: string) {
       };
       // Read before the file moves into storage: NodeOnDiskFile reads its size from disk.
       const size = file.size;
-      const authorised = await authoriseUpload(request, meta, size);
+      const authorised = await authoriseUpload(sender.user, meta, size);
       const uploadId = `form-${crypto.randomUUID()}`;
       const key = `events/${authorised.event.id}/uploads/${uploadId}`;
       await storage().putFile(key, file.getFilePath(), file.type || "application/octet-stream");

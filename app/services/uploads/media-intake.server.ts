@@ -1,7 +1,6 @@
 import type { Event, Media, Rsvp, User } from "drizzle/schema";
 import { z } from "zod";
 import { acceptsContributions } from "~/domain/event-permissions";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { keysMatch } from "~/lib/event-keys.server";
@@ -54,7 +53,7 @@ export function uploadLimits() {
  * limits and the event's quota has room.
  */
 export async function authoriseUpload(
-  request: Request,
+  uploader: User | null,
   raw: Record<string, unknown>,
   size: number | undefined,
   stage: "start" | "finish" = "start",
@@ -90,7 +89,6 @@ export async function authoriseUpload(
   if (usage.files >= limits.maxEventFiles || usage.bytes + size > limits.maxEventBytes) {
     throw refuse(413, "QUOTA_EXCEEDED", "This Chorus has no room for more files. Ask the organiser to make space.");
   }
-  const uploader = await getUser(request);
   let rsvp: Rsvp | null = null;
   if (meta.invite) rsvp = await findRsvpByInviteToken(db(), event.id, meta.invite);
   if (!rsvp && uploader) rsvp = await findRsvpOfUser(db(), event.id, uploader);

@@ -6,7 +6,6 @@ import {
   NodeOnDiskFile,
   unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
 } from "@remix-run/node";
 import type { Track, User } from "drizzle/schema";
 import { z } from "zod";
@@ -14,6 +13,7 @@ import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest, parseWith } from "~/lib/http.server";
+import { parseMultipartPost, type MultipartPost } from "~/lib/multipart.server";
 import { validateTrackFile } from "~/media/track-audio.server";
 import { formatBytes } from "~/media/upload-rejected-error";
 import { countOwnTracks, insertTrack } from "~/models/track.server";
@@ -41,8 +41,8 @@ const CONTENT_TYPES: Record<string, string> = {
 const staging = () => path.join(env().DATA_DIR, "storage", "form-uploads");
 
 /** A streamed multipart post with `file` and `title`: the API's upload. */
-export async function receiveTrackUpload(request: Request, owner: User) {
-  if (!(request.headers.get("content-type") ?? "").includes("multipart/form-data")) {
+export async function receiveTrackUpload(post: MultipartPost, owner: User) {
+  if (!post.contentType.includes("multipart/form-data")) {
     throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", 'Send the track as multipart/form-data, with the file in the field "file".');
   }
   await assertRoomForTrack(owner);
@@ -54,7 +54,7 @@ export async function receiveTrackUpload(request: Request, owner: User) {
   );
   let form: FormData;
   try {
-    form = await unstable_parseMultipartFormData(request, handler);
+    form = await parseMultipartPost(post, handler);
   } catch (error) {
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
     if (error instanceof MaxPartSizeExceededError) throw tooLarge();

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ERRORS, Server, type ServerOptions } from "@tus/server";
+import { getUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { storage } from "~/services/media/storage.server";
@@ -40,7 +41,7 @@ const largestUpload = () => Math.max(uploadLimits().maxVideoBytes, uploadLimits(
 export function createTusServer() {
   const onUploadCreate: ServerOptions["onUploadCreate"] = async (req, upload) => {
     try {
-      await authoriseUpload(req, upload.metadata ?? {}, upload.size);
+      await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size);
       return { metadata: upload.metadata };
     } catch (error) {
       throw answer(error);
@@ -49,7 +50,7 @@ export function createTusServer() {
 
   const onUploadFinish: ServerOptions["onUploadFinish"] = async (req, upload) => {
     try {
-      const authorised = await authoriseUpload(req, upload.metadata ?? {}, upload.size, "finish");
+      const authorised = await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size, "finish");
       const local = path.join(uploadStagingDir(), upload.id);
       let key = `tus/${upload.id}`;
       if (storage().name === "local") {

@@ -1,5 +1,6 @@
 import { createCookie, createSessionStorage } from "@remix-run/node";
 import { z } from "zod";
+import { emptyStartDraft, startDraftSchema, type StartDraft } from "~/domain/start-draft";
 import { db } from "~/lib/db.server";
 import { secureCookies } from "~/lib/env.server";
 import { sessionSecrets } from "~/lib/session-secret.server";
@@ -14,29 +15,6 @@ import { deleteDraft, findLiveDraft, insertDraft, updateDraft } from "~/models/s
 const SEVEN_DAYS = 60 * 60 * 24 * 7;
 const DRAFT_KEY = "draft";
 const ERRORS_KEY = "errors";
-
-const text = z.string().catch("");
-
-/** What the organiser has typed so far; loose on purpose: it is checked on each step and at the end. */
-export const startDraftSchema = z.object({
-  /** The picker's choice: an occasion type, or "wedding-guestbook" (spec §2.4). */
-  occasion: text,
-  occasionOther: text,
-  guestbook: z.boolean().catch(false),
-  recipients: z.array(z.object({ firstName: text, lastName: text })).catch([]),
-  /** yyyy-mm-dd and HH:MM, read in `timeZone`. */
-  deadlineDate: text,
-  deadlineTime: text,
-  /** Empty until chosen: the page then proposes the browser's zone. */
-  timeZone: text,
-  title: text,
-  message: text,
-  prompts: z.array(z.string()).catch([]),
-});
-
-export type StartDraft = z.infer<typeof startDraftSchema>;
-
-export const emptyStartDraft = (): StartDraft => startDraftSchema.parse({});
 
 const expiry = (expires?: Date) => expires ?? new Date(Date.now() + SEVEN_DAYS * 1000);
 
@@ -85,7 +63,3 @@ export async function saveStartDraft(request: Request, draft: StartDraft, errors
 export async function clearStartDraft(request: Request) {
   return storage().destroySession(await getDraftSession(request));
 }
-
-/** Whether the organiser has begun a draft worth offering to resume. */
-export const hasStartedDraft = (draft: StartDraft) =>
-  draft.occasion !== "" || draft.recipients.some((r) => r.firstName.trim() || r.lastName.trim());
