@@ -6,3 +6,4 @@ export * from "./drafts";
 export * from "./media";
 export * from "./render";
 export * from "./realtime";
+export * from "./commerce";
