@@ -27,6 +27,11 @@ export async function findPaymentByProviderId(db: Db, providerPaymentId: string)
   return found ?? null;
 }
 
+export async function findPaymentOfCart(db: Db, cartId: string) {
+  const [found] = await db.select().from(payments).where(eq(payments.cartId, cartId)).limit(1);
+  return found ?? null;
+}
+
 export async function setPaymentRefund(db: Db, id: string, amountRefunded: number, status: Payment["status"]) {
   const [payment] = await db.update(payments).set({ amountRefunded, status, updatedAt: new Date() }).where(eq(payments.id, id)).returning();
   return payment ?? null;

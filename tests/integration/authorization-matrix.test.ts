@@ -5,7 +5,7 @@ import { insertRecipient } from "~/models/event.server";
 import { insertRsvp } from "~/models/rsvp.server";
 import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
-import { createTestEvent } from "../support/events";
+import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
 
@@ -26,7 +26,8 @@ const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url
 beforeAll(async () => {
   server = await startTestServer();
   const creator = await loggedIn();
-  event = await createTestEvent(creator.user);
+  // Paid for, so delivering it is allowed to those who manage it.
+  event = await createPaidTestEvent(creator.user);
   // Someone else's event: nothing of it may appear in any answer below.
   otherEvent = await createTestEvent(await createUser());
   await insertRecipient(db(), event.id, { firstName: "Deliverable", lastName: "", email: uniqueEmail("recipient"), phone: null });

@@ -10,6 +10,7 @@ import { isApiError, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
@@ -57,7 +58,13 @@ const statusLabel = (r: Invitee, timeZone: string) => {
 const channelsOf = (r: Invitee) =>
   [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
 
-function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[], media: OrganiserMedia) {
+function creatorPage(
+  event: Event,
+  view: ReturnType<typeof creatorEventView>,
+  recipients: Recipient[],
+  media: OrganiserMedia,
+  unlocked: boolean,
+) {
   const collecting = acceptsContributions(event);
   const rsvps = view.rsvps;
   return {
@@ -107,6 +114,9 @@ function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, re
       deliveredAt: event.deliveredAt ? formatMoment(event.deliveredAt, event.timeZone) : null,
       today: dayIn(new Date(), event.timeZone),
       timeZone: event.timeZone,
+      // Delivery is what payment unlocks; a locked Chorus links its cart instead.
+      unlocked,
+      cartPath: cartPathOf(event),
     },
     thankYouMessage: view.thankYouMessage,
     media,
@@ -119,7 +129,13 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
-    const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
+    const page = creatorPage(
+      event,
+      view.event,
+      await listRecipients(db(), event.id),
+      await organiserMediaOf(event),
+      await eventUnlocked(event),
+    );
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(request);
     return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
@@ -168,6 +184,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
       recipientNames: audience.recipientNames,
       videoReady: !!audience.publishedMedia,
       video: await currentVideoOf(event),
+      // The full-quality download is what payment unlocks; watching is not.
+      downloadable: await eventUnlocked(event),
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
       uuid: event.uuid,
