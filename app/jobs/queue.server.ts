@@ -118,6 +118,14 @@ export async function enqueue<N extends JobName>(
   return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
 }
 
+/** A parameter as node-postgres (pg-boss's own driver) would send it: objects as JSON, dates as ISO text. */
+const asPgParameter = (value: unknown) =>
+  value instanceof Date
+    ? value.toISOString()
+    : value !== null && typeof value === "object" && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : (value ?? null);
+
 /**
  * pg-boss's statements run on a transaction of ours: the job is queued with the transaction's
  * other writes, or not at all when it rolls back. pg-boss numbers its parameters ($1, $2…).
@@ -127,7 +135,7 @@ function onTransaction(tx: Db): PgBoss.Db {
     async executeSql(text: string, values: unknown[] = []) {
       const query = sql.empty();
       text.split(/\$(\d+)/).forEach((part, i) => {
-        query.append(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`);
+        query.append(i % 2 === 0 ? sql.raw(part) : sql`${asPgParameter(values[Number(part) - 1])}`);
       });
       return { rows: [...(await tx.execute(query))] };
     },

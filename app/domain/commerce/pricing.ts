@@ -1,4 +1,4 @@
-import { BASE_PRODUCT_KEY, productByKey, type Product } from "./catalogue";
+import { BASE_PRODUCT_KEY, productByKey, PRODUCTS, type Product } from "./catalogue";
 import { CURRENCY } from "./money";
 import { coversAnyLine, describeDiscount, discountLines, type PromoRule } from "./promo-codes";
 import { formatRate, taxOn, taxRateFor } from "./tax";
@@ -85,9 +85,13 @@ export interface Pricing {
   totals: Totals;
 }
 
-/** Unknown keys (a product withdrawn from the catalogue) are left out; the Chorus itself is always first. */
+const catalogueOrder = (key: string) => PRODUCTS.findIndex((p) => p.key === key);
+
+/** Lines in catalogue order, the Chorus itself always first; unknown keys (a product withdrawn from the catalogue) are left out. */
 export function lineItemsOf(products: readonly CartProduct[], context: PricingContext): Omit<LineItem, "discount" | "net">[] {
-  const chosen = products.filter((p) => p.key !== BASE_PRODUCT_KEY && p.quantity > 0);
+  const chosen = products
+    .filter((p) => p.key !== BASE_PRODUCT_KEY && p.quantity > 0)
+    .sort((a, b) => catalogueOrder(a.key) - catalogueOrder(b.key));
   const keys = [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...chosen];
   return keys.flatMap(({ key, quantity }) => {
     const product = productByKey(key);

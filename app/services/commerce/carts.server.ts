@@ -44,8 +44,10 @@ export interface CartState {
   organiser: User;
   products: CartProductRow[];
   promoCode: PromoCode | null;
-  /** Why the cart's code does not count now (expired since it was applied, used up…); null when it does or there is none. */
+  /** Why the cart's code does not count now (expired since it was applied, used up, covers nothing in it); null when it does or there is none. */
   promoProblem: string | null;
+  /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
+  promoRefused: boolean;
   pricing: Pricing;
 }
 
@@ -64,15 +66,16 @@ export async function loadCartState(
       : await findPromoCodeById(tx, cart.promoCodeId)
     : null;
   let promoProblem: string | null = null;
+  let promoRefused = false;
   // A paid cart keeps the discount it was sold with; an open one is judged again on every read.
   if (promoCode && cart.status === "open") {
     const verdict = await judgePromoCode(promoCode, organiser, tx);
-    if (!verdict.applies) promoProblem = verdict.message;
+    if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
   }
   const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;
   const pricing = priceCart(products, pricingContextOf(event, organiser), usable, cart.billingCountry);
   if (promoCode && !promoProblem && !pricing.promotion) promoProblem = "This code does not apply to anything in your cart.";
-  return { cart, event, organiser, products, promoCode, promoProblem, pricing };
+  return { cart, event, organiser, products, promoCode, promoProblem, promoRefused, pricing };
 }
 
 const productOffer = (product: Product, state: { products: CartProductRow[]; event: Event; organiser: User | null }) => {
@@ -277,7 +280,7 @@ export async function finalizeFreeCart(cartId: string) {
     if (!cart) throw cartNotFound();
     if (cart.status === "paid") return { cart, invoice: await findInvoiceOfCart(tx, cart.id), alreadyFinalized: true };
     const state = await loadCartState(cart, tx, { lockPromo: true });
-    if (state.promoProblem && state.promoCode) {
+    if (state.promoRefused && state.promoProblem) {
       throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
     }
     if (state.pricing.totals.total !== 0) {
