@@ -480,3 +480,81 @@ describe("reference", () => {
     expect((await (await loggedInUser(server.url)).client.get("/api/v2/geo-countries?sortBy=size")).status).toBe(400);
   });
 });
+
+describe("the cart page without JavaScript", () => {
+  const form = (client: TestClient, event: Event, fields: Record<string, string | string[]>) => {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(key, v);
+    return client.raw("POST", `/e/${event.uuid}/checkout`, {
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  };
+  const versionOn = async (client: TestClient, event: Event) =>
+    (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).match(/name="version" value="(\d+)"/)![1]!;
+
+  test("the organiser ticks, applies a code and picks a country by plain posts; Pay says card payments are not set up", async () => {
+    const { client, event } = await organiser();
+    const page = await client.raw("GET", `/e/${event.uuid}/checkout`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Your Chorus");
+    expect(html).toContain("Full-quality download");
+    expect(html).toContain('value="GB"');
+    expect(html).toContain("Pay $5.00");
+
+    const code = await newCode({ value: 50 });
+    const applied = await form(client, event, {
+      intent: "apply-promo",
+      version: await versionOn(client, event),
+      selected: ["premium", "originals-zip"],
+      promoCode: code.code.toLowerCase(),
+      billingCountry: "NL",
+    });
+    expect(applied.status).toBe(302);
+    expect(applied.headers.get("location")).toBe(`/e/${event.uuid}/checkout`);
+    const after = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    // 1200 − 50 % = 600, + 21 % VAT = 126: 726.
+    expect(after).toContain("Pay $7.26");
+    expect(after).toContain("VAT 21 %");
+
+    // Pay with boxes changed since the total was shown: nothing is charged, the new total is shown first.
+    const changed = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      selected: ["premium"],
+      promoCode: code.code,
+      billingCountry: "NL",
+    });
+    expect(changed.headers.get("location")).toBe(`/e/${event.uuid}/checkout`);
+    const pay = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      selected: ["premium"],
+      promoCode: code.code,
+      billingCountry: "NL",
+    });
+    expect(pay.status).toBe(503);
+    expect(await pay.text()).toContain("Card payments are not set up yet.");
+
+    const bad = await form(client, event, { intent: "apply-promo", version: "0", promoCode: "NOT-A-CODE", billingCountry: "" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("We don&#x27;t know this code");
+  });
+
+  test("a free cart is confirmed without a payment; only the organiser opens the page", async () => {
+    const { client, event } = await organiser("getwell");
+    const html = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    expect(html).toContain("Confirm — no payment needed");
+    expect(html).toContain("Free for this occasion");
+    const confirmed = await form(client, event, { intent: "confirm", version: await versionOn(client, event), billingCountry: "" });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`/e/${event.uuid}#deliver`);
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    expect(await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).toContain("Paid — thank you");
+
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.raw("GET", `/e/${event.uuid}/checkout`)).status).toBe(403);
+    expect((await form(stranger.client, event, { intent: "confirm", version: "1" })).status).toBe(403);
+  });
+});

@@ -256,14 +256,29 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
   const changed = await db().transaction(async (tx) => {
     const locked = await lockCart(tx, cart.id);
     if (!locked || locked.status !== "open") throw paidAlready();
-    if (products) await replaceCartProducts(tx, cart.id, products);
-    return changeCart(tx, cart.id, changes);
+    // Only a real change counts: saving the same choices again keeps the version (and its checkout).
+    const current = await listCartProducts(tx, cart.id);
+    const productsChange = products && !sameProducts(products, current) ? products : null;
+    const fieldChanges = Object.fromEntries(
+      Object.entries(changes).filter(([key, value]) => locked[key as keyof typeof changes] !== value),
+    ) as typeof changes;
+    if (!productsChange && !Object.keys(fieldChanges).length) return locked;
+    if (productsChange) await replaceCartProducts(tx, cart.id, productsChange);
+    return changeCart(tx, cart.id, fieldChanges);
   });
   if (!changed) throw paidAlready();
-  const state = await loadCartState(changed);
   // A code that is valid but covers nothing in the cart is kept (the buyer may add what it covers) and said so.
-  return cartView(state);
+  return cartView(await loadCartState(changed));
 }
+
+const sameProducts = (a: readonly CartProductRow[], b: readonly CartProductRow[]) => {
+  const key = (list: readonly CartProductRow[]) =>
+    list
+      .map((p) => `${p.key}:${p.quantity}`)
+      .sort()
+      .join(",");
+  return key(a) === key(b);
+};
 
 /** The cart's view as it is now. */
 export const cartViewOf = viewOf;
