@@ -1,22 +1,24 @@
 import crypto from "node:crypto";
-import { carts, invoices, payments, promoRedemptions, type Event, type User } from "drizzle/schema";
+import { carts, invoices, payments, promoCodes, promoRedemptions, type Event, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { PaymentEvent } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
+import { inviteTokenFor } from "~/lib/invite-token.server";
 import { signedFileUrl } from "~/lib/media-url.server";
 import { findCartById } from "~/models/cart.server";
 import { findEventById, insertRecipient } from "~/models/event.server";
 import { insertPromoCode, type NewPromoCode } from "~/models/promo-code.server";
 import { publishVersion } from "~/models/published-media.server";
+import { insertRsvp, updateRsvp } from "~/models/rsvp.server";
 import { findUserById, updateUser } from "~/models/user.server";
 import { loadCartState, openCartOf } from "~/services/commerce/carts.server";
 import { checkoutInputForCart } from "~/services/commerce/checkout.server";
 import { applyPaymentEvent } from "~/services/commerce/payment-effects.server";
 import type { RunningServer } from "../../server";
-import { createUser, lastMailTo, loggedInUser, uniqueEmail } from "../support/accounts";
+import { createUser, lastMailTo, loggedInUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";
-import type { TestClient } from "../support/http-client";
+import { TestClient } from "../support/http-client";
 import { jobsOf, untilJobsFinished } from "../support/jobs";
 import { startTestServer } from "../support/test-server";
 
@@ -556,5 +558,36 @@ describe("the cart page without JavaScript", () => {
     const stranger = await loggedInUser(server.url);
     expect((await stranger.client.raw("GET", `/e/${event.uuid}/checkout`)).status).toBe(403);
     expect((await form(stranger.client, event, { intent: "confirm", version: "1" })).status).toBe(403);
+  });
+});
+
+describe("the contributor promo code", () => {
+  test("an invitee who contributed is shown one personal code, 20 % off a first Chorus, theirs by e-mail", async () => {
+    const { event } = await organiser();
+    const email = uniqueEmail("guest");
+    const rsvp = await insertRsvp(db(), { eventId: event.id, name: "Guest", email, phone: null, viaEmail: true, viaSms: false });
+    const guest = new TestClient(server.url);
+    const link = `/e/${event.uuid}?invite=${inviteTokenFor(rsvp.id)}`;
+    expect(await (await guest.raw("GET", link)).text()).not.toContain("THANKS-");
+
+    await updateRsvp(db(), rsvp.id, { status: "contributed", contributedAt: new Date() });
+    const shown = (await (await guest.raw("GET", link)).text()).match(/THANKS-[A-Z0-9]{8}/)?.[0];
+    expect(shown).toBeTruthy();
+    // The same code every time the page is opened.
+    expect(await (await guest.raw("GET", link)).text()).toContain(shown);
+    const [code] = await db().select().from(promoCodes).where(eq(promoCodes.rsvpId, rsvp.id));
+    expect(code).toMatchObject({ code: shown, kind: "percent", value: 20, maxRedemptions: 1, firstPurchaseOnly: true, ownerEmail: email });
+
+    // Once they have an account with that address, it is theirs to use, and no one else's.
+    const owner = await createUser({ email });
+    const ownerClient = new TestClient(server.url);
+    await logIn(ownerClient, owner.email);
+    expect((await ownerClient.get(`/api/v2/promo-codes/check/${shown}`)).body.data).toMatchObject({
+      applies: true,
+      description: "20 % off",
+    });
+    expect((await ownerClient.get(`/api/v2/promo-codes/user/${owner.id}`)).body.data.map((c: { code: string }) => c.code)).toEqual([shown]);
+    const other = await loggedInUser(server.url);
+    expect((await other.client.get(`/api/v2/promo-codes/check/${shown}`)).body.data).toMatchObject({ applies: false, reason: "not_yours" });
   });
 });

@@ -1,5 +1,7 @@
 import { Form } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { keptContributorPromoCode } from "~/lib/browser/contributor-promo";
 import type { CheckoutPage } from "~/services/commerce/checkout-page.server";
 
 type Cart = CheckoutPage["cart"];
@@ -85,6 +87,12 @@ function Totals({ cart }: { cart: Cart }) {
  */
 export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Record<string, string> }) {
   const { cart } = page;
+  const promoInput = useRef<HTMLInputElement>(null);
+  // A code this browser was given for contributing is offered, not applied: Apply uses it.
+  useEffect(() => {
+    const kept = keptContributorPromoCode();
+    if (kept && !cart.promoCode && promoInput.current && !promoInput.current.value) promoInput.current.value = kept;
+  }, [cart.promoCode]);
   if (cart.status === "paid") {
     return (
       <section className="card stack">
@@ -109,6 +117,7 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
         <label htmlFor="promoCode">Promo code</label>
         <div className="checkout-inline">
           <input
+            ref={promoInput}
             id="promoCode"
             name="promoCode"
             defaultValue={cart.promoCode ?? ""}

@@ -123,7 +123,7 @@ export async function runCheckoutIntent({ event, user }: CheckoutContext, intent
       ? {
           type: "success",
           title: "Code applied",
-          description: `${updated.promotion.description}: ${money(updated.promotion.discount, updated)} off.`,
+          description: `You save ${money(updated.promotion.discount, updated)}.`,
         }
       : intent === "remove-promo"
         ? { type: "success", title: "Code removed" }

@@ -3,6 +3,7 @@ import type { PromoCode, Rsvp, User } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { priceCart, type CartProduct, type PricingContext } from "~/domain/commerce/pricing";
 import { describeDiscount, normaliseCode, promoApplicability, type PromoRule, type PromoVerdict } from "~/domain/commerce/promo-codes";
+import { PRODUCT_NAME } from "~/domain/product";
 import { db, type Db } from "~/lib/db.server";
 import {
   countRedemptions,
@@ -122,4 +123,18 @@ export interface PromoCartContext {
   products: CartProduct[];
   context: PricingContext;
   country: string | null;
+}
+
+/**
+ * What an invitee who has contributed is shown: their personal code for a Chorus of their own.
+ * Null for anyone else (someone who added through the open link is not known to us).
+ */
+export async function contributorOfferFor(rsvp: Pick<Rsvp, "id" | "userId" | "email" | "status"> | null) {
+  if (!rsvp || rsvp.status !== "contributed") return null;
+  const code = await contributorPromoCode(rsvp);
+  return {
+    code: code.code,
+    description: `${describeDiscount(code)} your first ${PRODUCT_NAME} of your own`,
+    expiresOn: code.expiresAt?.toISOString().slice(0, 10) ?? null,
+  };
 }

@@ -10,6 +10,7 @@ import { isApiError, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
@@ -149,7 +150,14 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
     if (!view.contributor) {
       return {
         footerReport,
-        page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames },
+        page: {
+          kind: "public" as const,
+          headline: open.headline,
+          occasion: open.occasion,
+          thankYou,
+          thankYouFrom: recipientNames,
+          offer: await contributorOfferFor(viewer.rsvp),
+        },
       };
     }
     return {
@@ -169,6 +177,8 @@ export async function loadEventPage(request: Request, rawUuid: string | undefine
         limits: uploadLimits(),
         thankYou,
         thankYouFrom: recipientNames,
+        // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
+        offer: await contributorOfferFor(viewer.rsvp),
       },
     };
   }
