@@ -14,7 +14,7 @@ import { insertRsvp, updateRsvp } from "~/models/rsvp.server";
 import { findUserById, updateUser } from "~/models/user.server";
 import { loadCartState, openCartOf } from "~/services/commerce/carts.server";
 import { checkoutInputForCart } from "~/services/commerce/checkout.server";
-import { applyPaymentEvent } from "~/services/commerce/payment-effects.server";
+import { applyPaymentEvent, paymentEffect } from "~/services/commerce/payment-effects.server";
 import type { RunningServer } from "../../server";
 import { createUser, lastMailTo, loggedInUser, logIn, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";
@@ -288,7 +288,7 @@ async function completedSessionFor(cartId: string, user: User) {
 async function payForCartThroughWebhook(user: User, event: Event) {
   const cart = await openCartOf(event);
   const { session } = await completedSessionFor(cart.id, user);
-  await db().transaction((tx) => applyPaymentEvent(stripeEvent("checkout.session.completed", session), tx));
+  await db().transaction((tx) => paymentEffect(stripeEvent("checkout.session.completed", session), tx));
   return { cart, session };
 }
 
@@ -322,9 +322,13 @@ describe("payment events", () => {
     // The organiser changes the cart in another tab after starting checkout: what was paid for counts.
     await client.put(`/api/v2/carts/${cart.id}`, { selected: [] });
     const paid = stripeEvent("checkout.session.completed", session);
-    const effect = await db().transaction((tx) => applyPaymentEvent(paid, tx));
-    expect(effect).toMatchObject({ effect: "cart-paid", cartId: cart.id, alreadyPaid: false });
-    expect(await db().transaction((tx) => applyPaymentEvent(paid, tx))).toMatchObject({ alreadyPaid: true });
+    // What the webhook route calls, in the transaction that records the event.
+    expect(await db().transaction((tx) => applyPaymentEvent(paid, tx))).toBe("applied");
+    expect(await db().transaction((tx) => paymentEffect(paid, tx))).toMatchObject({
+      effect: "cart-paid",
+      cartId: cart.id,
+      alreadyPaid: true,
+    });
     expect((await findEventById(db(), event.id))!.paid).toBe(true);
     const [payment, ...more] = await db().select().from(payments).where(eq(payments.cartId, cart.id));
     expect(more).toHaveLength(0);
@@ -354,7 +358,7 @@ describe("payment events", () => {
     const receiptsBefore = (await jobsOf("invoice-receipt")).length;
     await expect(
       db().transaction(async (tx) => {
-        await applyPaymentEvent(stripeEvent("checkout.session.completed", session), tx);
+        await paymentEffect(stripeEvent("checkout.session.completed", session), tx);
         throw new Error("the ledger write failed");
       }),
     ).rejects.toThrow("the ledger write failed");
@@ -362,7 +366,7 @@ describe("payment events", () => {
     expect(await db().select().from(invoices).where(eq(invoices.cartId, cart.id))).toHaveLength(0);
     expect(await jobsOf("invoice-receipt")).toHaveLength(receiptsBefore);
     // Applied for real afterwards, it is all there, receipt included.
-    await db().transaction((tx) => applyPaymentEvent(stripeEvent("checkout.session.completed", session), tx));
+    await db().transaction((tx) => paymentEffect(stripeEvent("checkout.session.completed", session), tx));
     expect(await jobsOf("invoice-receipt")).toHaveLength(receiptsBefore + 1);
   });
 
@@ -371,11 +375,16 @@ describe("payment events", () => {
     const cart = await openCart(client, event);
     const { session } = await completedSessionFor(cart.id, user);
     const unpaid = await db().transaction((tx) =>
-      applyPaymentEvent(stripeEvent("checkout.session.completed", { ...session, payment_status: "unpaid" }), tx),
+      paymentEffect(stripeEvent("checkout.session.completed", { ...session, payment_status: "unpaid" }), tx),
     );
     expect(unpaid).toMatchObject({ effect: "ignored" });
+    expect(
+      await db().transaction((tx) =>
+        applyPaymentEvent(stripeEvent("checkout.session.completed", { ...session, payment_status: "unpaid" }), tx),
+      ),
+    ).toBe("ignored");
     const membership = await db().transaction((tx) =>
-      applyPaymentEvent(stripeEvent("checkout.session.completed", { ...session, metadata: { kind: "membership" } }), tx),
+      paymentEffect(stripeEvent("checkout.session.completed", { ...session, metadata: { kind: "membership" } }), tx),
     );
     expect(membership).toMatchObject({ effect: "ignored" });
     expect((await findEventById(db(), event.id))!.paid).toBe(false);
@@ -387,14 +396,14 @@ describe("payment events", () => {
     const { session } = await payForCartThroughWebhook(user, event);
     const charge = { id: "ch_1", object: "charge", payment_intent: session.payment_intent, amount: 500, currency: "usd" };
     const partial = await db().transaction((tx) =>
-      applyPaymentEvent(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200, refunded: false }), tx),
+      paymentEffect(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200, refunded: false }), tx),
     );
     expect(partial).toMatchObject({ effect: "refund", status: "partially_refunded", eventPaid: null });
     expect((await findEventById(db(), event.id))!.paid).toBe(true);
     const full = stripeEvent("charge.refunded", { ...charge, amount_refunded: 500, refunded: true });
-    expect(await db().transaction((tx) => applyPaymentEvent(full, tx))).toMatchObject({ status: "refunded", eventPaid: false });
+    expect(await db().transaction((tx) => paymentEffect(full, tx))).toMatchObject({ status: "refunded", eventPaid: false });
     // The partial refund told again, late, does not undo the full one.
-    await db().transaction((tx) => applyPaymentEvent(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200 }), tx));
+    await db().transaction((tx) => paymentEffect(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200 }), tx));
     const [payment] = await db().select().from(payments).where(eq(payments.providerPaymentId, session.payment_intent));
     expect(payment).toMatchObject({ status: "refunded", amountRefunded: 500 });
     const deliver = await client.post(`/api/v2/events/${event.id}/deliver`, {});
@@ -410,7 +419,7 @@ describe("payment events", () => {
       { ...subscription, status: "active", current_period_end: now + 86_400 * 365 },
       now,
     );
-    expect(await db().transaction((tx) => applyPaymentEvent(created, tx))).toMatchObject({
+    expect(await db().transaction((tx) => paymentEffect(created, tx))).toMatchObject({
       effect: "membership",
       subscriptionId: "sub_abc",
     });
@@ -421,14 +430,14 @@ describe("payment events", () => {
       paymentCustomerId: "cus_m1",
     });
     const failed = stripeEvent("invoice.payment_failed", { id: "in_1", customer: "cus_m1", subscription: "sub_abc" }, now + 10);
-    await db().transaction((tx) => applyPaymentEvent(failed, tx));
+    await db().transaction((tx) => paymentEffect(failed, tx));
     expect(await findUserById(db(), user.id)).toMatchObject({ subscriptionId: "sub_abc", membershipStatus: "past_due" });
     const deleted = stripeEvent("customer.subscription.deleted", { ...subscription, status: "canceled", metadata: {} }, now + 20);
-    await db().transaction((tx) => applyPaymentEvent(deleted, tx));
+    await db().transaction((tx) => paymentEffect(deleted, tx));
     expect(await findUserById(db(), user.id)).toMatchObject({ subscriptionId: null, membershipStatus: "canceled" });
     // An update from before the cancellation, arriving late, changes nothing.
     const late = stripeEvent("customer.subscription.updated", { ...subscription, status: "active" }, now + 5);
-    expect(await db().transaction((tx) => applyPaymentEvent(late, tx))).toMatchObject({ effect: "ignored" });
+    expect(await db().transaction((tx) => paymentEffect(late, tx))).toMatchObject({ effect: "ignored" });
     expect((await findUserById(db(), user.id))!.subscriptionId).toBeNull();
   });
 });

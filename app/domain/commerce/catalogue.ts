@@ -73,8 +73,6 @@ const PRODUCT_LIST = [
   },
 ] as const satisfies readonly Product[];
 
-export type ProductKey = (typeof PRODUCT_LIST)[number]["key"];
-
 export const PRODUCTS: readonly Product[] = PRODUCT_LIST;
 
 export const productByKey = (key: string): Product | undefined => PRODUCTS.find((p) => p.key === key);

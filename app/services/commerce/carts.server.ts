@@ -23,6 +23,7 @@ import { findInvoiceOfCart } from "~/models/payment.server";
 import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/promo-code.server";
 import { findUserById } from "~/models/user.server";
 import { requireManager } from "~/services/events/events.server";
+import { isCountryCode } from "./countries.server";
 import { judgePromoCode, ruleOf } from "./promo-codes.server";
 import { recordSale } from "./sales.server";
 
@@ -184,8 +185,6 @@ export async function requireCartManager(request: Request, cartId: string) {
   }
 }
 
-const COUNTRY = /^[A-Z]{2}$/;
-
 /** What the browser may change (spec §3: the cart's own fields are omitted on update and ignored here). */
 export const cartUpdateInput = z.object({
   /** Upsells and add-ons by key; the Chorus itself is always in the cart. */
@@ -195,7 +194,7 @@ export const cartUpdateInput = z.object({
     .string()
     .trim()
     .transform((v) => v.toUpperCase())
-    .refine((v) => v === "" || COUNTRY.test(v), "Choose a country from the list.")
+    .refine((v) => v === "" || isCountryCode(v), "Choose a country from the list.")
     .nullable()
     .optional(),
 });

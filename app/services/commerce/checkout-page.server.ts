@@ -2,7 +2,6 @@ import type { Event, User } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { INCLUSION_LABEL } from "~/domain/commerce/pricing";
 import { canManageEvent } from "~/domain/event-permissions";
-import { PaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { forbidden, unauthorized } from "~/lib/http.server";
@@ -31,6 +30,12 @@ export async function openCheckout(request: Request, rawUuid: string | undefined
   if (!canManageEvent(viewer.role) || event.deletedAt) throw forbidden("Only the organiser can pay for this Chorus.");
   return { event, user: viewer.user };
 }
+
+/**
+ * The payment service failed or is not set up. Recognised by name: the provider may come from the
+ * server entry's copy of the port module rather than the build's.
+ */
+const isPaymentServiceError = (error: unknown): error is Error => error instanceof Error && error.name === "PaymentServiceError";
 
 const money = (amount: number, cart: CartView) => formatMoney(amount, cart.totals.currency);
 
@@ -109,12 +114,13 @@ export async function runCheckoutIntent({ event, user }: CheckoutContext, intent
     const base = env().APP_URL;
     try {
       const session = await startCartCheckout(state, state.organiser ?? user, {
-        successUrl: `${base}/e/${event.uuid}?checkout=done&session_id={CHECKOUT_SESSION_ID}`,
+        // The return page waits for the webhook, then links back to the event (metadata.eventUuid).
+        successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${base}${page}`,
       });
       return { redirect: session.url };
     } catch (error) {
-      if (error instanceof PaymentServiceError) return { reply: { intent, formError: error.message }, status: 503 };
+      if (isPaymentServiceError(error)) return { reply: { intent, formError: error.message }, status: 503 };
       throw error;
     }
   }

@@ -44,7 +44,7 @@ export function cartFromMetadata(metadata: Record<string, unknown>) {
  * and a changed cart a new one.
  */
 export function checkoutInputForCart(
-  state: Pick<CartState, "cart" | "products" | "promoCode" | "pricing">,
+  state: Pick<CartState, "cart" | "event" | "products" | "promoCode" | "pricing">,
   user: Pick<User, "email" | "paymentCustomerId">,
   urls: CheckoutUrls,
 ): PaymentCheckoutInput {
@@ -79,6 +79,8 @@ export function checkoutInputForCart(
       cartId: cart.id,
       cartVersion: String(cart.version),
       eventId: cart.eventId,
+      // The payment service's return page links back to this event.
+      eventUuid: state.event.uuid,
       userId: cart.userId,
       products: encodeProducts(state.products),
       ...(state.promoCode && pricing.promotion ? { promoCodeId: state.promoCode.id } : {}),

@@ -23,4 +23,5 @@ export function listCountries(sortBy: "name" | "code" = "name") {
   return [...allCountries()].sort((a, b) => key(a).localeCompare(key(b), "en"));
 }
 
+/** Whether a code is an ISO 3166-1 alpha-2 country we list. */
 export const isCountryCode = (code: string) => allCountries().some((c) => c.code === code.toUpperCase());

@@ -32,10 +32,18 @@ const idOf = (value: unknown) => text(value) ?? text(record(value).id);
 const MEMBER_STATUSES = new Set(["active", "trialing", "past_due"]);
 
 /**
- * Applies a verified payment event inside `tx`. `provider` names the payment service that sent it
- * (its payment ids are unique within that service).
+ * Applies a verified payment event inside `tx` (the webhook's transaction, which also records the
+ * event's id): "applied" when it changed something of ours, "ignored" when it had nothing to change.
  */
-export async function applyPaymentEvent(event: PaymentEvent, tx: Db, provider = "stripe"): Promise<PaymentEffect> {
+export async function applyPaymentEvent(event: PaymentEvent, tx: Db, provider = "stripe"): Promise<"applied" | "ignored"> {
+  return (await paymentEffect(event, tx, provider)).effect === "ignored" ? "ignored" : "applied";
+}
+
+/**
+ * What a verified payment event does inside `tx`, in detail. `provider` names the payment service
+ * that sent it (its payment ids are unique within that service).
+ */
+export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "stripe"): Promise<PaymentEffect> {
   const object = event.data.object;
   switch (event.type) {
     case "checkout.session.completed":
