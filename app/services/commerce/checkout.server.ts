@@ -99,7 +99,7 @@ export function checkoutInputForCart(
  * is said before any money moves.
  */
 export async function startCartCheckout(state: CartState, user: Pick<User, "email" | "paymentCustomerId">, urls: CheckoutUrls) {
-  if (state.cart.status !== "open") throw new ApiError(409, "CART_PAID", "This cart is paid for already.");
+  if (state.cart.status !== "open" || state.event.paid) throw new ApiError(409, "CART_PAID", "This Chorus is paid for already.");
   if (state.promoProblem && state.promoCode)
     throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
   if (state.pricing.totals.total === 0) throw new ApiError(409, "NOTHING_TO_PAY", "This cart costs nothing: confirm it without a payment.");
