@@ -92,7 +92,7 @@ function updateFromForm(form: FormData, intent: string) {
 }
 
 /** Runs the page's form by the button pressed; a refusal is thrown as an ApiError for the route to show. */
-export async function runCheckoutIntent({ event, user }: CheckoutContext, intent: string, form: FormData): Promise<CheckoutOutcome> {
+export async function runCheckoutIntent({ event }: CheckoutContext, intent: string, form: FormData): Promise<CheckoutOutcome> {
   const page = `/e/${event.uuid}/checkout`;
   const opened = await findOpenCartOfEvent(db(), event.id);
   if (!opened) return { redirect: page };
@@ -113,7 +113,8 @@ export async function runCheckoutIntent({ event, user }: CheckoutContext, intent
     const state = await loadCartState((await findCartById(db(), opened.id))!);
     const base = env().APP_URL;
     try {
-      const session = await startCartCheckout(state, state.organiser ?? user, {
+      // The organiser pays, also when an admin presses Pay for them.
+      const session = await startCartCheckout(state, state.organiser, {
         // The return page waits for the webhook, then links back to the event (metadata.eventUuid).
         successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${base}${page}`,

@@ -156,9 +156,9 @@ async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<Payment
   const member = MEMBER_STATUSES.has(status);
   // Another subscription of the same account ending leaves the current one be.
   if (!member && user.subscriptionId && user.subscriptionId !== subscriptionId) return ignored("not the account's current subscription");
-  const periodEnd =
-    whole(subscription.current_period_end) ??
-    whole(record(record(subscription.items).data && (record(subscription.items).data as unknown[])[0]).current_period_end);
+  // Newer versions of Stripe's API give the period's end on the subscription's item rather than on it.
+  const items = record(subscription.items).data;
+  const periodEnd = whole(subscription.current_period_end) ?? whole(record(Array.isArray(items) ? items[0] : null).current_period_end);
   await updateUser(tx, user.id, {
     subscriptionId: member ? subscriptionId : null,
     membershipStatus: status,
