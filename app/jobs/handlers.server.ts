@@ -1,5 +1,6 @@
 import { sweepExpiredSessions } from "~/services/accounts/auth.server";
 import { abandonTrack, processTrack } from "~/services/arrange/tracks.server";
+import { sendInvoiceReceipt } from "~/services/commerce/invoices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
@@ -22,6 +23,7 @@ export const jobHandlers: JobHandlers = {
   "event-broadcast": ({ id, data }) => sendBroadcast(id, data.eventId, data.message),
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
+  "invoice-receipt": ({ data }) => sendInvoiceReceipt(data.invoiceId),
   "media-small": ({ id, data, finalAttempt, startedOn }) =>
     processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
   "media-large": ({ id, data, finalAttempt, startedOn }) =>

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
-import { db } from "~/lib/db.server";
+import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 import { EXPIRY_GRACE_SECONDS, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
@@ -115,4 +116,33 @@ export async function enqueue<N extends JobName>(
   options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number } = {},
 ) {
   return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
+}
+
+/** A parameter as node-postgres (pg-boss's own driver) would send it: objects as JSON, dates as ISO text. */
+const asPgParameter = (value: unknown) =>
+  value instanceof Date
+    ? value.toISOString()
+    : value !== null && typeof value === "object" && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : (value ?? null);
+
+/**
+ * pg-boss's statements run on a transaction of ours: the job is queued with the transaction's
+ * other writes, or not at all when it rolls back. pg-boss numbers its parameters ($1, $2…).
+ */
+function onTransaction(tx: Db): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const query = sql.empty();
+      text.split(/\$(\d+)/).forEach((part, i) => {
+        query.append(i % 2 === 0 ? sql.raw(part) : sql`${asPgParameter(values[Number(part) - 1])}`);
+      });
+      return { rows: [...(await tx.execute(query))] };
+    },
+  };
+}
+
+/** Queues a job inside a transaction: it exists only if the transaction commits (a receipt for a payment that is recorded). */
+export async function enqueueInTransaction<N extends JobName>(tx: Db, name: N, data: JobData[N], options: { singletonKey?: string } = {}) {
+  return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options, db: onTransaction(tx) });
 }

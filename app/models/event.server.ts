@@ -79,6 +79,12 @@ export async function setEventDeleted(db: Db, id: string, deleted: boolean) {
   return event ?? null;
 }
 
+/** Whether the Chorus is paid for: only payments, free checkouts and refunds change it. */
+export async function setEventPaid(db: Db, id: string, paid: boolean) {
+  const [event] = await db.update(events).set({ paid, updatedAt: new Date() }).where(eq(events.id, id)).returning();
+  return event ?? null;
+}
+
 /** New keys: links shared before stop working. */
 export async function rotateEventKeys(db: Db, id: string, which: "privateKey" | "viewKey") {
   const [event] = await db

@@ -36,11 +36,42 @@ export async function insertUser(
 }
 
 type UserChanges = Partial<
-  Pick<User, "email" | "passwordHash" | "role" | "emailVerifiedAt" | "subscriptionId" | "hasLegacyB2bSubscription">
+  Pick<
+    User,
+    | "email"
+    | "passwordHash"
+    | "role"
+    | "emailVerifiedAt"
+    | "subscriptionId"
+    | "hasLegacyB2bSubscription"
+    | "paymentCustomerId"
+    | "membershipStatus"
+    | "membershipPlan"
+    | "membershipRenewsAt"
+    | "membershipChangedAt"
+  >
 >;
 
 export async function updateUser(db: Db, id: string, changes: UserChanges) {
   const values = { ...changes, ...(changes.email ? { email: normaliseEmail(changes.email) } : {}), updatedAt: new Date() };
   const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning();
+  return user ?? null;
+}
+
+/** The account the payment service knows as this customer. */
+export async function findUserByPaymentCustomerId(db: Db, customerId: string) {
+  const [user] = await db.select().from(users).where(eq(users.paymentCustomerId, customerId)).limit(1);
+  return user ?? null;
+}
+
+/** The account whose membership is this subscription. */
+export async function findUserBySubscriptionId(db: Db, subscriptionId: string) {
+  const [user] = await db.select().from(users).where(eq(users.subscriptionId, subscriptionId)).limit(1);
+  return user ?? null;
+}
+
+/** The account locked until the transaction ends: membership changes of one account apply one at a time. */
+export async function lockUser(db: Db, id: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).for("update").limit(1);
   return user ?? null;
 }

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { formatMoney } from "~/domain/money";
+import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isApiError } from "~/lib/http.server";
 import { checkoutReturn } from "~/services/payments/checkout-return.server";

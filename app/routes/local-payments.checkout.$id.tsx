@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { formatMoney } from "~/domain/money";
+import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { localCheckoutSession, payLocalCheckout } from "~/services/payments/local/hosted.server";

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { formatMoney } from "~/domain/money";
+import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { handleForm, readForm } from "~/lib/form.server";
 import { cancelFromLocalPortal, localPortal } from "~/services/payments/local/hosted.server";

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { PAYMENT_REQUIRED_MESSAGE } from "~/domain/commerce/unlock";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findRenderJob } from "~/models/render-job.server";
+import { downloadLocked } from "~/services/commerce/unlock.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,9 +18,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await findRenderJob(db(), params.id!);
   const key = params.variant === "video" ? found?.outputKey : params.variant === "poster" ? found?.posterKey : null;
   if (!found || !key) return new Response("Not found", { status: 404 });
-  return fileResponse(
-    await storedFileToSend(key, fileRequestOf(request), {
-      downloadName: url.searchParams.has("download") ? "chorus-video.mp4" : undefined,
-    }),
-  );
+  const download = url.searchParams.has("download");
+  if (download && (await downloadLocked(found.eventId))) {
+    return new Response(`${PAYMENT_REQUIRED_MESSAGE}\n`, { status: 402, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download ? "chorus-video.mp4" : undefined }));
 }

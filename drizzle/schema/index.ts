@@ -6,4 +6,5 @@ export * from "./drafts";
 export * from "./media";
 export * from "./render";
 export * from "./realtime";
+export * from "./commerce";
 export * from "./payments";

@@ -13,6 +13,15 @@ export const users = pgTable(
     role: userRole().notNull().default("user"),
     subscriptionId: text(),
     hasLegacyB2bSubscription: boolean("has_legacy_b2b_subscription").notNull().default(false),
+    // The payment service's customer for this account, once they have paid or subscribed.
+    paymentCustomerId: text(),
+    // The membership as the payment service last told us: its status ("active", "past_due",
+    // "canceled"…), plan, when the period ends, and the moment of the event that said so (an
+    // older event arriving late changes nothing).
+    membershipStatus: text(),
+    membershipPlan: text(),
+    membershipRenewsAt: timestamp({ withTimezone: true }),
+    membershipChangedAt: timestamp({ withTimezone: true }),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,11 +1,13 @@
-import type { Event } from "drizzle/schema";
+import type { Event, User } from "drizzle/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertRecipient } from "~/models/event.server";
+import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRsvp } from "~/models/rsvp.server";
+import { openCartOf } from "~/services/commerce/carts.server";
 import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
-import { createTestEvent } from "../support/events";
+import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
 
@@ -14,6 +16,9 @@ type Kind = (typeof KINDS)[number];
 
 let server: RunningServer;
 let event: Event;
+let creatorUser: User;
+let cartId: string;
+let promoCode: string;
 let otherEvent: Event;
 const clients = {} as Record<Kind, TestClient>;
 
@@ -26,7 +31,8 @@ const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url
 beforeAll(async () => {
   server = await startTestServer();
   const creator = await loggedIn();
-  event = await createTestEvent(creator.user);
+  // Paid for, so delivering it is allowed to those who manage it.
+  event = await createPaidTestEvent(creator.user);
   // Someone else's event: nothing of it may appear in any answer below.
   otherEvent = await createTestEvent(await createUser());
   await insertRecipient(db(), event.id, { firstName: "Deliverable", lastName: "", email: uniqueEmail("recipient"), phone: null });
@@ -39,6 +45,9 @@ beforeAll(async () => {
     viaEmail: true,
     viaSms: false,
   });
+  creatorUser = creator.user;
+  cartId = (await openCartOf(event)).id;
+  promoCode = (await insertPromoCode(db(), { code: `MATRIX-${event.eventId}`, kind: "percent", value: 10 })).code;
   clients.creator = creator.client;
   clients.contributor = contributor.client;
   clients["another user"] = (await loggedIn()).client;
@@ -63,6 +72,11 @@ const everyone: Kind[] = [...KINDS];
 async function freshRecipientId() {
   return (await insertRecipient(db(), event.id, { firstName: "Spare", lastName: "", email: null, phone: null })).id;
 }
+/** A cart that costs nothing (a Get Well Chorus of the same organiser), to be settled by whoever may. */
+async function freshFreeCartId() {
+  return (await openCartOf(await createTestEvent(creatorUser, { occasion: "getwell" }))).id;
+}
+
 async function freshRsvpId() {
   return (
     await insertRsvp(db(), { eventId: event.id, name: "Spare", email: uniqueEmail("spare"), phone: null, viaEmail: true, viaSms: false })
@@ -149,6 +163,48 @@ const CASES: Case[] = [
     call: "POST /api/mail/broadcast",
     allowed: managers,
     request: async () => ({ method: "POST", path: "/api/mail/broadcast", body: { eventId: event.id, message: "Hello" } }),
+  },
+  {
+    call: "POST /api/v2/carts",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: "/api/v2/carts", body: { eventId: event.id } }),
+  },
+  { call: "GET /api/v2/carts/{id}", allowed: managers, request: async () => ({ method: "GET", path: `/api/v2/carts/${cartId}` }) },
+  {
+    call: "PUT /api/v2/carts/{id}",
+    allowed: managers,
+    request: async () => ({ method: "PUT", path: `/api/v2/carts/${cartId}`, body: { selected: ["premium"], billingCountry: "FR" } }),
+  },
+  {
+    call: "POST /api/v2/carts/{id}/finalize",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: `/api/v2/carts/${await freshFreeCartId()}/finalize` }),
+  },
+  {
+    call: "GET /api/v2/stripe/available-products/{id}",
+    allowed: managers,
+    request: async () => ({ method: "GET", path: `/api/v2/stripe/available-products/${event.id}` }),
+  },
+  {
+    call: "GET /api/v2/promo-codes/check/{code}",
+    allowed: loggedInKinds,
+    request: async () => ({ method: "GET", path: `/api/v2/promo-codes/check/${promoCode}` }),
+  },
+  {
+    call: "GET /api/v2/promo-codes/check/{code}?eventId=",
+    allowed: managers,
+    request: async () => ({ method: "GET", path: `/api/v2/promo-codes/check/${promoCode}?eventId=${event.id}` }),
+  },
+  {
+    call: "GET /api/v2/promo-codes/user/{id}",
+    allowed: ["creator", "editor", "admin"],
+    request: async () => ({ method: "GET", path: `/api/v2/promo-codes/user/${creatorUser.id}` }),
+  },
+  { call: "GET /api/v2/invoices", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/invoices" }) },
+  {
+    call: "GET /api/v2/geo-countries",
+    allowed: everyone,
+    request: async () => ({ method: "GET", path: "/api/v2/geo-countries?sortBy=name" }),
   },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {

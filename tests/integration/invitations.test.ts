@@ -7,7 +7,7 @@ import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sweepReminders } from "~/services/invitations/reminders.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, uniqueEmail } from "../support/accounts";
-import { createTestEvent, inDays } from "../support/events";
+import { createPaidTestEvent, createTestEvent, inDays } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { jobsOf, untilJobsFinished } from "../support/jobs";
 import { startSmtpSink, unfold } from "../support/smtp-sink";
@@ -24,12 +24,15 @@ afterAll(async () => {
   await smtp.close();
 });
 
-async function organiserWithEvent(overrides: Record<string, unknown> = {}) {
+async function organiserWithEvent(overrides: Record<string, unknown> = {}, options: { paid?: boolean } = {}) {
   const user = await createUser();
   const client = new TestClient(server.url);
   await logIn(client, user.email);
-  return { user, client, event: await createTestEvent(user, overrides) };
+  return { user, client, event: await (options.paid ? createPaidTestEvent : createTestEvent)(user, overrides) };
 }
+
+/** An organiser of a Chorus that is paid for: delivering it is what payment unlocks. */
+const organiserWithPaidEvent = () => organiserWithEvent({}, { paid: true });
 
 const inviteLinkIn = (raw: string) => {
   const match = unfold(raw).match(/https?:\/\/[^\s"<>]+\/e\/[0-9a-f-]{36}\?invite=[A-Za-z0-9_-]+/);
@@ -180,7 +183,7 @@ describe("reminders", () => {
 
 describe("delivery to the recipient", () => {
   test("deliver now: the recipient gets their private link and the organiser is told", async () => {
-    const { client, event } = await organiserWithEvent();
+    const { client, event } = await organiserWithPaidEvent();
     const noContact = await client.post(`/api/v2/events/${event.id}/deliver`, {});
     expect(noContact.status).toBe(400);
     expect(noContact.body.error.code).toBe("NO_RECIPIENT_CONTACT");
@@ -197,7 +200,7 @@ describe("delivery to the recipient", () => {
   });
 
   test("deliver later waits for its moment", async () => {
-    const { client, event } = await organiserWithEvent();
+    const { client, event } = await organiserWithPaidEvent();
     const recipientEmail = uniqueEmail("later");
     await client.post("/api/v2/recipients", { eventId: event.id, firstName: "Bo", email: recipientEmail });
     const at = inDays(3);
@@ -205,7 +208,7 @@ describe("delivery to the recipient", () => {
     expect(reply.body.data.scheduledFor).toBe(at.toISOString());
     expect((await client.post(`/api/v2/events/${event.id}/deliver`, { at: "not a date" })).status).toBe(400);
     // A delivery queued after it but due now goes out while this one keeps waiting: the worker has passed it over.
-    const other = await organiserWithEvent();
+    const other = await organiserWithPaidEvent();
     const otherEmail = uniqueEmail("now");
     await other.client.post("/api/v2/recipients", { eventId: other.event.id, firstName: "Al", email: otherEmail });
     expect((await other.client.post(`/api/v2/events/${other.event.id}/deliver`, {})).status).toBe(200);

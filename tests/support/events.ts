@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
 import type { User } from "drizzle/schema";
+import { db } from "~/lib/db.server";
+import { setEventPaid } from "~/models/event.server";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
 
 const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
@@ -17,6 +19,15 @@ export async function createTestEvent(creator: User, overrides: Record<string, u
       ...overrides,
     }),
   );
+}
+
+/**
+ * A Chorus already paid for, as after checkout: for tests of what payment unlocks (delivery to
+ * the recipient, the full-quality download) that are about something else than paying.
+ */
+export async function createPaidTestEvent(creator: User, overrides: Record<string, unknown> = {}) {
+  const event = await createTestEvent(creator, overrides);
+  return (await setEventPaid(db(), event.id, true))!;
 }
 
 export { inDays };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatMoney } from "~/domain/money";
+import { formatMoney } from "~/domain/commerce/money";
 
 describe("amounts in minor units shown as prices", () => {
   test("cents become dollars and euros; a currency without minor units stays whole", () => {

@@ -148,7 +148,7 @@ function JobRow({ job }: { job: Job }) {
   );
 }
 
-function Versions({ versions }: { versions: Data["versions"] }) {
+function Versions({ versions, downloadable, cartPath }: Pick<Data, "versions" | "downloadable" | "cartPath">) {
   if (!versions.length)
     return <p className="muted">Nothing published yet. The recipient's link shows a "being prepared" page until you publish.</p>;
   return (
@@ -161,7 +161,7 @@ function Versions({ versions }: { versions: Data["versions"] }) {
             {v.durationSeconds ? ` · ${minutes(v.durationSeconds)}` : ""}
             {v.current ? <strong> · on the recipient's link</strong> : null}
           </span>
-          <a href={v.downloadUrl}>Download</a>
+          {downloadable ? <a href={v.downloadUrl}>Download</a> : <a href={cartPath}>Pay to download</a>}
           {v.current ? null : (
             <IntentForm intent="version-restore" section="render">
               <input type="hidden" name="versionId" value={v.id} />
@@ -206,7 +206,7 @@ export function RenderPanel({ data, eventUuid }: { data: Data; eventUuid: string
         </>
       ) : null}
       <h3>Published versions</h3>
-      <Versions versions={data.versions} />
+      <Versions versions={data.versions} downloadable={data.downloadable} cartPath={data.cartPath} />
       <p>
         <a href={data.packageUrl} download>
           Download everything (originals, video and messages) as a zip

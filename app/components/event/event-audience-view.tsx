@@ -14,7 +14,7 @@ type Page = AudiencePage;
  * The published video: poster first, only its metadata fetched until play (phones on data),
  * streamed with range requests; the box keeps the video's shape so nothing jumps when it loads.
  */
-function VideoPlayer({ video, headline }: { video: NonNullable<Page["video"]>; headline: string }) {
+function VideoPlayer({ video, headline, downloadable }: { video: NonNullable<Page["video"]>; headline: string; downloadable: boolean }) {
   const width = video.width ?? 1920;
   const height = video.height ?? 1080;
   return (
@@ -30,14 +30,16 @@ function VideoPlayer({ video, headline }: { video: NonNullable<Page["video"]>; h
           aria-label={headline}
         >
           <source src={video.videoUrl} type="video/mp4" />
-          <a href={video.downloadUrl}>Download the video</a>
+          {downloadable ? <a href={video.downloadUrl}>Download the video</a> : null}
         </video>
       </div>
-      <p className="event-video__actions">
-        <a className="button button--secondary" href={video.downloadUrl} download>
-          Download the video
-        </a>
-      </p>
+      {downloadable ? (
+        <p className="event-video__actions">
+          <a className="button button--secondary" href={video.downloadUrl} download>
+            Download the video
+          </a>
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -121,7 +123,7 @@ export function EventAudienceView({ page }: { page: Page }) {
       <EventHero emoji={page.occasion.emoji} headline={page.headline}>
         {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
       </EventHero>
-      {page.video ? <VideoPlayer video={page.video} headline={page.headline} /> : <VideoWaiting />}
+      {page.video ? <VideoPlayer video={page.video} headline={page.headline} downloadable={page.downloadable} /> : <VideoWaiting />}
       <Contributors names={page.contributors} />
       <EventGuestbook messages={page.messages} timeZone={page.timeZone} />
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}

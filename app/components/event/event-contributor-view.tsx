@@ -1,3 +1,4 @@
+import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventHero } from "./event-hero";
@@ -46,6 +47,7 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           guestbook={page.guestbook}
         />
       </section>
+      {page.offer ? <ContributorOfferCard offer={page.offer} /> : null}
     </div>
   );
 }

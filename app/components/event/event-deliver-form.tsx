@@ -12,7 +12,12 @@ export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["de
       <h2 id="deliver-heading">Deliver</h2>
       {delivery.deliveredAt ? <p>Delivered on {delivery.deliveredAt}.</p> : null}
       {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
-      {!delivery.possible ? (
+      {!delivery.unlocked || reply?.errors?.payment ? (
+        <p className="empty-note" role={reply?.errors?.payment ? "alert" : undefined}>
+          Sending the video to the recipient and downloading it in full quality come with paying for this Chorus.{" "}
+          <a href={delivery.cartPath}>Go to checkout</a>
+        </p>
+      ) : !delivery.possible ? (
         <p className="empty-note">
           To deliver the video we need the recipient's e-mail address or mobile number. Add one under <a href="#recipients">Recipients</a>,
           or send them the private link above yourself.

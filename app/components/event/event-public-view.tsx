@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventThankYouVideo } from "./event-thank-you-video";
@@ -18,6 +19,7 @@ export function EventPublicView({ page }: { page: PageOf<"public"> }) {
         </Link>
       </div>
       <EventThankYouVideo video={page.thankYou} from={page.thankYouFrom} />
+      {page.offer ? <ContributorOfferCard offer={page.offer} /> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { findArrangement, updateArrangement } from "~/models/arrangement.server"
 import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
 import { findRenderPiece } from "~/models/render-piece.server";
+import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
 import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
@@ -51,6 +52,9 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
       ...(job.status === "succeeded" && job.outputKey ? renderVideoLinks(job) : { videoUrl: null, posterUrl: null, downloadUrl: null }),
     })),
     versions,
+    // Full-quality downloads are what payment unlocks (previews play either way).
+    downloadable: await eventUnlocked(event),
+    cartPath: cartPathOf(event),
     packageUrl: `/api/admin/choruspackage/${event.id}`,
   };
 }

@@ -1,10 +1,183 @@
+import type { Payment, User } from "drizzle/schema";
 import type { PaymentEvent } from "~/integrations/payments/payments-port";
 import type { Db } from "~/lib/db.server";
+import { lockCart } from "~/models/cart.server";
+import { setEventPaid } from "~/models/event.server";
+import { findOrInsertPayment, findPaymentByProviderId, findPaymentOfCart, setPaymentRefund } from "~/models/payment.server";
+import { findUserById, findUserByPaymentCustomerId, findUserBySubscriptionId, lockUser, updateUser } from "~/models/user.server";
+import { loadCartState } from "./carts.server";
+import { cartFromMetadata } from "./checkout.server";
+import { recordSale } from "./sales.server";
+
+// What a verified payment event does to our records (docs/decisions/018-what-payment-unlocks.md).
+// The webhook route records the event's id and calls applyPaymentEvent inside that same
+// transaction; every effect here is also safe to apply twice on its own.
+
+/** What an event came to, for the webhook's log and tests. */
+export type PaymentEffect =
+  | { effect: "cart-paid"; cartId: string; invoiceId: string; alreadyPaid: boolean }
+  | { effect: "refund"; paymentId: string; status: Payment["status"]; eventPaid: boolean | null }
+  | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
+  | { effect: "ignored"; reason: string };
+
+const ignored = (reason: string): PaymentEffect => ({ effect: "ignored", reason });
+
+const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+const whole = (value: unknown) => (typeof value === "number" && Number.isInteger(value) ? value : null);
+const record = (value: unknown) => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+/** Stripe sends an expandable field as its id, or as the object with an `id`. */
+const idOf = (value: unknown) => text(value) ?? text(record(value).id);
+
+/** Statuses in which a subscription still makes its owner a member (Stripe retries a failed renewal). */
+const MEMBER_STATUSES = new Set(["active", "trialing", "past_due"]);
 
 /**
- * What a verified payment event changes (carts paid, memberships started or ended, refunds),
- * inside the webhook's transaction. Nothing yet: every event is taken into the ledger and ignored.
+ * Applies a verified payment event inside `tx` (the webhook's transaction, which also records the
+ * event's id): "applied" when it changed something of ours, "ignored" when it had nothing to change.
  */
-export async function applyPaymentEvent(_event: PaymentEvent, _tx: Db): Promise<"applied" | "ignored"> {
-  return "ignored";
+export async function applyPaymentEvent(event: PaymentEvent, tx: Db, provider = "stripe"): Promise<"applied" | "ignored"> {
+  return (await paymentEffect(event, tx, provider)).effect === "ignored" ? "ignored" : "applied";
+}
+
+/**
+ * What a verified payment event does inside `tx`, in detail. `provider` names the payment service
+ * that sent it (its payment ids are unique within that service).
+ */
+export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "stripe"): Promise<PaymentEffect> {
+  const object = event.data.object;
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      return cartPaid(object, tx, provider);
+    case "charge.refunded":
+      return chargeRefunded(object, tx);
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return subscriptionChanged(event, tx);
+    case "invoice.payment_failed":
+      return renewalFailed(event, tx);
+    default:
+      return ignored(`${event.type} changes nothing here`);
+  }
+}
+
+async function cartPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<PaymentEffect> {
+  const metadata = record(session.metadata);
+  if (metadata.kind !== "cart") return ignored("not a cart's checkout");
+  // A payment method that settles later (a bank debit) completes the session unpaid: its
+  // async_payment_succeeded event comes when the money does.
+  if (session.payment_status !== undefined && session.payment_status !== "paid") return ignored("the session is not paid yet");
+  const cartId = text(metadata.cartId);
+  const paymentIntent = idOf(session.payment_intent);
+  const amount = whole(session.amount_total);
+  const currency = text(session.currency);
+  if (!cartId || !paymentIntent || amount === null || !currency) return ignored("the session lacks its cart, payment or amount");
+  const locked = await lockCart(tx, cartId);
+  if (!locked) return ignored(`there is no cart ${cartId}`);
+  const customerId = idOf(session.customer);
+  if (customerId) await rememberCustomer(tx, locked.userId, customerId);
+  const payment = {
+    provider,
+    providerPaymentId: paymentIntent,
+    providerSessionId: text(session.id),
+    providerCustomerId: customerId,
+    amount,
+    currency: currency.toLowerCase(),
+    eventId: locked.eventId,
+    userId: locked.userId,
+  };
+  const earlier = locked.status === "paid" ? await findPaymentOfCart(tx, locked.id) : null;
+  if (locked.status === "paid" && earlier?.providerPaymentId !== paymentIntent) {
+    // Paid twice (two tabs, or after a free checkout): the second payment is kept, unattached, to be refunded.
+    await findOrInsertPayment(tx, { ...payment, cartId: null });
+    console.warn(`cart ${locked.id} was already settled; payment ${paymentIntent} is a second one and should be refunded`);
+    return ignored("the cart was already settled by another payment");
+  }
+  const recorded = await findOrInsertPayment(tx, { ...payment, cartId: locked.id });
+  // What was paid for is the cart as it was when checkout started (the metadata says which
+  // products, code and country): it may have changed since, in another tab.
+  const sold = cartFromMetadata(metadata);
+  const state = await loadCartState({ ...locked, status: "paid", promoCodeId: sold.promoCodeId, billingCountry: sold.country }, tx, {
+    products: sold.products,
+  });
+  const sale = await recordSale(tx, { state, payment: recorded.payment, paidAt: new Date() });
+  if (sale.created && amount !== state.pricing.totals.total) {
+    console.warn(`cart ${locked.id}: paid ${amount} ${currency}, priced at ${state.pricing.totals.total}`);
+  }
+  return { effect: "cart-paid", cartId: locked.id, invoiceId: sale.invoice.id, alreadyPaid: !sale.created };
+}
+
+async function rememberCustomer(tx: Db, userId: string, customerId: string) {
+  const user = await findUserById(tx, userId);
+  if (user && !user.paymentCustomerId) await updateUser(tx, userId, { paymentCustomerId: customerId });
+}
+
+async function chargeRefunded(charge: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
+  const paymentIntent = idOf(charge.payment_intent);
+  if (!paymentIntent) return ignored("the charge names no payment");
+  const payment = await findPaymentByProviderId(tx, paymentIntent);
+  if (!payment) return ignored(`no payment ${paymentIntent} here`);
+  // The refunded total so far comes with every event: applying it again, or out of order, ends the same.
+  const refunded = Math.max(payment.amountRefunded, whole(charge.amount_refunded) ?? 0);
+  const full = charge.refunded === true || refunded >= payment.amount;
+  const status: Payment["status"] = full ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
+  await setPaymentRefund(tx, payment.id, refunded, status);
+  // A full refund takes back what payment unlocked; a partial one (a goodwill gesture) leaves it.
+  let eventPaid: boolean | null = null;
+  if (full && payment.eventId) {
+    await setEventPaid(tx, payment.eventId, false);
+    eventPaid = false;
+  }
+  return { effect: "refund", paymentId: payment.id, status, eventPaid };
+}
+
+async function accountOf(tx: Db, ids: { userId: string | null; customerId: string | null; subscriptionId: string | null }) {
+  let user: User | null = null;
+  if (ids.userId && /^[0-9a-f-]{36}$/i.test(ids.userId)) user = await findUserById(tx, ids.userId);
+  if (!user && ids.customerId) user = await findUserByPaymentCustomerId(tx, ids.customerId);
+  if (!user && ids.subscriptionId) user = await findUserBySubscriptionId(tx, ids.subscriptionId);
+  return user ? lockUser(tx, user.id) : null;
+}
+
+/** An event older than the last one applied to this account changes nothing (events can arrive out of order). */
+const isStale = (user: User, event: PaymentEvent) =>
+  !!user.membershipChangedAt && user.membershipChangedAt.getTime() > event.created * 1000;
+
+async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<PaymentEffect> {
+  const subscription = event.data.object;
+  const subscriptionId = text(subscription.id);
+  const customerId = idOf(subscription.customer);
+  const metadata = record(subscription.metadata);
+  const user = await accountOf(tx, { userId: text(metadata.userId), customerId, subscriptionId });
+  if (!user || !subscriptionId) return ignored("no account for this subscription");
+  if (isStale(user, event)) return ignored("an older subscription event");
+  const status = event.type === "customer.subscription.deleted" ? "canceled" : (text(subscription.status) ?? "active");
+  const member = MEMBER_STATUSES.has(status);
+  // Another subscription of the same account ending leaves the current one be.
+  if (!member && user.subscriptionId && user.subscriptionId !== subscriptionId) return ignored("not the account's current subscription");
+  // Newer versions of Stripe's API give the period's end on the subscription's item rather than on it.
+  const items = record(subscription.items).data;
+  const periodEnd = whole(subscription.current_period_end) ?? whole(record(Array.isArray(items) ? items[0] : null).current_period_end);
+  await updateUser(tx, user.id, {
+    subscriptionId: member ? subscriptionId : null,
+    membershipStatus: status,
+    membershipPlan: text(metadata.plan) ?? user.membershipPlan,
+    membershipRenewsAt: periodEnd ? new Date(periodEnd * 1000) : null,
+    membershipChangedAt: new Date(event.created * 1000),
+    ...(customerId && !user.paymentCustomerId ? { paymentCustomerId: customerId } : {}),
+  });
+  return { effect: "membership", userId: user.id, subscriptionId: member ? subscriptionId : null, status };
+}
+
+async function renewalFailed(event: PaymentEvent, tx: Db): Promise<PaymentEffect> {
+  const invoice = event.data.object;
+  const subscriptionId = idOf(invoice.subscription);
+  if (!subscriptionId) return ignored("not a membership's invoice");
+  const user = await accountOf(tx, { userId: null, customerId: idOf(invoice.customer), subscriptionId });
+  if (!user || user.subscriptionId !== subscriptionId) return ignored("no account with this subscription");
+  if (isStale(user, event)) return ignored("an older invoice event");
+  // The payment service retries the renewal; the member keeps their perks meanwhile and is told by it.
+  await updateUser(tx, user.id, { membershipStatus: "past_due", membershipChangedAt: new Date(event.created * 1000) });
+  return { effect: "membership", userId: user.id, subscriptionId, status: "past_due" };
 }

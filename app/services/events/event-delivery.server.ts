@@ -5,6 +5,7 @@ import { db } from "~/lib/db.server";
 import { ApiError } from "~/lib/http.server";
 import { findEventById, listRecipients, updateEvent } from "~/models/event.server";
 import { findUserById } from "~/models/user.server";
+import { eventUnlocked, requireUnlocked } from "~/services/commerce/unlock.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
 import { notify } from "~/services/events/notifications.server";
@@ -17,6 +18,8 @@ import { sendSms } from "~/services/messaging/sms.server";
  * `at` (a job waits until then). Recipients need an e-mail or a phone number.
  */
 export async function scheduleDelivery(event: Event, at: Date | null) {
+  // Delivery is what payment unlocks (docs/decisions/018-what-payment-unlocks.md).
+  await requireUnlocked(event);
   const recipients = await listRecipients(db(), event.id);
   if (!recipients.some((r) => r.email || r.phone)) {
     throw new ApiError(400, "NO_RECIPIENT_CONTACT", "Add an e-mail address or a phone number for the recipient first.", {
@@ -37,6 +40,8 @@ export async function scheduleDelivery(event: Event, at: Date | null) {
 export async function deliverToRecipients(jobId: string, eventId: string) {
   const event = await findEventById(db(), eventId);
   if (!event) return;
+  // Refunded since the delivery was scheduled: it does not go out.
+  if (!(await eventUnlocked(event))) return;
   // A later reschedule replaced this job's moment: leave it to the newer job.
   if (event.deliveryAt && event.deliveryAt.getTime() > Date.now() + 60_000) return;
   const recipients = await listRecipients(db(), event.id);

@@ -10,6 +10,8 @@ import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
+import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
@@ -52,7 +54,13 @@ const statusLabel = (r: Invitee, timeZone: string) => {
 const channelsOf = (r: Invitee) =>
   [r.viaEmail && r.email ? "E-mail" : null, r.viaSms && r.phone ? "Text" : null].filter(Boolean).join(", ");
 
-function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, recipients: Recipient[], media: OrganiserMedia) {
+function creatorPage(
+  event: Event,
+  view: ReturnType<typeof creatorEventView>,
+  recipients: Recipient[],
+  media: OrganiserMedia,
+  unlocked: boolean,
+) {
   const collecting = acceptsContributions(event);
   const rsvps = view.rsvps;
   return {
@@ -102,6 +110,9 @@ function creatorPage(event: Event, view: ReturnType<typeof creatorEventView>, re
       deliveredAt: event.deliveredAt ? formatMoment(event.deliveredAt, event.timeZone) : null,
       today: dayIn(new Date(), event.timeZone),
       timeZone: event.timeZone,
+      // Delivery is what payment unlocks; a locked Chorus links its cart instead.
+      unlocked,
+      cartPath: cartPathOf(event),
     },
     thankYouMessage: view.thankYouMessage,
     media,
@@ -122,7 +133,13 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
-    const page = creatorPage(event, view.event, await listRecipients(db(), event.id), await organiserMediaOf(event));
+    const page = creatorPage(
+      event,
+      view.event,
+      await listRecipients(db(), event.id),
+      await organiserMediaOf(event),
+      await eventUnlocked(event),
+    );
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(address.stockSearch, address.clientIp);
     return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
@@ -136,7 +153,14 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     if (!view.contributor) {
       return {
         footerReport,
-        page: { kind: "public" as const, headline: open.headline, occasion: open.occasion, thankYou, thankYouFrom: recipientNames },
+        page: {
+          kind: "public" as const,
+          headline: open.headline,
+          occasion: open.occasion,
+          thankYou,
+          thankYouFrom: recipientNames,
+          offer: await contributorOfferFor(viewer.rsvp),
+        },
       };
     }
     return {
@@ -156,6 +180,8 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         limits: uploadLimits(),
         thankYou,
         thankYouFrom: recipientNames,
+        // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
+        offer: await contributorOfferFor(viewer.rsvp),
       },
     };
   }
@@ -171,6 +197,8 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       recipientNames: audience.recipientNames,
       videoReady: !!audience.publishedMedia,
       video: await currentVideoOf(event),
+      // The full-quality download is what payment unlocks; watching is not.
+      downloadable: await eventUnlocked(event),
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
       uuid: event.uuid,

@@ -19,7 +19,7 @@ export async function receivePaymentWebhook(
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const objectId = typeof event.data.object.id === "string" ? event.data.object.id : null;
     if (!(await recordPaymentEvent(tx, { id: event.id, type: event.type, objectId }))) return "duplicate";
-    const applied = await applyPaymentEvent(event, tx);
+    const applied = await applyPaymentEvent(event, tx, paymentsProvider().name);
     await markPaymentEventProcessed(tx, event.id);
     return applied;
   });

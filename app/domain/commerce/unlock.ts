@@ -1,0 +1,18 @@
+import { isMember } from "~/domain/membership";
+import { findOccasion } from "~/domain/occasions";
+
+// What payment unlocks (docs/decisions/018-what-payment-unlocks.md): everything up to and including
+// preview and render is open to every Chorus; sending it to the recipient and downloading the
+// full-quality video need the Chorus paid, a free occasion, or an organiser who is a member.
+
+type Organiser = Parameters<typeof isMember>[0];
+
+/** Get Well (spec §9): the one occasion whose Chorus costs nothing. */
+export const isFreeOccasion = (occasion: string) => findOccasion(occasion)?.isFree ?? false;
+
+export function isUnlocked(event: { paid: boolean; occasion: string }, organiser: Organiser) {
+  return event.paid || isFreeOccasion(event.occasion) || isMember(organiser);
+}
+
+/** Why a locked Chorus cannot be delivered or downloaded yet, for the API and the page alike. */
+export const PAYMENT_REQUIRED_MESSAGE = "Pay for this Chorus to deliver it to the recipient and download the full-quality video.";

@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
+import { apiResource, ok } from "~/lib/http.server";
+import { uuidParam } from "~/lib/params.server";
+import { availableProductsOf } from "~/services/commerce/carts.server";
+import { requireManager } from "~/services/events/events.server";
+
+/** GET /api/v2/stripe/available-products/{eventId}: the Chorus, its upsells and add-ons, with what each gives and costs. */
+export const { loader, action } = apiResource<LoaderFunctionArgs>({
+  async GET({ request, params }) {
+    const { event } = await requireManager(await getUser(request), uuidParam(params.id, "Chorus"));
+    return ok(await availableProductsOf(event));
+  },
+});

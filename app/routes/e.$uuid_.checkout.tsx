@@ -1,0 +1,85 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { captureRemixErrorBoundaryError } from "@sentry/remix";
+import { CheckoutForm } from "~/components/commerce/checkout-form";
+import { FormMessages } from "~/components/ui/field";
+import { PRODUCT_NAME } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
+import { readForm } from "~/lib/form.server";
+import { isApiError, asPageError } from "~/lib/http.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
+import { loadCheckoutPage, openCheckout, runCheckoutIntent } from "~/services/commerce/checkout-page.server";
+import { formText } from "~/services/events/event-page-form.server";
+import type { EventFormReply } from "~/services/events/event-page.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Checkout — ${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  try {
+    return json(
+      { page: await loadCheckoutPage(await openCheckout(await getUser(request), params.uuid)) },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
+
+/** The page's one form, by the button pressed: update, apply or remove a code, pay, or confirm a free cart. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const intent = formText(form, "intent");
+  try {
+    const outcome = await runCheckoutIntent(await openCheckout(await getUser(request), params.uuid), intent, form);
+    if ("reply" in outcome) return json<EventFormReply>(outcome.reply, { status: outcome.status });
+    return redirectWithCookies(outcome.redirect, outcome.toast ? [await toastHeader(outcome.toast)] : []);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields }, { status: error.status });
+  }
+}
+
+export default function CheckoutPage() {
+  const { page } = useLoaderData<typeof loader>();
+  const reply = useActionData<EventFormReply>();
+  return (
+    <div className="checkout-page stack">
+      <header className="event-head">
+        <p>
+          <Link to={`/e/${page.uuid}`}>← Back to the Chorus</Link>
+        </p>
+        <h1>Checkout</h1>
+        <p className="muted">{page.headline}</p>
+      </header>
+      {reply && !reply.ok && !reply.errors?.promoCode ? <FormMessages formError={reply.formError} /> : null}
+      <CheckoutForm page={page} errors={reply?.errors} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status >= 500) {
+    captureRemixErrorBoundaryError(error);
+    return (
+      <div className="card empty-state">
+        <h1>Something went wrong</h1>
+        <p>We've been told about it. Please try again in a moment.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="card empty-state">
+      <h1>We couldn't open this checkout</h1>
+      <p>
+        {error.status === 404
+          ? `There is no ${PRODUCT_NAME} at this address.`
+          : `Only the organiser of a ${PRODUCT_NAME} can pay for it. Log in with their account and try again.`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,311 @@
+import type { Cart, CartProductRow, Event, Invoice, PromoCode, User } from "drizzle/schema";
+import { z } from "zod";
+import { addonsFor, BASE_PRODUCT_KEY, choosableKeys, productByKey, upsellsFor, type Product } from "~/domain/commerce/catalogue";
+import { formatMoney } from "~/domain/commerce/money";
+import { canUsePromoCode, inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
+import { normaliseCode } from "~/domain/commerce/promo-codes";
+import { isFreeOccasion } from "~/domain/commerce/unlock";
+import { isMember } from "~/domain/membership";
+import { db, type Db } from "~/lib/db.server";
+import { ApiError, badRequest, isApiError, notFound, parseWith } from "~/lib/http.server";
+import {
+  changeCart,
+  findCartById,
+  findOrInsertOpenCart,
+  findOpenCartOfEvent,
+  findPaidCartOfEvent,
+  listCartProducts,
+  lockCart,
+  replaceCartProducts,
+} from "~/models/cart.server";
+import { findEventById } from "~/models/event.server";
+import { findInvoiceOfCart } from "~/models/payment.server";
+import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/promo-code.server";
+import { findUserById } from "~/models/user.server";
+import { requireManager } from "~/services/events/events.server";
+import { isCountryCode } from "./countries.server";
+import { judgePromoCode, ruleOf } from "./promo-codes.server";
+import { recordSale } from "./sales.server";
+
+// The cart of an event (spec §3 "Cart", §7.2 Carts): one open cart per event, owned by its
+// organiser, priced from the catalogue on every read. The browser chooses products by key, a
+// promo code and a billing country; it never sends an amount.
+
+export const cartNotFound = () => notFound("There is no cart with this id.");
+
+export const pricingContextOf = (event: Pick<Event, "occasion">, organiser: User | null): PricingContext => ({
+  freeOccasion: isFreeOccasion(event.occasion),
+  member: isMember(organiser),
+});
+
+/** A cart with everything its prices depend on. */
+export interface CartState {
+  cart: Cart;
+  event: Event;
+  organiser: User;
+  products: CartProductRow[];
+  promoCode: PromoCode | null;
+  /** Why the cart's code does not count now (expired since it was applied, used up, covers nothing in it); null when it does or there is none. */
+  promoProblem: string | null;
+  /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
+  promoRefused: boolean;
+  pricing: Pricing;
+}
+
+/** Reads and prices a cart; inside a transaction that locked the cart, with exact redemption counts. */
+export async function loadCartState(
+  cart: Cart,
+  tx: Db = db(),
+  options: { lockPromo?: boolean; products?: CartProductRow[] | null } = {},
+): Promise<CartState> {
+  const event = (await findEventById(tx, cart.eventId, { withDeleted: true }))!;
+  const organiser = (await findUserById(tx, cart.userId))!;
+  const products = options.products ?? (await listCartProducts(tx, cart.id));
+  const promoCode = cart.promoCodeId
+    ? options.lockPromo
+      ? await lockPromoCode(tx, cart.promoCodeId)
+      : await findPromoCodeById(tx, cart.promoCodeId)
+    : null;
+  let promoProblem: string | null = null;
+  let promoRefused = false;
+  // A paid cart keeps the discount it was sold with; an open one is judged again on every read.
+  if (promoCode && cart.status === "open") {
+    const verdict = await judgePromoCode(promoCode, organiser, tx);
+    if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
+  }
+  const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;
+  const pricing = priceCart(products, pricingContextOf(event, organiser), usable, cart.billingCountry);
+  if (promoCode && !promoProblem && !pricing.promotion) promoProblem = "This code does not apply to anything in your cart.";
+  return { cart, event, organiser, products, promoCode, promoProblem, promoRefused, pricing };
+}
+
+const productOffer = (product: Product, state: { products: CartProductRow[]; event: Event; organiser: User | null }) => {
+  const included = inclusionOf(product.key, pricingContextOf(state.event, state.organiser));
+  return {
+    key: product.key,
+    name: product.name,
+    gives: product.gives,
+    unitAmount: product.unitAmount,
+    currency: product.currency,
+    price: formatMoney(product.unitAmount, product.currency),
+    included,
+    selected: state.products.some((p) => p.key === product.key),
+  };
+};
+
+/** GET /v2/stripe/available-products/{id}: what this Chorus can have, with what each gives and costs. */
+export async function availableProductsOf(event: Event) {
+  const organiser = await findUserById(db(), event.creatorId);
+  const open = await findOpenCartOfEvent(db(), event.id);
+  const state = { event, organiser, products: open ? await listCartProducts(db(), open.id) : [] };
+  return {
+    base: productOffer(productByKey(BASE_PRODUCT_KEY)!, state),
+    upsells: upsellsFor().map((p) => productOffer(p, state)),
+    addons: addonsFor(event).map((p) => productOffer(p, state)),
+  };
+}
+
+/** The buyer of an event's cart and what a promo code would be priced against. */
+export async function promoCartOf(event: Event) {
+  const organiser = (await findUserById(db(), event.creatorId))!;
+  const open = await findOpenCartOfEvent(db(), event.id);
+  return {
+    buyer: organiser,
+    cart: {
+      products: open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
+      context: pricingContextOf(event, organiser),
+      country: open?.billingCountry ?? null,
+    },
+  };
+}
+
+/** The cart as the API and the cart page show it (spec §3 "Cart"). */
+export function cartView(state: CartState, invoice: Invoice | null = null) {
+  const { cart, pricing } = state;
+  return {
+    id: cart.id,
+    createdAt: cart.createdAt.toISOString(),
+    updatedAt: cart.updatedAt.toISOString(),
+    eventId: cart.eventId,
+    userId: cart.userId,
+    status: cart.status,
+    version: cart.version,
+    products: state.products,
+    checkoutSessionId: cart.checkoutSessionId,
+    canUsePromoCode: cart.status === "open" && canUsePromoCode(pricing),
+    promoCode: state.promoCode?.code ?? null,
+    promoCodeProblem: state.promoProblem,
+    billingCountry: cart.billingCountry,
+    lineItems: pricing.lineItems,
+    promotion: pricing.promotion,
+    taxation: pricing.taxation,
+    totals: pricing.totals,
+    upsells: upsellsFor().map((p) => productOffer(p, state)),
+    availableAddons: addonsFor(state.event).map((p) => productOffer(p, state)),
+    paidAt: cart.paidAt?.toISOString() ?? null,
+    invoiceNumber: invoice?.number ?? null,
+  };
+}
+
+export type CartView = ReturnType<typeof cartView>;
+
+async function viewOf(cart: Cart) {
+  const state = await loadCartState(cart);
+  return cartView(state, cart.status === "paid" ? await findInvoiceOfCart(db(), cart.id) : null);
+}
+
+/**
+ * POST /v2/carts: the event's cart, made on first ask with the Chorus in it. A Chorus already
+ * paid for through a cart answers with that cart.
+ */
+export async function openCartOf(event: Event) {
+  if (event.paid) {
+    const paid = await findPaidCartOfEvent(db(), event.id);
+    if (paid) return viewOf(paid);
+  }
+  const cart = await findOrInsertOpenCart(db(), {
+    eventId: event.id,
+    userId: event.creatorId,
+    products: [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
+  });
+  return viewOf(cart);
+}
+
+/** A cart and its event, for the organiser of that event (or an admin) only. */
+export async function requireCartManager(user: User | null, cartId: string) {
+  const cart = await findCartById(db(), cartId);
+  if (!cart) throw cartNotFound();
+  try {
+    const { event, viewer } = await requireManager(user, cart.eventId);
+    return { cart, event, viewer };
+  } catch (error) {
+    // Someone else's cart does not exist for them (its event's id would otherwise be confirmed).
+    if (isApiError(error) && error.status === 403) throw cartNotFound();
+    throw error;
+  }
+}
+
+/** What the browser may change (spec §3: the cart's own fields are omitted on update and ignored here). */
+export const cartUpdateInput = z.object({
+  /** Upsells and add-ons by key; the Chorus itself is always in the cart. */
+  selected: z.array(z.string().trim().max(64)).max(20).optional(),
+  promoCode: z.string().trim().max(64).nullable().optional(),
+  billingCountry: z
+    .string()
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .refine((v) => v === "" || isCountryCode(v), "Choose a country from the list.")
+    .nullable()
+    .optional(),
+});
+
+export type CartUpdate = z.infer<typeof cartUpdateInput>;
+
+const SPEC_CART_FIELDS = [
+  "id",
+  "createdAt",
+  "updatedAt",
+  "eventId",
+  "userId",
+  "products",
+  "checkoutSessionId",
+  "canUsePromoCode",
+  "lineItems",
+  "promotion",
+  "taxation",
+  "totals",
+  "upsells",
+  "availableAddons",
+];
+
+/** The payload of PUT /v2/carts/{id} without the fields the spec leaves out of an update, then checked. */
+export function parseCartUpdate(payload: Record<string, unknown>): CartUpdate {
+  const kept = Object.fromEntries(Object.entries(payload).filter(([key]) => !SPEC_CART_FIELDS.includes(key)));
+  return parseWith(cartUpdateInput.strip(), kept);
+}
+
+const paidAlready = () => new ApiError(409, "CART_PAID", "This cart is paid for already.");
+
+/** PUT /v2/carts/{id}: products chosen from what applies, a promo code (or none), a billing country. */
+export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
+  if (cart.status !== "open") throw paidAlready();
+  const changes: Parameters<typeof changeCart>[2] = {};
+  if (input.billingCountry !== undefined) changes.billingCountry = input.billingCountry || null;
+  if (input.promoCode !== undefined) {
+    const typed = input.promoCode ? normaliseCode(input.promoCode) : "";
+    if (!typed) changes.promoCodeId = null;
+    else {
+      const code = await findPromoCodeByCode(db(), typed);
+      if (!code) throw badRequest("Some fields need your attention.", { promoCode: "We don't know this code. Check it and try again." });
+      const organiser = (await findUserById(db(), cart.userId))!;
+      const verdict = await judgePromoCode(code, organiser);
+      if (!verdict.applies) throw badRequest("Some fields need your attention.", { promoCode: verdict.message });
+      changes.promoCodeId = code.id;
+    }
+  }
+  let products: CartProductRow[] | null = null;
+  if (input.selected !== undefined) {
+    const allowed = choosableKeys(event);
+    const unknown = input.selected.filter((key) => key !== BASE_PRODUCT_KEY && !allowed.has(key));
+    if (unknown.length)
+      throw badRequest("Some fields need your attention.", { selected: `${unknown[0]} is not something this Chorus can have.` });
+    const keys = [...new Set(input.selected.filter((key) => key !== BASE_PRODUCT_KEY))];
+    products = [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...keys.map((key) => ({ key, quantity: 1 }))];
+  }
+  const changed = await db().transaction(async (tx) => {
+    const locked = await lockCart(tx, cart.id);
+    if (!locked || locked.status !== "open") throw paidAlready();
+    // Only a real change counts: saving the same choices again keeps the version (and its checkout).
+    const current = await listCartProducts(tx, cart.id);
+    const productsChange = products && !sameProducts(products, current) ? products : null;
+    const fieldChanges = Object.fromEntries(
+      Object.entries(changes).filter(([key, value]) => locked[key as keyof typeof changes] !== value),
+    ) as typeof changes;
+    if (!productsChange && !Object.keys(fieldChanges).length) return locked;
+    if (productsChange) await replaceCartProducts(tx, cart.id, productsChange);
+    return changeCart(tx, cart.id, fieldChanges);
+  });
+  if (!changed) throw paidAlready();
+  // A code that is valid but covers nothing in the cart is kept (the buyer may add what it covers) and said so.
+  return cartView(await loadCartState(changed));
+}
+
+const sameProducts = (a: readonly CartProductRow[], b: readonly CartProductRow[]) => {
+  const key = (list: readonly CartProductRow[]) =>
+    list
+      .map((p) => `${p.key}:${p.quantity}`)
+      .sort()
+      .join(",");
+  return key(a) === key(b);
+};
+
+/** The cart's view as it is now. */
+export const cartViewOf = viewOf;
+
+/**
+ * POST /v2/carts/{id}/finalize: a cart that costs nothing (a free occasion, a 100 % code, a
+ * member's included Chorus) is settled without a payment: the Chorus is marked paid, a zero
+ * invoice and the code's redemption are recorded. Exactly once: the cart row is locked, so a
+ * second call at the same moment waits and then finds it settled.
+ */
+export async function finalizeFreeCart(cartId: string) {
+  const outcome = await db().transaction(async (tx) => {
+    const cart = await lockCart(tx, cartId);
+    if (!cart) throw cartNotFound();
+    if (cart.status === "paid") return { cart, invoice: await findInvoiceOfCart(tx, cart.id), alreadyFinalized: true };
+    const state = await loadCartState(cart, tx, { lockPromo: true });
+    if (state.promoRefused && state.promoProblem) {
+      throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
+    }
+    if (state.pricing.totals.total !== 0) {
+      throw new ApiError(
+        402,
+        "PAYMENT_REQUIRED",
+        `This cart comes to ${formatMoney(state.pricing.totals.total, state.pricing.totals.currency)}: it needs a payment, not a free checkout.`,
+      );
+    }
+    const sale = await recordSale(tx, { state, payment: null, paidAt: new Date() });
+    return { cart: sale.cart, invoice: sale.invoice, alreadyFinalized: false };
+  });
+  return { ...outcome, view: await viewOf(outcome.cart) };
+}

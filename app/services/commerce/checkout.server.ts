@@ -1,0 +1,109 @@
+import type { CartProductRow, User } from "drizzle/schema";
+import { formatRate } from "~/domain/commerce/tax";
+import type { PaymentCheckoutInput } from "~/integrations/payments/payments-port";
+import { db } from "~/lib/db.server";
+import { ApiError } from "~/lib/http.server";
+import { setCartCheckoutSession } from "~/models/cart.server";
+import { paymentsProvider } from "~/services/payments/provider.server";
+import type { CartState } from "./carts.server";
+
+// Card checkout of a cart: what the payment service is asked to charge, always from our own
+// pricing, and what comes back on its events so the webhook knows what was sold.
+
+export interface CheckoutUrls {
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** "chorus:1,premium:1": the cart's products, short enough for a metadata value. */
+const encodeProducts = (products: readonly CartProductRow[]) => products.map((p) => `${p.key}:${p.quantity}`).join(",");
+
+function decodeProducts(value: unknown): CartProductRow[] | null {
+  if (typeof value !== "string" || !value) return null;
+  const products = value.split(",").map((part) => {
+    const [key = "", quantity = "1"] = part.split(":");
+    return { key, quantity: Math.max(1, Number.parseInt(quantity, 10) || 1) };
+  });
+  return products.filter((p) => p.key);
+}
+
+/** What a checkout's metadata says was sold: products, promo code and billing country. */
+export function cartFromMetadata(metadata: Record<string, unknown>) {
+  const text = (v: unknown) => (typeof v === "string" && v ? v : null);
+  return {
+    products: decodeProducts(metadata.products),
+    promoCodeId: text(metadata.promoCodeId),
+    country: text(metadata.country),
+  };
+}
+
+/**
+ * The payment service's checkout for a priced cart. Each line is charged at what it costs after
+ * the promo code, and tax is a line of its own, so the lines add up to the cart's total exactly.
+ * The idempotency key is the cart's id and version: pressing Pay twice opens the same session,
+ * and a changed cart a new one.
+ */
+export function checkoutInputForCart(
+  state: Pick<CartState, "cart" | "event" | "products" | "promoCode" | "pricing">,
+  user: Pick<User, "email" | "paymentCustomerId">,
+  urls: CheckoutUrls,
+): PaymentCheckoutInput {
+  const { cart, pricing } = state;
+  const lines = pricing.lineItems
+    .filter((l) => l.net > 0)
+    .map((l) => {
+      const even = l.net % l.quantity === 0;
+      return {
+        name: even || l.quantity === 1 ? l.name : `${l.name} × ${l.quantity}`,
+        description: l.gives.join(" · "),
+        unitAmount: even ? l.net / l.quantity : l.net,
+        currency: l.currency,
+        quantity: even ? l.quantity : 1,
+      };
+    });
+  if (pricing.taxation.amount > 0) {
+    lines.push({
+      name: `${pricing.taxation.label} ${formatRate(pricing.taxation)}`,
+      description: `${pricing.taxation.label} for ${pricing.taxation.country}`,
+      unitAmount: pricing.taxation.amount,
+      currency: pricing.totals.currency,
+      quantity: 1,
+    });
+  }
+  return {
+    customerEmail: user.email,
+    customerId: user.paymentCustomerId,
+    clientReferenceId: cart.id,
+    metadata: {
+      kind: "cart",
+      cartId: cart.id,
+      cartVersion: String(cart.version),
+      eventId: cart.eventId,
+      // The payment service's return page links back to this event.
+      eventUuid: state.event.uuid,
+      userId: cart.userId,
+      products: encodeProducts(state.products),
+      ...(state.promoCode && pricing.promotion ? { promoCodeId: state.promoCode.id } : {}),
+      ...(cart.billingCountry ? { country: cart.billingCountry } : {}),
+    },
+    successUrl: urls.successUrl,
+    cancelUrl: urls.cancelUrl,
+    idempotencyKey: `cart:${cart.id}:v${cart.version}`,
+    lines,
+  };
+}
+
+/**
+ * Starts paying for a cart by card: the payment service's hosted page to send the payer to. A
+ * cart that costs nothing is settled with a free checkout instead; a code that no longer applies
+ * is said before any money moves.
+ */
+export async function startCartCheckout(state: CartState, user: Pick<User, "email" | "paymentCustomerId">, urls: CheckoutUrls) {
+  if (state.cart.status !== "open" || state.event.paid) throw new ApiError(409, "CART_PAID", "This Chorus is paid for already.");
+  if (state.promoProblem && state.promoCode)
+    throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
+  if (state.pricing.totals.total === 0) throw new ApiError(409, "NOTHING_TO_PAY", "This cart costs nothing: confirm it without a payment.");
+  const session = await paymentsProvider().createPaymentCheckout(checkoutInputForCart(state, user, urls));
+  await setCartCheckoutSession(db(), state.cart.id, session.id);
+  return session;
+}

@@ -1,0 +1,62 @@
+import type { Cart, Invoice, Payment } from "drizzle/schema";
+import { enqueueInTransaction } from "~/jobs/queue.server";
+import type { Db } from "~/lib/db.server";
+import { markCartPaid } from "~/models/cart.server";
+import { setEventPaid } from "~/models/event.server";
+import { findOrInsertInvoice } from "~/models/payment.server";
+import { insertRedemption } from "~/models/promo-code.server";
+import type { CartState } from "./carts.server";
+
+/**
+ * What a settled cart leaves behind, in the caller's transaction: the cart paid, the Chorus paid,
+ * an invoice with the lines as they were sold, the promo code's redemption, and (when money
+ * changed hands) the receipt queued. Each write is once per cart, so running it again changes nothing.
+ */
+export async function recordSale(
+  tx: Db,
+  input: { state: CartState; payment: Payment | null; paidAt: Date },
+): Promise<{ cart: Cart; invoice: Invoice; created: boolean }> {
+  const { state, payment, paidAt } = input;
+  const { pricing } = state;
+  const cart = (await markCartPaid(tx, state.cart.id, state.cart.paidAt ?? paidAt))!;
+  await setEventPaid(tx, state.event.id, true);
+  const { invoice, created } = await findOrInsertInvoice(tx, {
+    userId: state.cart.userId,
+    cartId: state.cart.id,
+    eventId: state.event.id,
+    paymentId: payment?.id ?? null,
+    lines: pricing.lineItems.map((l) => ({
+      key: l.key,
+      name: l.name,
+      quantity: l.quantity,
+      unitAmount: l.unitAmount,
+      amount: l.amount,
+      discount: l.discount,
+      net: l.net,
+      included: l.included,
+    })),
+    subtotal: pricing.totals.subtotal,
+    discount: pricing.totals.discount,
+    tax: pricing.totals.tax,
+    total: payment ? payment.amount : pricing.totals.total,
+    currency: pricing.totals.currency,
+    taxLabel: pricing.taxation.label,
+    taxBasisPoints: pricing.taxation.basisPoints,
+    country: pricing.taxation.country,
+    promoCode: pricing.promotion?.code ?? null,
+    paidAt,
+  });
+  if (state.promoCode && pricing.promotion) {
+    await insertRedemption(tx, {
+      promoCodeId: state.promoCode.id,
+      userId: state.cart.userId,
+      cartId: state.cart.id,
+      discount: pricing.promotion.discount,
+      currency: pricing.totals.currency,
+    });
+  }
+  if (created && invoice.total > 0) {
+    await enqueueInTransaction(tx, "invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}` });
+  }
+  return { cart, invoice, created };
+}

@@ -1,0 +1,66 @@
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { db } from "~/lib/db.server";
+import { findEventById, insertRecipient } from "~/models/event.server";
+import { insertPromoCode } from "~/models/promo-code.server";
+import { createUser, PASSWORD, uniqueEmail } from "../support/accounts";
+import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e-setup";
+import { createTestEvent } from "../support/events";
+
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe.skipIf(!chromiumPath)("the cart page in Chromium", () => {
+  const e2e = useServerAndBrowser();
+
+  test("without JavaScript at 375px: delivery is refused with a link to the cart, a 100 % code makes it free, confirm pays the Chorus", async () => {
+    const user = await createUser();
+    const event = await createTestEvent(user);
+    await insertRecipient(db(), event.id, { firstName: "Bo", lastName: "", email: uniqueEmail("bo"), phone: null });
+    const code = await insertPromoCode(db(), { code: `GIFT-${event.eventId}`, kind: "percent", value: 100 });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
+    await logInBrowser(page, user.email, PASSWORD);
+
+    await page.goto(`/e/${event.uuid}#deliver`);
+    const deliver = page.locator("#deliver");
+    await expect.poll(() => deliver.textContent()).toContain("come with paying for this Chorus");
+    await deliver.getByRole("link", { name: "Go to checkout" }).click();
+    await page.waitForURL(`**/e/${event.uuid}/checkout`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.getByRole("button", { name: "Pay $5.00" }).count()).toBe(1);
+
+    await page.getByLabel(/Premium finish/).check();
+    await page.getByLabel("Billing country").selectOption("GB");
+    await page.getByRole("button", { name: "Update the total" }).click();
+    // $9.00 + 20 % VAT.
+    await page.getByRole("button", { name: "Pay $10.80" }).waitFor();
+    expect(await page.getByLabel(/Premium finish/).isChecked()).toBe(true);
+
+    await page.getByLabel("Promo code").fill(code.code.toLowerCase());
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByRole("button", { name: "Confirm — no payment needed" }).waitFor();
+    expect(await page.locator(".checkout-totals").textContent()).toContain("$0.00");
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, "checkout-phone-free");
+
+    await page.getByRole("button", { name: "Confirm — no payment needed" }).click();
+    await page.waitForURL(`**/e/${event.uuid}#deliver`);
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    expect(await page.locator("#deliver").getByRole("button", { name: "Send the private link" }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  test("with JavaScript: Pay says card payments are not set up, without console errors", async () => {
+    const user = await createUser();
+    const event = await createTestEvent(user);
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    const errors = collectPageErrors(page);
+    await logInBrowser(page, user.email, PASSWORD);
+    await gotoHydrated(page, `/e/${event.uuid}/checkout`);
+    await page.getByRole("button", { name: "Pay $5.00" }).click();
+    await expect.poll(() => page.locator(".form-error").textContent()).toBe("Card payments are not set up yet.");
+    expect(errors.filter((e) => !e.includes("503"))).toEqual([]);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await page.context().close();
+  });
+});

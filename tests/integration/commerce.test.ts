@@ -1,0 +1,602 @@
+import crypto from "node:crypto";
+import { carts, invoices, payments, promoCodes, promoRedemptions, type Event, type User } from "drizzle/schema";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { PaymentEvent } from "~/integrations/payments/payments-port";
+import { db } from "~/lib/db.server";
+import { inviteTokenFor } from "~/lib/invite-token.server";
+import { signedFileUrl } from "~/lib/media-url.server";
+import { findCartById } from "~/models/cart.server";
+import { findEventById, insertRecipient } from "~/models/event.server";
+import { insertPromoCode, type NewPromoCode } from "~/models/promo-code.server";
+import { publishVersion } from "~/models/published-media.server";
+import { insertRsvp, updateRsvp } from "~/models/rsvp.server";
+import { findUserById, updateUser } from "~/models/user.server";
+import { loadCartState, openCartOf } from "~/services/commerce/carts.server";
+import { checkoutInputForCart } from "~/services/commerce/checkout.server";
+import { applyPaymentEvent, paymentEffect } from "~/services/commerce/payment-effects.server";
+import type { RunningServer } from "../../server";
+import { createUser, lastMailTo, loggedInUser, logIn, uniqueEmail } from "../support/accounts";
+import { createTestEvent } from "../support/events";
+import { TestClient } from "../support/http-client";
+import { jobsOf, untilJobsFinished } from "../support/jobs";
+import { startTestServer } from "../support/test-server";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer({ JOB_POLL_SECONDS: "0.5" });
+});
+afterAll(() => server.close());
+
+async function organiser(occasion = "birthday") {
+  const { user, client } = await loggedInUser(server.url);
+  const event = await createTestEvent(user, { occasion });
+  return { user, client, event };
+}
+
+const newCode = (fields: Partial<NewPromoCode> = {}) =>
+  insertPromoCode(db(), { code: `TEST-${crypto.randomBytes(4).toString("hex").toUpperCase()}`, kind: "percent", value: 20, ...fields });
+
+async function openCart(client: TestClient, event: Event) {
+  const reply = await client.post("/api/v2/carts", { eventId: event.id });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.data;
+}
+
+describe("carts", () => {
+  test("fetch or create: one open cart per event, even asked twice at once, with the Chorus at 5.00 USD", async () => {
+    const { client, event } = await organiser();
+    const [a, b] = await Promise.all([openCart(client, event), openCart(client, event)]);
+    expect(a.id).toBe(b.id);
+    expect((await openCart(client, event)).id).toBe(a.id);
+    expect(a).toMatchObject({
+      eventId: event.id,
+      status: "open",
+      version: 1,
+      products: [{ key: "chorus", quantity: 1 }],
+      canUsePromoCode: true,
+      promotion: null,
+      totals: { subtotal: 500, discount: 0, tax: 0, total: 500, currency: "usd" },
+    });
+    expect(a.lineItems[0]).toMatchObject({ key: "chorus", name: "Your Chorus", unitAmount: 500, net: 500 });
+    expect(a.upsells.map((p: { key: string }) => p.key)).toEqual(["premium"]);
+    expect(a.availableAddons.map((p: { key: string }) => p.key)).toEqual(["originals-zip"]);
+    expect((await db().select().from(carts).where(eq(carts.eventId, event.id))).length).toBe(1);
+  });
+
+  test("an update chooses products by key and a country; amounts and the cart's own fields from the browser are ignored", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const reply = await client.put(`/api/v2/carts/${cart.id}`, {
+      selected: ["premium", "originals-zip"],
+      billingCountry: "gb",
+      // Spec §3: these are left out of an update; sent anyway, they change nothing.
+      totals: { total: 1, subtotal: 1, discount: 0, tax: 0, currency: "usd" },
+      lineItems: [{ key: "chorus", unitAmount: 1 }],
+      products: [{ key: "chorus", quantity: 50 }],
+      userId: crypto.randomUUID(),
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.data).toMatchObject({
+      version: 2,
+      billingCountry: "GB",
+      taxation: { country: "GB", label: "VAT", basisPoints: 2000, taxable: 1200, amount: 240 },
+      totals: { subtotal: 1200, discount: 0, tax: 240, total: 1440 },
+    });
+    expect(reply.body.data.lineItems.map((l: { key: string; quantity: number }) => [l.key, l.quantity])).toEqual([
+      ["chorus", 1],
+      ["premium", 1],
+      ["originals-zip", 1],
+    ]);
+
+    const unknown = await client.put(`/api/v2/carts/${cart.id}`, { selected: ["guestbook-book"] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields.selected).toMatch(/not something this Chorus can have/);
+    const badCountry = await client.put(`/api/v2/carts/${cart.id}`, { billingCountry: "Narnia" });
+    expect(badCountry.status).toBe(400);
+    expect(badCountry.body.error.fields.billingCountry).toBeTruthy();
+    // A refused update changed nothing.
+    expect((await client.get(`/api/v2/carts/${cart.id}`)).body.data).toMatchObject({ version: 2, totals: { total: 1440 } });
+  });
+
+  test("someone else's cart does not exist for them", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.put(`/api/v2/carts/${cart.id}`, { selected: [] })).status).toBe(404);
+    expect((await stranger.client.post(`/api/v2/carts/${cart.id}/finalize`)).status).toBe(404);
+    expect((await stranger.client.post("/api/v2/carts", { eventId: event.id })).status).toBe(403);
+  });
+
+  test("available products of an event: the Chorus, upsells and add-ons with what each gives", async () => {
+    const { client, event } = await organiser();
+    const reply = await client.get(`/api/v2/stripe/available-products/${event.id}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.base).toMatchObject({ key: "chorus", unitAmount: 500, currency: "usd", price: "$5.00", included: null });
+    expect(reply.body.data.base.gives).toContain("Full-quality download");
+    expect(reply.body.data.upsells[0]).toMatchObject({ key: "premium", selected: false });
+    expect(reply.body.data.addons.length).toBeGreaterThan(0);
+  });
+});
+
+describe("promo codes on a cart", () => {
+  test("a code is applied whatever its case, counts on the lines it covers, and a bad one is refused by name", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ value: 15, productKeys: ["chorus"] });
+    const applied = await client.put(`/api/v2/carts/${cart.id}`, {
+      promoCode: ` ${code.code.toLowerCase()} `,
+      selected: ["originals-zip"],
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data.promotion).toEqual({ code: code.code, description: "15 % off", discount: 75 });
+    expect(applied.body.data.totals).toMatchObject({ subtotal: 800, discount: 75, total: 725 });
+
+    const expired = await newCode({ expiresAt: new Date(Date.now() - 1000) });
+    const refused = await client.put(`/api/v2/carts/${cart.id}`, { promoCode: expired.code });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields.promoCode).toBe("This code has expired.");
+    const unknown = await client.put(`/api/v2/carts/${cart.id}`, { promoCode: "NO-SUCH-CODE" });
+    expect(unknown.body.error.fields.promoCode).toMatch(/don't know this code/);
+    const removed = await client.put(`/api/v2/carts/${cart.id}`, { promoCode: null });
+    expect(removed.body.data).toMatchObject({ promotion: null, promoCode: null, totals: { total: 800 } });
+  });
+
+  test("check: unknown, why not, and what it takes off a given cart", async () => {
+    const { client, event } = await organiser();
+    await openCart(client, event);
+    const unknown = await client.get("/api/v2/promo-codes/check/NOPE-123");
+    expect(unknown.body.data).toMatchObject({ applies: false, reason: "unknown" });
+    const paused = await newCode({ paused: true });
+    expect((await client.get(`/api/v2/promo-codes/check/${paused.code}`)).body.data).toMatchObject({ applies: false, reason: "paused" });
+    const amount = await newCode({ kind: "amount", value: 200, currency: "usd" });
+    const general = await client.get(`/api/v2/promo-codes/check/${amount.code}`);
+    expect(general.body.data).toMatchObject({ applies: true, description: "$2.00 off" });
+    const onCart = await client.get(`/api/v2/promo-codes/check/${amount.code.toLowerCase()}?eventId=${event.id}`);
+    expect(onCart.body.data).toMatchObject({ applies: true, discount: 200, total: 300 });
+    const someoneElses = await newCode({ ownerUserId: (await createUser()).id });
+    expect((await client.get(`/api/v2/promo-codes/check/${someoneElses.code}`)).body.data).toMatchObject({ reason: "not_yours" });
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.get(`/api/v2/promo-codes/check/${amount.code}?eventId=${event.id}`)).status).toBe(403);
+  });
+
+  test("a user's own codes only; staff see anyone's", async () => {
+    const { user, client } = await organiser();
+    const own = await newCode({ ownerUserId: user.id });
+    const byEmail = await newCode({ ownerEmail: user.email.toUpperCase() });
+    await newCode();
+    const mine = await client.get(`/api/v2/promo-codes/user/${user.id}`);
+    expect(mine.body.data.map((c: { code: string }) => c.code).sort()).toEqual([own.code, byEmail.code].sort());
+    const other = await loggedInUser(server.url);
+    expect((await other.client.get(`/api/v2/promo-codes/user/${user.id}`)).status).toBe(404);
+    const editor = await loggedInUser(server.url, "editor");
+    expect((await editor.client.get(`/api/v2/promo-codes/user/${user.id}`)).body.data).toHaveLength(2);
+  });
+});
+
+describe("free checkout", () => {
+  test("a 100 % code: the Chorus is paid, a zero invoice and one redemption; a second finalize changes nothing", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ value: 100, maxRedemptions: 5 });
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code, billingCountry: "DE" })).body.data.totals.total).toBe(0);
+    const done = await client.post(`/api/v2/carts/${cart.id}/finalize`);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data).toMatchObject({ alreadyFinalized: false, cart: { status: "paid", canUsePromoCode: false } });
+    expect(done.body.data.invoiceNumber).toMatch(/^CH-\d{6}$/);
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    const again = await client.post(`/api/v2/carts/${cart.id}/finalize`);
+    expect(again.body.data).toMatchObject({ alreadyFinalized: true, invoiceNumber: done.body.data.invoiceNumber });
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.cartId, cart.id))).toHaveLength(1);
+    const list = await client.get("/api/v2/invoices");
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0]).toMatchObject({
+      number: done.body.data.invoiceNumber,
+      total: 0,
+      discount: 500,
+      promoCode: code.code,
+      country: "DE",
+    });
+    // The paid cart is the event's cart from now on, and it cannot be changed.
+    expect((await openCart(client, event)).id).toBe(cart.id);
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"] })).status).toBe(409);
+  });
+
+  test("two finalizations at the same moment settle the cart exactly once", async () => {
+    const { client, event } = await organiser("getwell");
+    const cart = await openCart(client, event);
+    expect(cart.lineItems[0]).toMatchObject({ included: "free-occasion", amount: 0 });
+    const code = await newCode({ value: 10 });
+    // A code on a free cart covers nothing: it is kept but not redeemed.
+    await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code });
+    const replies = await Promise.all(Array.from({ length: 4 }, () => client.post(`/api/v2/carts/${cart.id}/finalize`)));
+    for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(replies.filter((r) => !r.body.data.alreadyFinalized)).toHaveLength(1);
+    expect(new Set(replies.map((r) => r.body.data.invoiceNumber)).size).toBe(1);
+    expect(await db().select().from(invoices).where(eq(invoices.cartId, cart.id))).toHaveLength(1);
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.cartId, cart.id))).toHaveLength(0);
+  });
+
+  test("a member's Chorus is included; a cart that costs something is refused with 402", async () => {
+    const { user, client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const refused = await client.post(`/api/v2/carts/${cart.id}/finalize`);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: "PAYMENT_REQUIRED" });
+    expect(refused.body.error.message).toMatch(/\$5\.00/);
+    expect((await findEventById(db(), event.id))!.paid).toBe(false);
+    await updateUser(db(), user.id, { subscriptionId: "sub_member" });
+    const member = await client.get(`/api/v2/carts/${cart.id}`);
+    expect(member.body.data.lineItems[0]).toMatchObject({ included: "membership" });
+    expect(member.body.data.totals.total).toBe(0);
+    expect((await client.post(`/api/v2/carts/${cart.id}/finalize`)).status).toBe(200);
+  });
+
+  test("a code used up meanwhile is refused at finalize, and its limit holds", async () => {
+    const code = await newCode({ value: 100, maxRedemptions: 1 });
+    const first = await organiser();
+    const second = await organiser();
+    const cartA = await openCart(first.client, first.event);
+    const cartB = await openCart(second.client, second.event);
+    await first.client.put(`/api/v2/carts/${cartA.id}`, { promoCode: code.code });
+    await second.client.put(`/api/v2/carts/${cartB.id}`, { promoCode: code.code });
+    const [a, b] = await Promise.all([
+      first.client.post(`/api/v2/carts/${cartA.id}/finalize`),
+      second.client.post(`/api/v2/carts/${cartB.id}/finalize`),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect((a.status === 409 ? a : b).body.error).toMatchObject({ code: "PROMO_CODE_INVALID" });
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.promoCodeId, code.id))).toHaveLength(1);
+  });
+
+  test("a first-purchase code is refused to someone who has paid before", async () => {
+    const { user, client, event } = await organiser();
+    await payForCartThroughWebhook(user, event);
+    const code = await newCode({ firstPurchaseOnly: true });
+    const reply = await client.get(`/api/v2/promo-codes/check/${code.code}`);
+    expect(reply.body.data).toMatchObject({ applies: false, reason: "first_purchase_only" });
+  });
+});
+
+const stripeEvent = (type: string, object: Record<string, unknown>, created = Math.floor(Date.now() / 1000)): PaymentEvent => ({
+  id: `evt_${crypto.randomBytes(8).toString("hex")}`,
+  type,
+  created,
+  data: { object },
+});
+
+/** The session a payment service sends back for the checkout of a cart, as it is priced now. */
+async function completedSessionFor(cartId: string, user: User) {
+  const state = await loadCartState((await findCartById(db(), cartId))!);
+  const input = checkoutInputForCart(state, user, { successUrl: "http://x/ok", cancelUrl: "http://x/no" });
+  return {
+    input,
+    session: {
+      id: `cs_${crypto.randomBytes(6).toString("hex")}`,
+      object: "checkout.session",
+      payment_status: "paid",
+      payment_intent: `pi_${crypto.randomBytes(6).toString("hex")}`,
+      amount_total: input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0),
+      currency: "usd",
+      customer: `cus_${crypto.randomBytes(6).toString("hex")}`,
+      client_reference_id: input.clientReferenceId,
+      metadata: input.metadata,
+    },
+  };
+}
+
+async function payForCartThroughWebhook(user: User, event: Event) {
+  const cart = await openCartOf(event);
+  const { session } = await completedSessionFor(cart.id, user);
+  await db().transaction((tx) => paymentEffect(stripeEvent("checkout.session.completed", session), tx));
+  return { cart, session };
+}
+
+describe("payment events", () => {
+  test("checkout input: lines add up to the total, keyed by the cart's version, with what was sold", async () => {
+    const { user, client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ value: 15 });
+    await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"], promoCode: code.code, billingCountry: "SE" });
+    const { input } = await completedSessionFor(cart.id, user);
+    // 900 − 15 % (75 + 60) = 765, + 25 % VAT = 191.25 → 191: 956.
+    expect(input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0)).toBe(956);
+    expect(input.lines.at(-1)).toMatchObject({ name: "VAT 25 %", unitAmount: 191 });
+    expect(input.idempotencyKey).toBe(`cart:${cart.id}:v2`);
+    expect(input).toMatchObject({ customerEmail: user.email, clientReferenceId: cart.id });
+    expect(input.metadata).toMatchObject({
+      kind: "cart",
+      cartId: cart.id,
+      cartVersion: "2",
+      products: "chorus:1,premium:1",
+      country: "SE",
+    });
+  });
+
+  test("a completed checkout pays the Chorus once: payment, invoice, redemption and one receipt, whatever is sent again", async () => {
+    const { user, client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ value: 20 });
+    await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code, selected: ["originals-zip"] });
+    const { session } = await completedSessionFor(cart.id, user);
+    // The organiser changes the cart in another tab after starting checkout: what was paid for counts.
+    await client.put(`/api/v2/carts/${cart.id}`, { selected: [] });
+    const paid = stripeEvent("checkout.session.completed", session);
+    // What the webhook route calls, in the transaction that records the event.
+    expect(await db().transaction((tx) => applyPaymentEvent(paid, tx))).toBe("applied");
+    expect(await db().transaction((tx) => paymentEffect(paid, tx))).toMatchObject({
+      effect: "cart-paid",
+      cartId: cart.id,
+      alreadyPaid: true,
+    });
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    const [payment, ...more] = await db().select().from(payments).where(eq(payments.cartId, cart.id));
+    expect(more).toHaveLength(0);
+    expect(payment).toMatchObject({
+      amount: 640,
+      currency: "usd",
+      status: "paid",
+      providerPaymentId: session.payment_intent,
+      userId: user.id,
+    });
+    const [invoice] = await db().select().from(invoices).where(eq(invoices.cartId, cart.id));
+    expect(invoice).toMatchObject({ subtotal: 800, discount: 160, total: 640, paymentId: payment!.id, promoCode: code.code });
+    expect(invoice!.lines.map((l) => l.key)).toEqual(["chorus", "originals-zip"]);
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.cartId, cart.id))).toHaveLength(1);
+    expect((await findUserById(db(), user.id))!.paymentCustomerId).toBe(session.customer);
+    await untilJobsFinished("invoice-receipt", { data: { invoiceId: invoice!.id } });
+    const mail = await lastMailTo(user.email);
+    expect(mail?.subject).toBe(`Your Chorus receipt ${invoice!.number}`);
+    expect(mail?.text).toContain("Total paid: $6.40");
+    expect(await jobsOf("invoice-receipt", { data: { invoiceId: invoice!.id } })).toHaveLength(1);
+  });
+
+  test("nothing of a payment is kept, nor its receipt queued, when the webhook's transaction rolls back", async () => {
+    const { user, client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const { session } = await completedSessionFor(cart.id, user);
+    const receiptsBefore = (await jobsOf("invoice-receipt")).length;
+    await expect(
+      db().transaction(async (tx) => {
+        await paymentEffect(stripeEvent("checkout.session.completed", session), tx);
+        throw new Error("the ledger write failed");
+      }),
+    ).rejects.toThrow("the ledger write failed");
+    expect((await findEventById(db(), event.id))!.paid).toBe(false);
+    expect(await db().select().from(invoices).where(eq(invoices.cartId, cart.id))).toHaveLength(0);
+    expect(await jobsOf("invoice-receipt")).toHaveLength(receiptsBefore);
+    // Applied for real afterwards, it is all there, receipt included.
+    await db().transaction((tx) => paymentEffect(stripeEvent("checkout.session.completed", session), tx));
+    expect(await jobsOf("invoice-receipt")).toHaveLength(receiptsBefore + 1);
+  });
+
+  test("an unpaid session and another kind of checkout change nothing", async () => {
+    const { user, client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const { session } = await completedSessionFor(cart.id, user);
+    const unpaid = await db().transaction((tx) =>
+      paymentEffect(stripeEvent("checkout.session.completed", { ...session, payment_status: "unpaid" }), tx),
+    );
+    expect(unpaid).toMatchObject({ effect: "ignored" });
+    expect(
+      await db().transaction((tx) =>
+        applyPaymentEvent(stripeEvent("checkout.session.completed", { ...session, payment_status: "unpaid" }), tx),
+      ),
+    ).toBe("ignored");
+    const membership = await db().transaction((tx) =>
+      paymentEffect(stripeEvent("checkout.session.completed", { ...session, metadata: { kind: "membership" } }), tx),
+    );
+    expect(membership).toMatchObject({ effect: "ignored" });
+    expect((await findEventById(db(), event.id))!.paid).toBe(false);
+  });
+
+  test("refunds: a partial one leaves the Chorus paid; a full one locks delivery again", async () => {
+    const { user, client, event } = await organiser();
+    await insertRecipient(db(), event.id, { firstName: "Bo", lastName: "", email: uniqueEmail("bo"), phone: null });
+    const { session } = await payForCartThroughWebhook(user, event);
+    const charge = { id: "ch_1", object: "charge", payment_intent: session.payment_intent, amount: 500, currency: "usd" };
+    const partial = await db().transaction((tx) =>
+      paymentEffect(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200, refunded: false }), tx),
+    );
+    expect(partial).toMatchObject({ effect: "refund", status: "partially_refunded", eventPaid: null });
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    const full = stripeEvent("charge.refunded", { ...charge, amount_refunded: 500, refunded: true });
+    expect(await db().transaction((tx) => paymentEffect(full, tx))).toMatchObject({ status: "refunded", eventPaid: false });
+    // The partial refund told again, late, does not undo the full one.
+    await db().transaction((tx) => paymentEffect(stripeEvent("charge.refunded", { ...charge, amount_refunded: 200 }), tx));
+    const [payment] = await db().select().from(payments).where(eq(payments.providerPaymentId, session.payment_intent));
+    expect(payment).toMatchObject({ status: "refunded", amountRefunded: 500 });
+    const deliver = await client.post(`/api/v2/events/${event.id}/deliver`, {});
+    expect(deliver.status).toBe(402);
+  });
+
+  test("memberships follow subscription events, in the order they happened", async () => {
+    const user = await createUser();
+    const now = Math.floor(Date.now() / 1000);
+    const subscription = { id: "sub_abc", object: "subscription", customer: "cus_m1", metadata: { userId: user.id, plan: "vip-yearly" } };
+    const created = stripeEvent(
+      "customer.subscription.created",
+      { ...subscription, status: "active", current_period_end: now + 86_400 * 365 },
+      now,
+    );
+    expect(await db().transaction((tx) => paymentEffect(created, tx))).toMatchObject({
+      effect: "membership",
+      subscriptionId: "sub_abc",
+    });
+    expect(await findUserById(db(), user.id)).toMatchObject({
+      subscriptionId: "sub_abc",
+      membershipStatus: "active",
+      membershipPlan: "vip-yearly",
+      paymentCustomerId: "cus_m1",
+    });
+    const failed = stripeEvent("invoice.payment_failed", { id: "in_1", customer: "cus_m1", subscription: "sub_abc" }, now + 10);
+    await db().transaction((tx) => paymentEffect(failed, tx));
+    expect(await findUserById(db(), user.id)).toMatchObject({ subscriptionId: "sub_abc", membershipStatus: "past_due" });
+    const deleted = stripeEvent("customer.subscription.deleted", { ...subscription, status: "canceled", metadata: {} }, now + 20);
+    await db().transaction((tx) => paymentEffect(deleted, tx));
+    expect(await findUserById(db(), user.id)).toMatchObject({ subscriptionId: null, membershipStatus: "canceled" });
+    // An update from before the cancellation, arriving late, changes nothing.
+    const late = stripeEvent("customer.subscription.updated", { ...subscription, status: "active" }, now + 5);
+    expect(await db().transaction((tx) => paymentEffect(late, tx))).toMatchObject({ effect: "ignored" });
+    expect((await findUserById(db(), user.id))!.subscriptionId).toBeNull();
+  });
+});
+
+describe("what payment unlocks", () => {
+  test("an unpaid Chorus previews and renders but is neither delivered nor downloaded; paid, it is", async () => {
+    const { user, client, event } = await organiser();
+    await insertRecipient(db(), event.id, { firstName: "Bo", lastName: "", email: uniqueEmail("bo"), phone: null });
+    const refused = await client.post(`/api/v2/events/${event.id}/deliver`, {});
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: "PAYMENT_REQUIRED", fields: { payment: `/e/${event.uuid}/checkout` } });
+
+    // The page's deliver form: the same refusal, with a way to the cart, and no JavaScript needed.
+    const page = await client.form(`/e/${event.uuid}`, { intent: "deliver", when: "now" });
+    expect(page.status).toBe(402);
+    const html = await (await client.raw("GET", `/e/${event.uuid}`)).text();
+    expect(html).toContain(`href="/e/${event.uuid}/checkout"`);
+
+    const { version } = await publishVersion(db(), {
+      eventId: event.id,
+      renderJobId: null,
+      videoKey: `missing/${crypto.randomUUID()}.mp4`,
+      posterKey: null,
+      durationSeconds: 10,
+      width: 1280,
+      height: 720,
+      sizeBytes: 1000,
+      publishedById: user.id,
+    });
+    const link = `${signedFileUrl(`/videos/${version.id}/video`)}&download`;
+    const download = await client.raw("GET", link);
+    expect(download.status).toBe(402);
+    expect(await download.text()).toMatch(/Pay for this Chorus/);
+    await payForCartThroughWebhook(user, event);
+    // Paid: the download goes through to the file (missing here, so a 404 rather than a 402).
+    expect((await client.raw("GET", link)).status).toBe(404);
+    expect((await client.post(`/api/v2/events/${event.id}/deliver`, {})).status).toBe(200);
+  });
+});
+
+describe("reference", () => {
+  test("countries from the ISO list, sorted by name or by code", async () => {
+    const reply = await (await loggedInUser(server.url)).client.get("/api/v2/geo-countries?sortBy=name");
+    expect(reply.status).toBe(200);
+    const names = reply.body.data.map((c: { name: string }) => c.name);
+    expect(names.length).toBeGreaterThan(240);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, "en")));
+    expect(reply.body.data).toContainEqual({ code: "GB", name: "United Kingdom" });
+    const byCode = await (await loggedInUser(server.url)).client.get("/api/v2/geo-countries?sortBy=code");
+    expect(byCode.body.data[0].code).toBe("AD");
+    expect((await (await loggedInUser(server.url)).client.get("/api/v2/geo-countries?sortBy=size")).status).toBe(400);
+  });
+});
+
+describe("the cart page without JavaScript", () => {
+  const form = (client: TestClient, event: Event, fields: Record<string, string | string[]>) => {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(key, v);
+    return client.raw("POST", `/e/${event.uuid}/checkout`, {
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  };
+  const versionOn = async (client: TestClient, event: Event) =>
+    (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).match(/name="version" value="(\d+)"/)![1]!;
+
+  test("the organiser ticks, applies a code and picks a country by plain posts; Pay says card payments are not set up", async () => {
+    const { client, event } = await organiser();
+    const page = await client.raw("GET", `/e/${event.uuid}/checkout`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Your Chorus");
+    expect(html).toContain("Full-quality download");
+    expect(html).toContain('value="GB"');
+    expect(html).toContain("Pay $5.00");
+
+    const code = await newCode({ value: 50 });
+    const applied = await form(client, event, {
+      intent: "apply-promo",
+      version: await versionOn(client, event),
+      selected: ["premium", "originals-zip"],
+      promoCode: code.code.toLowerCase(),
+      billingCountry: "NL",
+    });
+    expect(applied.status).toBe(302);
+    expect(applied.headers.get("location")).toBe(`/e/${event.uuid}/checkout`);
+    const after = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    // 1200 − 50 % = 600, + 21 % VAT = 126: 726.
+    expect(after).toContain("Pay $7.26");
+    expect(after).toContain("VAT 21 %");
+
+    // Pay with boxes changed since the total was shown: nothing is charged, the new total is shown first.
+    const changed = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      selected: ["premium"],
+      promoCode: code.code,
+      billingCountry: "NL",
+    });
+    expect(changed.headers.get("location")).toBe(`/e/${event.uuid}/checkout`);
+    const pay = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      selected: ["premium"],
+      promoCode: code.code,
+      billingCountry: "NL",
+    });
+    expect(pay.status).toBe(503);
+    expect(await pay.text()).toContain("Card payments are not set up yet.");
+
+    const bad = await form(client, event, { intent: "apply-promo", version: "0", promoCode: "NOT-A-CODE", billingCountry: "" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("We don&#x27;t know this code");
+  });
+
+  test("a free cart is confirmed without a payment; only the organiser opens the page", async () => {
+    const { client, event } = await organiser("getwell");
+    const html = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    expect(html).toContain("Confirm — no payment needed");
+    expect(html).toContain("Free for this occasion");
+    const confirmed = await form(client, event, { intent: "confirm", version: await versionOn(client, event), billingCountry: "" });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`/e/${event.uuid}#deliver`);
+    expect((await findEventById(db(), event.id))!.paid).toBe(true);
+    expect(await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).toContain("Paid — thank you");
+
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.raw("GET", `/e/${event.uuid}/checkout`)).status).toBe(403);
+    expect((await form(stranger.client, event, { intent: "confirm", version: "1" })).status).toBe(403);
+  });
+});
+
+describe("the contributor promo code", () => {
+  test("an invitee who contributed is shown one personal code, 20 % off a first Chorus, theirs by e-mail", async () => {
+    const { event } = await organiser();
+    const email = uniqueEmail("guest");
+    const rsvp = await insertRsvp(db(), { eventId: event.id, name: "Guest", email, phone: null, viaEmail: true, viaSms: false });
+    const guest = new TestClient(server.url);
+    const link = `/e/${event.uuid}?invite=${inviteTokenFor(rsvp.id)}`;
+    expect(await (await guest.raw("GET", link)).text()).not.toContain("THANKS-");
+
+    await updateRsvp(db(), rsvp.id, { status: "contributed", contributedAt: new Date() });
+    const shown = (await (await guest.raw("GET", link)).text()).match(/THANKS-[A-Z0-9]{8}/)?.[0];
+    expect(shown).toBeTruthy();
+    // The same code every time the page is opened.
+    expect(await (await guest.raw("GET", link)).text()).toContain(shown);
+    const [code] = await db().select().from(promoCodes).where(eq(promoCodes.rsvpId, rsvp.id));
+    expect(code).toMatchObject({ code: shown, kind: "percent", value: 20, maxRedemptions: 1, firstPurchaseOnly: true, ownerEmail: email });
+
+    // Once they have an account with that address, it is theirs to use, and no one else's.
+    const owner = await createUser({ email });
+    const ownerClient = new TestClient(server.url);
+    await logIn(ownerClient, owner.email);
+    expect((await ownerClient.get(`/api/v2/promo-codes/check/${shown}`)).body.data).toMatchObject({
+      applies: true,
+      description: "20 % off",
+    });
+    expect((await ownerClient.get(`/api/v2/promo-codes/user/${owner.id}`)).body.data.map((c: { code: string }) => c.code)).toEqual([shown]);
+    const other = await loggedInUser(server.url);
+    expect((await other.client.get(`/api/v2/promo-codes/check/${shown}`)).body.data).toMatchObject({ applies: false, reason: "not_yours" });
+  });
+});
