@@ -26,6 +26,12 @@ const text = (value: unknown) => (typeof value === "string" && value ? value : n
 const whole = (value: unknown) => (typeof value === "number" && Number.isInteger(value) ? value : null);
 const record = (value: unknown) => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 /** Stripe sends an expandable field as its id, or as the object with an `id`. */
+/** Our ids are UUIDs; anything else in an event's metadata names nothing of ours. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ourId = (value: unknown) => {
+  const found = text(value);
+  return found && UUID.test(found) ? found : null;
+};
 const idOf = (value: unknown) => text(value) ?? text(record(value).id);
 
 /** Statuses in which a subscription still makes its owner a member (Stripe retries a failed renewal). */
@@ -68,7 +74,7 @@ async function cartPaid(session: Record<string, unknown>, tx: Db, provider: stri
   // A payment method that settles later (a bank debit) completes the session unpaid: its
   // async_payment_succeeded event comes when the money does.
   if (session.payment_status !== undefined && session.payment_status !== "paid") return ignored("the session is not paid yet");
-  const cartId = text(metadata.cartId);
+  const cartId = ourId(metadata.cartId);
   const paymentIntent = idOf(session.payment_intent);
   const amount = whole(session.amount_total);
   const currency = text(session.currency);
@@ -149,7 +155,7 @@ async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<Payment
   const subscriptionId = text(subscription.id);
   const customerId = idOf(subscription.customer);
   const metadata = record(subscription.metadata);
-  const user = await accountOf(tx, { userId: text(metadata.userId), customerId, subscriptionId });
+  const user = await accountOf(tx, { userId: ourId(metadata.userId), customerId, subscriptionId });
   if (!user || !subscriptionId) return ignored("no account for this subscription");
   if (isStale(user, event)) return ignored("an older subscription event");
   const status = event.type === "customer.subscription.deleted" ? "canceled" : (text(subscription.status) ?? "active");
