@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
-import { paymentEvents } from "drizzle/schema";
+import { invoices, payments, paymentEvents } from "drizzle/schema";
 import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PaymentServiceError, type PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
+import { findEventById } from "~/models/event.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
+import { loggedInUser } from "../support/accounts";
+import { createTestEvent } from "../support/events";
 import { allowConsoleError } from "../support/fail-on-console-error";
 import { TestClient } from "../support/http-client";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
@@ -328,5 +331,41 @@ describe("GET /api/stripe/retrieve-session", () => {
       expect(reply.body).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
     }
     expect((await client.raw("GET", "/checkout/complete?session_id=cs_test_nothing_here")).status).toBe(404);
+  });
+});
+
+describe("the cart page's Pay with Stripe behind it", () => {
+  const pay = async (organiser: TestClient, uuid: string) => {
+    const page = await (await organiser.raw("GET", `/e/${uuid}/checkout`)).text();
+    const version = page.match(/name="version" value="(\d+)"/)![1]!;
+    const body = new URLSearchParams({ intent: "pay", version, billingCountry: "" });
+    return organiser.raw("POST", `/e/${uuid}/checkout`, { body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  };
+
+  test("Stripe failing gives a clear message and records nothing; the retry and a second press reuse one key and one session", async () => {
+    const { client: organiser, user } = await loggedInUser(server.url);
+    const event = await createTestEvent(user);
+    const sent = standIn.requests.length;
+
+    standIn.fail("server-error", 2);
+    const failed = await pay(organiser, event.uuid);
+    expect(failed.status).toBe(503);
+    expect(await failed.text()).toMatch(/payment service had a problem.*Nothing was charged/);
+    expect(await db().select().from(payments).where(eq(payments.eventId, event.id))).toEqual([]);
+    expect(await db().select().from(invoices).where(eq(invoices.eventId, event.id))).toEqual([]);
+
+    const retried = await pay(organiser, event.uuid);
+    const again = await pay(organiser, event.uuid);
+    expect(retried.status).toBe(302);
+    expect(again.headers.get("location")).toBe(retried.headers.get("location"));
+    expect(retried.headers.get("location")).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+
+    // Every attempt, failed or not, asked Stripe with the cart version's one key: no second charge can come of it.
+    const sessions = standIn.requests.slice(sent).filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions");
+    expect(sessions.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(sessions.map((r) => r.idempotencyKey))).toEqual(new Set([expect.stringMatching(/^cart:[0-9a-f-]{36}:v\d+$/)]));
+    // The amount is ours: the browser sent none, and the session asks for the Chorus's 5.00 USD.
+    expect(sessions.at(-1)!.form.get("line_items[0][price_data][unit_amount]")).toBe("500");
+    expect((await findEventById(db(), event.id))!.paid).toBe(false);
   });
 });
