@@ -82,7 +82,7 @@ function createApp(build: ServerBuild, quiet: boolean) {
       build,
       // Remix answers with stacks in development mode: only `npm run dev` uses it.
       mode: settings.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
+      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce), databaseUnavailable: { seen: false } }),
     }),
   );
   app.use(finalErrorHandler);

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
@@ -57,7 +58,11 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     // Scheduled jobs are sent by pg-boss itself: they start with a lease too.
     expireInSeconds: leaseExpirySeconds(),
   });
-  boss.on("error", (error) => console.error("job queue:", error));
+  boss.on("error", (error) => {
+    // A lost connection is said in a line: the pool opens another when it is next needed.
+    if (isDatabaseUnavailable(error)) console.warn("job queue: the database is unavailable:", error.message);
+    else console.error("job queue:", error);
+  });
   await boss.start();
   for (const name of JOB_NAMES) {
     const { deadLetter, keyed } = jobOptions(name);

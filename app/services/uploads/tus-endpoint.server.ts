@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ERRORS, Server, type ServerOptions } from "@tus/server";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { storage } from "~/services/media/storage.server";
@@ -21,6 +22,11 @@ const INTERNAL = { status_code: 500, body: errorBody("INTERNAL", "Something went
  */
 const answer = (error: unknown) => {
   if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message, error.fields) };
+  if (isDatabaseUnavailable(error)) {
+    // The browser's tus client tries again after a pause, as it does after any 5xx.
+    console.warn("upload: the database is unavailable:", (error as Error).message);
+    return { status_code: 503, body: errorBody("UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE) };
+  }
   console.error("upload failed:", error);
   return INTERNAL;
 };
