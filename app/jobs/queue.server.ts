@@ -1,9 +1,9 @@
 import PgBoss from "pg-boss";
 import { isDatabaseUnavailable } from "~/lib/database-errors.server";
-import { db } from "~/lib/db.server";
+import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
-import { EXPIRY_GRACE_SECONDS, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
+import { EXPIRY_GRACE_SECONDS, jobStatementsThrough, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
 import { JOB_NAMES, jobOptions, type JobData, type JobName } from "./catalogue";
 import { startRunner, type Lane } from "./job-runner.server";
 import { sweepOrphanWorkDirs } from "./work-dir.server";
@@ -113,11 +113,23 @@ function boss() {
   return queue.boss;
 }
 
-/** Queues a job. With a singletonKey, a second identical job is not queued while the first waits. */
+/**
+ * Queues a job. With a singletonKey, a second identical job is not queued while the first waits.
+ * With `db` (a transaction), the job is written through it: queued if the transaction commits, and
+ * not at all if it does not, so a row and the job that acts on it are saved together or not at all.
+ */
 export async function enqueue<N extends JobName>(
   name: N,
   data: JobData[N],
-  options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number } = {},
+  {
+    db: through,
+    ...options
+  }: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number; db?: Db } = {},
 ) {
-  return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
+  return boss().send(name, data, {
+    ...retryPolicy(),
+    expireInSeconds: leaseExpirySeconds(),
+    ...options,
+    ...(through ? { db: jobStatementsThrough(through) } : {}),
+  });
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManager } from "~/services/events/events.server";
-import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
+import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 
 /** POST /api/v2/rsvps {eventId, name, email?, phone?, viaEmail?, viaSms?, invite?} — organiser only. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
@@ -10,8 +10,7 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
     const body = await readBody(request);
     const { event } = await requireManager(request, uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"));
     const { eventId: _eventId, invite, ...fields } = body;
-    const rsvp = await addInvitee(event, parseInvitee(fields));
-    if (invite === true || invite === "true" || invite === "on") await queueInvitation(event, rsvp);
+    const rsvp = await addInvitee(event, parseInvitee(fields), { invite: invite === true || invite === "true" || invite === "on" });
     return ok(
       {
         id: rsvp.id,
