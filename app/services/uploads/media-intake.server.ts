@@ -51,10 +51,11 @@ export function uploadLimits() {
 /**
  * Decides whether an upload may start: the event takes contributions (or, for a
  * thank-you video, the caller holds the recipient's key), the size is within the
- * limits and the event's quota has room.
+ * limits and the event's quota has room. `request` says who uploads (their log-in, if any); an
+ * upload finished with no request of its own (the sweep of staged uploads) has no known uploader.
  */
 export async function authoriseUpload(
-  request: Request,
+  request: Request | null,
   raw: Record<string, unknown>,
   size: number | undefined,
   stage: "start" | "finish" = "start",
@@ -90,7 +91,7 @@ export async function authoriseUpload(
   if (usage.files >= limits.maxEventFiles || usage.bytes + size > limits.maxEventBytes) {
     throw refuse(413, "QUOTA_EXCEEDED", "This Chorus has no room for more files. Ask the organiser to make space.");
   }
-  const uploader = await getUser(request);
+  const uploader = request ? await getUser(request) : null;
   let rsvp: Rsvp | null = null;
   if (meta.invite) rsvp = await findRsvpByInviteToken(db(), event.id, meta.invite);
   if (!rsvp && uploader) rsvp = await findRsvpOfUser(db(), event.id, uploader);
