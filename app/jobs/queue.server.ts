@@ -90,7 +90,17 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     const orphans = await sweepOrphanWorkDirs();
     const handedOn = await releaseJobsOfDeadWorker(db(), env().JOB_QUEUE_SCHEMA, orphans.deadJobs);
     if (orphans.removed) console.info(`job queue: removed ${orphans.removed} folder(s) of stopped workers; ${handedOn} job(s) run again`);
-    state().queue!.runner = startRunner(boss, lanes);
+    // Kinds declared `sweep` also run with every lease sweep (render recovery: within a minute).
+    const alsoOnSweep = JOB_NAMES.filter((name) => jobOptions(name).sweep).map(
+      (name) => () =>
+        (handlers[name] as JobHandler<JobName>)({
+          id: `sweep:${name}`,
+          data: {} as JobData[JobName],
+          finalAttempt: true,
+          startedOn: new Date(),
+        }),
+    );
+    state().queue!.runner = startRunner(boss, lanes, alsoOnSweep);
     for (const name of JOB_NAMES) {
       const { schedule } = jobOptions(name);
       if (schedule) await boss.schedule(name, schedule, {});

@@ -72,7 +72,7 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
-  RENDER_STALL_SECONDS: z.coerce.number().positive().default(60),
+  RENDER_STALL_SECONDS: z.coerce.number().positive().default(30),
   // How long stills and title cards stay on screen in the video.
   RENDER_PHOTO_SECONDS: z.coerce.number().min(1).max(20).default(5),
   RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),
