@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import type { Server as TusServer } from "@tus/server";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
@@ -21,6 +22,7 @@ import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
 import { tusRequestHandler } from "~/services/uploads/tus-append.server";
 import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
+import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -42,7 +44,7 @@ async function loadBuild(): Promise<ServerBuild> {
 }
 
 /** Express app: security headers, static files, the Remix handler. */
-function createApp(build: ServerBuild, quiet: boolean) {
+function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer) {
   const settings = env();
   const app = express();
   app.disable("x-powered-by");
@@ -60,12 +62,15 @@ function createApp(build: ServerBuild, quiet: boolean) {
   // files, which cost ~0.15 ms on every chunk (bench/uploads.bench.ts).
   // Reading a finished upload back (GET) is a page route with its own access check
   // (app/routes/uploads.tus.$id.ts), not tus's, which streams it to anyone holding the URL.
-  const tus = tusRequestHandler(createTusServer(), TUS_PATH);
+  const tus = tusRequestHandler(tusServer, TUS_PATH);
+  const finishBeforeHead = finishOnHead(tusServer);
   app.use(TUS_PATH, (req, res, next) => {
     if (req.method === "GET") return next();
     // Mounted at TUS_PATH, req.url is the rest of the path: tus matches on the whole of it.
     req.url = req.originalUrl;
-    tus(req, res).catch(next);
+    // A client resuming asks for the offset first: a complete upload is recorded before it hears "complete".
+    const ready = req.method === "HEAD" ? finishBeforeHead(req, res) : Promise.resolve(false);
+    ready.then((answered) => (answered ? undefined : tus(req, res))).catch(next);
   });
 
   app.use(compression());
@@ -82,7 +87,7 @@ function createApp(build: ServerBuild, quiet: boolean) {
       build,
       // Remix answers with stacks in development mode: only `npm run dev` uses it.
       mode: settings.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce) }),
+      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce), databaseUnavailable: { seen: false } }),
     }),
   );
   app.use(finalErrorHandler);
@@ -105,7 +110,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   await ensureBuiltInTracks(); // after the queue: it queues their measuring
 
   const build = await loadBuild();
-  const server = http.createServer(createApp(build, !!options.quiet));
+  const tusServer = createTusServer();
+  const server = http.createServer(createApp(build, !!options.quiet, tusServer));
+  // Complete uploads whose intake did not finish (the process died after their last byte).
+  const uploadSweep = startUploadCompletionSweep(tusServer);
   // Broadcasts reach the sockets of other web processes and come in from workers (fan-out.server.ts).
   const fanOut = postgresAdapter(database.url);
   const io = attachRealtime(server, settings.APP_URL, fanOut.adapter);
@@ -125,6 +133,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      uploadSweep.stop();
       await stopJobQueue();
       // io.close() closes the HTTP server, which waits for open requests; a slow upload chunk
       // would hold the shutdown open, so open connections are ended right after it starts.

@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
@@ -6,7 +6,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./lib/database-errors.server";
 import { env } from "./lib/env.server";
+import { plainErrorPage } from "./lib/request-guards.server";
 import { stripNulBytes } from "./lib/strip-nul-bytes.server";
 
 const ABORT_DELAY = 5_000;
@@ -16,11 +18,40 @@ if (sentryDsn) {
   Sentry.init({ dsn: sentryDsn, tracesSampleRate: SENTRY_TRACES_SAMPLE_RATE });
 }
 
-export const handleError = Sentry.wrapHandleErrorWithSentry((error, { request }) => {
+const logError: HandleErrorFunction = (error, { request, context }) => {
   // A visitor who navigated away, or a page that does not exist, is not an error worth logging.
   if ((request as Request).signal?.aborted || isRouteErrorResponse(error)) return;
+  if (isDatabaseUnavailable(error)) {
+    // The database is away for a moment (lost, restarting): the page says "try again" (below).
+    const seen = (context as Partial<AppLoadContext>).databaseUnavailable;
+    if (seen) seen.seen = true;
+    console.warn(`${request.method} ${new URL(request.url).pathname}: the database is unavailable:`, (error as Error).message);
+    return;
+  }
   console.error(error);
-});
+};
+
+export const handleError: HandleErrorFunction = Sentry.wrapHandleErrorWithSentry(
+  logError as (error: unknown, args: { request: unknown }) => void,
+);
+
+/**
+ * A page whose loader or action could not reach the database: a plain "try again" page, 503 with
+ * Retry-After. The app's shell is not rendered: what it shows (the visitor, their menus) comes from
+ * the same database. Its link retries a page, or goes back to the page a form was posted from.
+ */
+function databaseUnavailablePage(request: Request, headers: Headers, nonce: string) {
+  const url = new URL(request.url);
+  const href = request.method === "GET" ? url.pathname + url.search : url.pathname;
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  headers.set("Cache-Control", "no-store");
+  const page = plainErrorPage(503, "Please try again in a moment", DATABASE_UNAVAILABLE_MESSAGE, {
+    link: { href, label: "Try again" },
+    nonce,
+  });
+  return new Response(page, { status: 503, headers });
+}
 
 export default function handleRequest(
   request: Request,
@@ -30,6 +61,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
+  if (loadContext.databaseUnavailable?.seen) return databaseUnavailablePage(request, responseHeaders, nonce);
   // Crawlers get the whole page at once; people get it streamed.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {

@@ -16,6 +16,11 @@ interface JobOptions {
    * within half a minute (docs/decisions/015). Renders keep their own heartbeat instead.
    */
   leased?: boolean;
+  /**
+   * Also run by every worker process's lease sweep, every JOB_SWEEP_SECONDS: a schedule's minute is
+   * too coarse for a recovery that must happen within one. Only for kinds whose data is empty.
+   */
+  sweep?: boolean;
   /** Which setting says how many jobs of this queue one process runs at a time (1 otherwise). */
   slots?: "MEDIA_SMALL_CONCURRENCY" | "MEDIA_LARGE_CONCURRENCY";
 }
@@ -47,8 +52,9 @@ export const JOBS = {
   // Renders keep their own heartbeat and recovery in render_jobs (recoverStalledRenders), which
   // also resumes from stored pieces: the queue's lease would only run them twice.
   "render-run": job<{ renderJobId: string }>({ keyed: true, leased: false }),
-  // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders).
-  "render-recover": job<Empty>({ schedule: "* * * * *" }),
+  // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders),
+  // which every worker runs with its lease sweep; the schedule is for a queue without workers' sweeps.
+  "render-recover": job<Empty>({ schedule: "* * * * *", sweep: true }),
   "uploads-expire": job<Empty>({ schedule: "17 * * * *" }),
   // Rendered pieces nobody has used for a while (RENDER_PIECE_RETENTION_DAYS) leave storage nightly.
   "render-pieces-sweep": job<Empty>({ schedule: "41 3 * * *" }),

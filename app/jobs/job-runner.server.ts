@@ -24,8 +24,11 @@ interface Runner {
 const errorOutput = (error: unknown) =>
   error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
 
-/** Starts every lane's slots, and the sweep that runs again the jobs of workers that died. */
-export function startRunner(boss: PgBoss, lanes: Lane[]): Runner {
+/**
+ * Starts every lane's slots, and the sweep that runs again the jobs of workers that died; the
+ * sweep also runs `alsoOnSweep` (recoveries of their own, such as renders').
+ */
+export function startRunner(boss: PgBoss, lanes: Lane[], alsoOnSweep: readonly (() => Promise<void>)[] = []): Runner {
   const settings = env();
   const schema = settings.JOB_QUEUE_SCHEMA;
   let stopping = false;
@@ -101,10 +104,14 @@ export function startRunner(boss: PgBoss, lanes: Lane[]): Runner {
         console.info(`job queue: ${released.length} job(s) of dead workers run again, ${exhausted.length} failed on their last attempt`);
       }
     } catch (error) {
-      console.warn("job queue: the lease sweep failed:", error);
-    } finally {
-      sweeping = false;
+      console.warn("job queue: the lease sweep failed:", error instanceof Error ? error.message : error);
     }
+    for (const recover of alsoOnSweep) {
+      await recover().catch((error: unknown) =>
+        console.warn("job queue: a recovery sweep failed:", error instanceof Error ? error.message : error),
+      );
+    }
+    sweeping = false;
   }
 
   const loops = lanes.flatMap((lane) => Array.from({ length: lane.slots }, () => slot(lane)));

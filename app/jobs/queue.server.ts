@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
+import { isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
-import { EXPIRY_GRACE_SECONDS, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
+import { EXPIRY_GRACE_SECONDS, jobStatementsThrough, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
 import { JOB_NAMES, jobOptions, type JobData, type JobName } from "./catalogue";
 import { startRunner, type Lane } from "./job-runner.server";
 import { sweepOrphanWorkDirs } from "./work-dir.server";
@@ -58,7 +58,11 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     // Scheduled jobs are sent by pg-boss itself: they start with a lease too.
     expireInSeconds: leaseExpirySeconds(),
   });
-  boss.on("error", (error) => console.error("job queue:", error));
+  boss.on("error", (error) => {
+    // A lost connection is said in a line: the pool opens another when it is next needed.
+    if (isDatabaseUnavailable(error)) console.warn("job queue: the database is unavailable:", error.message);
+    else console.error("job queue:", error);
+  });
   await boss.start();
   for (const name of JOB_NAMES) {
     const { deadLetter, keyed } = jobOptions(name);
@@ -86,7 +90,17 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     const orphans = await sweepOrphanWorkDirs();
     const handedOn = await releaseJobsOfDeadWorker(db(), env().JOB_QUEUE_SCHEMA, orphans.deadJobs);
     if (orphans.removed) console.info(`job queue: removed ${orphans.removed} folder(s) of stopped workers; ${handedOn} job(s) run again`);
-    state().queue!.runner = startRunner(boss, lanes);
+    // Kinds declared `sweep` also run with every lease sweep (render recovery: within a minute).
+    const alsoOnSweep = JOB_NAMES.filter((name) => jobOptions(name).sweep).map(
+      (name) => () =>
+        (handlers[name] as JobHandler<JobName>)({
+          id: `sweep:${name}`,
+          data: {} as JobData[JobName],
+          finalAttempt: true,
+          startedOn: new Date(),
+        }),
+    );
+    state().queue!.runner = startRunner(boss, lanes, alsoOnSweep);
     for (const name of JOB_NAMES) {
       const { schedule } = jobOptions(name);
       if (schedule) await boss.schedule(name, schedule, {});
@@ -109,40 +123,24 @@ function boss() {
   return queue.boss;
 }
 
-/** Queues a job. With a singletonKey, a second identical job is not queued while the first waits. */
+/**
+ * Queues a job. With a singletonKey, a second identical job is not queued while the first waits.
+ * With `db` (a transaction), the job is written through it: queued if the transaction commits, and
+ * not at all if it does not, so a row and the job that acts on it are saved together or not at all.
+ */
 export async function enqueue<N extends JobName>(
   name: N,
   data: JobData[N],
-  options: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number } = {},
+  {
+    db: through,
+    ...options
+  }: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number; db?: Db } = {},
 ) {
-  return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options });
+  return boss().send(name, data, {
+    ...retryPolicy(),
+    expireInSeconds: leaseExpirySeconds(),
+    ...options,
+    ...(through ? { db: jobStatementsThrough(through) } : {}),
+  });
 }
 
-/** A parameter as node-postgres (pg-boss's own driver) would send it: objects as JSON, dates as ISO text. */
-const asPgParameter = (value: unknown) =>
-  value instanceof Date
-    ? value.toISOString()
-    : value !== null && typeof value === "object" && !Array.isArray(value)
-      ? JSON.stringify(value)
-      : (value ?? null);
-
-/**
- * pg-boss's statements run on a transaction of ours: the job is queued with the transaction's
- * other writes, or not at all when it rolls back. pg-boss numbers its parameters ($1, $2…).
- */
-function onTransaction(tx: Db): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const query = sql.empty();
-      text.split(/\$(\d+)/).forEach((part, i) => {
-        query.append(i % 2 === 0 ? sql.raw(part) : sql`${asPgParameter(values[Number(part) - 1])}`);
-      });
-      return { rows: [...(await tx.execute(query))] };
-    },
-  };
-}
-
-/** Queues a job inside a transaction: it exists only if the transaction commits (a receipt for a payment that is recorded). */
-export async function enqueueInTransaction<N extends JobName>(tx: Db, name: N, data: JobData[N], options: { singletonKey?: string } = {}) {
-  return boss().send(name, data, { ...retryPolicy(), expireInSeconds: leaseExpirySeconds(), ...options, db: onTransaction(tx) });
-}

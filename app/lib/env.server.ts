@@ -72,7 +72,7 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
-  RENDER_STALL_SECONDS: z.coerce.number().positive().default(60),
+  RENDER_STALL_SECONDS: z.coerce.number().positive().default(30),
   // How long stills and title cards stay on screen in the video.
   RENDER_PHOTO_SECONDS: z.coerce.number().min(1).max(20).default(5),
   RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),
@@ -143,6 +143,9 @@ const schema = z.object({
     .default(15 * 60),
   // A resumable upload untouched this long is removed (the uploads-expire sweep, hourly).
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(48),
+  // How often a web process records complete uploads left without their media row (a process that
+  // died after the last byte); it takes those whose last byte arrived at least two sweeps ago.
+  UPLOAD_FINISH_SWEEP_SECONDS: z.coerce.number().positive().default(60),
   // A rendered piece no render has used for this long is removed (the render-pieces-sweep, daily).
   RENDER_PIECE_RETENTION_DAYS: z.coerce.number().positive().default(30),
   TWILIO_ACCOUNT_SID: z

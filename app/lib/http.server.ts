@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/domain/storable-text";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-errors.server";
 
 export interface ApiErrorBody {
   success: false;
@@ -37,6 +38,9 @@ export const badRequest = (message: string, fields?: Record<string, string>) =>
 export const unauthorized = (message = "Please log in to continue.") => new ApiError(401, "UNAUTHORIZED", message);
 export const forbidden = (message = "You are not allowed to do that.") => new ApiError(403, "FORBIDDEN", message);
 export const notFound = (message = "Not found.") => new ApiError(404, "NOT_FOUND", message);
+/** The database could not be reached (lost, restarting): the same request may work in a moment. */
+export const databaseUnavailable = () =>
+  new ApiError(503, "UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE, undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 
 /** A failure in a page loader becomes the page's error boundary with the same status. */
 export function asPageError(error: unknown) {
@@ -127,8 +131,9 @@ export function ok<T>(data: T, init?: ResponseInit) {
 }
 
 /**
- * Wraps an API loader/action: known failures become their 4xx answer, anything
- * else a logged 500 without internals. Responses thrown by helpers pass through.
+ * Wraps an API loader/action: known failures become their 4xx answer, a database that cannot be
+ * reached a 503 "try again", anything else a logged 500 without internals. Responses thrown by
+ * helpers pass through.
  */
 export function apiRoute<A extends { request: Request }>(handler: (args: A) => Promise<Response>) {
   return async (args: A): Promise<Response> => {
@@ -137,6 +142,13 @@ export function apiRoute<A extends { request: Request }>(handler: (args: A) => P
     } catch (error) {
       if (error instanceof Response) return error;
       if (isApiError(error)) return apiErrorResponse(error);
+      if (isDatabaseUnavailable(error)) {
+        console.warn(
+          `${args.request.method} ${new URL(args.request.url).pathname}: the database is unavailable:`,
+          (error as Error).message,
+        );
+        return apiErrorResponse(databaseUnavailable());
+      }
       console.error(`${args.request.method} ${new URL(args.request.url).pathname} failed:`, error);
       return apiErrorResponse(new ApiError(500, "INTERNAL", "Something went wrong on our side. Please try again."));
     }

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-errors.server";
 
 /**
  * Guards that run before any route: an address no browser would send is refused here, in the
@@ -20,13 +21,22 @@ const ENCODED_SEPARATOR = /%(2f|5c|[01][0-9a-f]|7f)|%e2%80%a[89]/i;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A small page of its own: the app's shell is not rendered for an address that never reaches it. */
-export function plainErrorPage(status: number, title: string, message: string) {
+/**
+ * A small page of its own: the app's shell is not rendered for an address that never reaches it, nor
+ * while the database it reads is away. `link` is where its one link leads (the home page unless
+ * said); `nonce` is the response's CSP nonce, when the page is answered under one.
+ */
+export function plainErrorPage(
+  status: number,
+  title: string,
+  message: string,
+  { link = { href: "/", label: "Go to the home page" }, nonce }: { link?: { href: string; label: string }; nonce?: string } = {},
+) {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Chorus</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.25rem;color:#1f2937;line-height:1.5}a{color:#4338ca}</style>
-</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>
+<style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ""}>body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.25rem;color:#1f2937;line-height:1.5}a{color:#4338ca}</style>
+</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
 <!-- ${status} --></body></html>`;
 }
 
@@ -74,6 +84,13 @@ export function finalErrorHandler(error: unknown, req: Request, res: Response, _
       "This request could not be understood.",
       "This request could not be understood",
     );
+    return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Not a fault of the request nor of the code: the database is away for a moment.
+    console.warn(`${req.method} ${req.path}: the database is unavailable:`, (error as Error).message);
+    if (!res.headersSent) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    sendError(req, res, 503, "UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE, "Please try again in a moment");
     return;
   }
   console.error(`${req.method} ${req.path} failed:`, error);

@@ -3,7 +3,8 @@ import type { Db } from "~/lib/db.server";
 
 // Leases on running jobs, kept in pg-boss's own job table (docs/decisions/015). pg-boss 10 has no
 // heartbeat: a job's `expire_in`, counted from `started_on`, is its lease, and a worker renews it
-// by moving the end forward. These are the only queries that touch pg-boss's tables directly.
+// by moving the end forward. These are the only queries that touch pg-boss's tables directly, and
+// `jobStatementsThrough` below runs pg-boss's own statements through one of our handles.
 
 const jobTable = (schema: string) => sql`${sql.identifier(schema)}.job`;
 
@@ -72,4 +73,26 @@ export async function releaseJobsOfDeadWorker(db: Db, schema: string, jobs: read
     released += rows.length;
   }
   return released;
+}
+
+/** A statement's values as pg would send them: job data as JSON, and an unset option as null. */
+const asParameter = (value: unknown) => {
+  if (value === undefined) return null;
+  return value !== null && typeof value === "object" && !(value instanceof Date) ? JSON.stringify(value) : value;
+};
+
+/**
+ * pg-boss's way to run its statements through another connection (the `db` option of `send`, in
+ * pg-boss 10's types): here through a drizzle handle, so a job sent inside one of our transactions
+ * is queued if, and only if, that transaction commits (docs/decisions/020). pg-boss writes `$1`…
+ * `$n`; each becomes a bound parameter of ours.
+ */
+export function jobStatementsThrough(db: Db) {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const parts = text.split(/\$(\d+)/);
+      const statement = sql.join(parts.map((part, index) => (index % 2 ? sql`${asParameter(values[Number(part) - 1])}` : sql.raw(part))));
+      return { rows: [...(await db.execute(statement))] };
+    },
+  };
 }

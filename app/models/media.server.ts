@@ -1,5 +1,5 @@
 import { media, mediaVersions, type Media, type MediaVersion } from "drizzle/schema";
-import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewMedia = Pick<Media, "eventId" | "purpose" | "originalKey" | "originalName" | "mimeType" | "sizeBytes"> &
@@ -30,6 +30,16 @@ export async function findMediaById(db: Db, id: string) {
 export async function findMediaByUploadId(db: Db, uploadId: string) {
   const [row] = await db.select().from(media).where(eq(media.uploadId, uploadId)).limit(1);
   return row ?? null;
+}
+
+/** Which of these upload ids have their media record. */
+export async function listRecordedUploadIds(db: Db, uploadIds: readonly string[]) {
+  if (!uploadIds.length) return new Set<string>();
+  const rows = await db
+    .select({ uploadId: media.uploadId })
+    .from(media)
+    .where(inArray(media.uploadId, [...uploadIds]));
+  return new Set(rows.map((row) => row.uploadId!));
 }
 
 export async function listMediaOfEvent(db: Db, eventId: string, options: { withArchived?: boolean; purpose?: Media["purpose"] } = {}) {

@@ -39,10 +39,12 @@ function logFailure(error: unknown) {
   console.error("realtime fan-out:", error instanceof Error ? error.message : error);
 }
 
-/** A small pool of its own: one connection stays LISTENing, the others send. */
+/** A small pool of its own for sending: notifications, large messages, the adapter's cleanup. */
 function newPool(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-  pool.on("error", logFailure); // a dropped idle connection: the adapter reconnects itself
+  // An idle connection the server dropped (a failover, a proxy's idle timeout): the pool opens
+  // another when it is next needed.
+  pool.on("error", logFailure);
   return pool;
 }
 
@@ -53,11 +55,64 @@ async function endPool(pool: pg.Pool) {
   clearTimeout(timer);
 }
 
+/** Waits before the next try at opening the LISTEN connection: 0.5 s, doubling up to 30 s. */
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * What the adapter takes for its pool. It sends through the pool, and takes one connection out of it
+ * to LISTEN on for as long as that connection lives, then asks for another. Out of a pg pool, that
+ * connection has no "error" listener of the pool's while it is out, so losing its server (a failover,
+ * `pg_terminate_backend`, a proxy's idle timeout) threw an unhandled "error" event that stopped the
+ * process; and as it was never given back, every loss also kept one of the pool's places. So the
+ * LISTEN connection is a client of its own here: its errors are logged, the adapter hears it end and
+ * asks for another, which is opened after a pause that grows while the server stays away.
+ */
+function listenSource(databaseUrl: string, pool: pg.Pool) {
+  let failures = 0;
+  let closed = false;
+  const pause = () => Math.min(LISTEN_RETRY_MS.max, LISTEN_RETRY_MS.first * 2 ** Math.max(0, failures - 1));
+  return {
+    query: pool.query.bind(pool),
+    async connect() {
+      // The adapter asks again after a failure: once the process is stopping, it never hears back,
+      // and an unanswered promise holds nothing open.
+      if (closed) return new Promise<never>(() => {});
+      if (failures) await new Promise((resolve) => setTimeout(resolve, pause()));
+      const client = new pg.Client({ connectionString: databaseUrl });
+      client.on("error", (error) => {
+        logFailure(error);
+        void client.end().catch(() => {});
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        failures++;
+        void client.end().catch(() => {});
+        throw error;
+      }
+      if (failures) console.info(`realtime fan-out: listening again after ${failures} failed attempt(s)`);
+      failures = 0;
+      // What the adapter calls to give the connection back: there is no pool to give it to.
+      return Object.assign(client, { release: () => void client.end().catch(() => {}) });
+    },
+    close() {
+      closed = true;
+    },
+  };
+}
+
 /** The socket.io adapter of a web process, and how to let go of its connections. */
 export function postgresAdapter(databaseUrl: string) {
   const pool = newPool(databaseUrl);
-  const adapter = createAdapter(pool, { ...channelOptions(), errorHandler: logFailure });
-  return { adapter, close: () => endPool(pool) };
+  const listener = listenSource(databaseUrl, pool);
+  const adapter = createAdapter(listener as unknown as pg.Pool, { ...channelOptions(), errorHandler: logFailure });
+  return {
+    adapter,
+    close: () => {
+      listener.close();
+      return endPool(pool);
+    },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireManager } from "~/services/events/events.server";
-import { addInvitee, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
+import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 
 /** POST /api/v2/rsvps {eventId, name, email?, phone?, viaEmail?, viaSms?, invite?} — organiser only. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
@@ -14,8 +14,7 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
       uuidParam(typeof body.eventId === "string" ? body.eventId : undefined, "Chorus"),
     );
     const { eventId: _eventId, invite, ...fields } = body;
-    const rsvp = await addInvitee(event, parseInvitee(fields));
-    if (invite === true || invite === "true" || invite === "on") await queueInvitation(event, rsvp);
+    const rsvp = await addInvitee(event, parseInvitee(fields), { invite: invite === true || invite === "true" || invite === "on" });
     return ok(
       {
         id: rsvp.id,

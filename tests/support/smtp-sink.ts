@@ -12,6 +12,12 @@ export async function startSmtpSink() {
   const received: ReceivedMail[] = [];
   /** Addresses whose next delivery is refused once with a temporary error (452), to exercise retries. */
   const refuseOnce = new Set<string>();
+  /**
+   * Addresses whose next message is read and then never answered: the sender waits, as on a stuck
+   * connection, until it gives up or dies. `held` counts the messages held so.
+   */
+  const holdOnce = new Set<string>();
+  const held: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -27,11 +33,18 @@ export async function startSmtpSink() {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        received.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
-        });
+        };
+        const hold = mail.to.find((address) => holdOnce.has(address));
+        if (hold) {
+          holdOnce.delete(hold);
+          held.push(mail);
+          return;
+        }
+        received.push(mail);
         callback();
       });
     },
@@ -42,6 +55,8 @@ export async function startSmtpSink() {
     url: `smtp://127.0.0.1:${port}`,
     received,
     refuseOnce,
+    holdOnce,
+    held,
     to: (address: string) => received.filter((m) => m.to.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -14,12 +14,11 @@ const JOB_QUEUE_SCHEMA = `pgboss_test_${TEST_FILE_ID}`;
 const REALTIME_CHANNEL = `realtime_test_${TEST_FILE_ID}`;
 
 /**
- * The real server (Express, Remix build, socket.io) in this process, on a free
- * port, against the worker's test database. `settings` are extra environment values.
+ * The environment of this test file's server, set on this process (whose models then reach the same
+ * database) and returned, for a server or worker started as a process of its own.
  */
-export async function startTestServer(settings: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
-  Object.assign(process.env, {
+export function applyTestEnvironment(port: number, settings: Record<string, string> = {}): Record<string, string> {
+  const values = {
     NODE_ENV: "test",
     DATABASE_URL: testDatabaseUrl(),
     PORT: String(port),
@@ -44,7 +43,18 @@ export async function startTestServer(settings: Record<string, string> = {}): Pr
     STRIPE_TIMEOUT_SECONDS: "20",
     STRIPE_NETWORK_RETRIES: "2",
     ...settings,
-  });
+  };
+  Object.assign(process.env, values);
   resetEnvCache();
+  return values;
+}
+
+/**
+ * The real server (Express, Remix build, socket.io) in this process, on a free
+ * port, against the worker's test database. `settings` are extra environment values.
+ */
+export async function startTestServer(settings: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  applyTestEnvironment(port, settings);
   return startServer({ port, quiet: true });
 }

@@ -86,11 +86,17 @@ export async function create(baseUrl: string, size: number, metadata: Record<str
   return new URL(location, baseUrl).pathname;
 }
 
+/** What a HEAD answers: its status, the offset the server holds and, for a recorded upload, its item. */
+export async function headReply(baseUrl: string, path: string) {
+  const reply = await send(new URL(path, baseUrl), "HEAD", TUS_VERSION);
+  return { status: reply.status, offset: Number(header(reply, "upload-offset")), mediaUuid: header(reply, "chorus-media-id") };
+}
+
 /** The offset the server holds for an upload. */
 export async function head(baseUrl: string, path: string): Promise<number> {
-  const reply = await send(new URL(path, baseUrl), "HEAD", TUS_VERSION);
-  if (reply.status !== 200) throw new TusRequestError(reply.status, reply.body);
-  return Number(header(reply, "upload-offset"));
+  const reply = await headReply(baseUrl, path);
+  if (reply.status !== 200) throw new TusRequestError(reply.status, null);
+  return reply.offset;
 }
 
 export interface PatchResult {

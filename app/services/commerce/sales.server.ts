@@ -1,5 +1,5 @@
 import type { Cart, Invoice, Payment } from "drizzle/schema";
-import { enqueueInTransaction } from "~/jobs/queue.server";
+import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { markCartPaid } from "~/models/cart.server";
 import { setEventPaid } from "~/models/event.server";
@@ -56,7 +56,7 @@ export async function recordSale(
     });
   }
   if (created && invoice.total > 0) {
-    await enqueueInTransaction(tx, "invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}` });
+    await enqueue("invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}`, db: tx });
   }
   return { cart, invoice, created };
 }

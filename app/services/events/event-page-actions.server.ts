@@ -91,9 +91,9 @@ const managerIntents: Record<string, EventIntent> = {
   // The contributions grid: move, hide, archive, restore, edit (media-page-intents.server.ts).
   ...mediaIntents,
   async invite({ event, form }) {
-    const rsvp = await addInvitee(event, inviteeFromForm(form));
-    if (!form.has("sendNow")) return done("invite", `${rsvp.name} is on the list. Send the invitation when you're ready.`);
-    await queueInvitation(event, rsvp);
+    const sendNow = form.has("sendNow");
+    const rsvp = await addInvitee(event, inviteeFromForm(form), { invite: sendNow });
+    if (!sendNow) return done("invite", `${rsvp.name} is on the list. Send the invitation when you're ready.`);
     return done("invite", `${rsvp.name} is on the list, and their invitation is on its way.`);
   },
   async "invite-one"({ event, form }) {

@@ -2,6 +2,7 @@ import type { Event, Rsvp } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { inviteeInput, type InviteeInput } from "~/domain/invitee-input";
 import { enqueue } from "~/jobs/queue.server";
+import { databaseErrorCode } from "~/lib/database-errors.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { keysMatch } from "~/lib/event-keys.server";
@@ -25,15 +26,25 @@ const duplicate = (field: "email" | "phone") =>
 
 export const parseInvitee = (payload: unknown) => parseWith(inviteeInput(env().DEFAULT_PHONE_COUNTRY), payload);
 
-/** Adds an invitee to an event, once per e-mail and once per phone number. */
-export async function addInvitee(event: Event, input: InviteeInput) {
+/**
+ * Adds an invitee to an event, once per e-mail and once per phone number; with `invite`, queues
+ * their invitation too. The invitee and the invitation job are written in one transaction: a
+ * process that dies between the two leaves neither, so the organiser's retry adds them again,
+ * rather than an invitee nobody will invite and a retry refused as "already invited".
+ */
+export async function addInvitee(event: Event, input: InviteeInput, { invite = false } = {}) {
+  if (invite) ensureOpen(event);
   const existing = await findRsvpByAddress(db(), event.id, input);
   if (existing) throw duplicate(existing.email && input.email && existing.email === input.email ? "email" : "phone");
   try {
-    return await insertRsvp(db(), { eventId: event.id, ...input });
+    return await db().transaction(async (tx) => {
+      const rsvp = await insertRsvp(tx, { eventId: event.id, ...input });
+      if (invite) await enqueue("rsvp-invite", { rsvpId: rsvp.id }, { singletonKey: `invite:${rsvp.id}`, db: tx });
+      return rsvp;
+    });
   } catch (error) {
     // Two requests racing past the check meet the unique index.
-    if ((error as { code?: string }).code === "23505") throw duplicate(input.email ? "email" : "phone");
+    if (databaseErrorCode(error) === "23505") throw duplicate(input.email ? "email" : "phone");
     throw error;
   }
 }

@@ -50,7 +50,8 @@ export function uploadLimits() {
 /**
  * Decides whether an upload may start: the event takes contributions (or, for a
  * thank-you video, the caller holds the recipient's key), the size is within the
- * limits and the event's quota has room.
+ * limits and the event's quota has room. `uploader` is who is logged in, if anyone; an
+ * upload finished with no request of its own (the sweep of staged uploads) has no known uploader.
  */
 export async function authoriseUpload(
   uploader: User | null,

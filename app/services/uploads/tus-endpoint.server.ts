@@ -1,7 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ERRORS, Server, type ServerOptions } from "@tus/server";
+import { ERRORS, Server, type ServerOptions, type Upload } from "@tus/server";
+import type { Media, User } from "drizzle/schema";
 import { getUser } from "~/lib/auth.server";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { storage } from "~/services/media/storage.server";
@@ -20,11 +22,35 @@ const INTERNAL = { status_code: 500, body: errorBody("INTERNAL", "Something went
  * database error's message is its statement with the upload's values: it is logged here and the
  * client gets the API's generic 500.
  */
-const answer = (error: unknown) => {
+export const tusErrorAnswer = (error: unknown) => {
   if (isApiError(error)) return { status_code: error.status, body: errorBody(error.code, error.message, error.fields) };
+  if (isDatabaseUnavailable(error)) {
+    // The browser's tus client tries again after a pause, as it does after any 5xx.
+    console.warn("upload: the database is unavailable:", (error as Error).message);
+    return { status_code: 503, body: errorBody("UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE) };
+  }
   console.error("upload failed:", error);
   return INTERNAL;
 };
+
+/**
+ * Makes a finished upload a contribution: checks it as at its start (but a deadline passed while
+ * its last bytes arrived), puts it in storage and records its media row, which queues its
+ * processing. Recording the same upload again returns its record (keyed by upload id), so the last
+ * chunk's hook, a HEAD that finds the upload unrecorded and the sweep may all get here.
+ */
+export async function finishUpload(uploader: User | null, upload: Upload): Promise<Media> {
+  const authorised = await authoriseUpload(uploader, upload.metadata ?? {}, upload.size, "finish");
+  const local = path.join(uploadStagingDir(), upload.id);
+  let key = `tus/${upload.id}`;
+  if (storage().name === "local") {
+    await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
+  } else {
+    key = `events/${authorised.event.id}/uploads/${upload.id}`;
+    await storage().putFile(key, local, authorised.meta.filetype || "application/octet-stream");
+  }
+  return recordUpload(authorised, { uploadId: upload.id, key, size: upload.size ?? upload.offset });
+}
 
 /** tus's own refusals carry a status and a plain body; anything else is unexpected. */
 const isTusAnswer = (error: unknown): error is { status_code: number; body: string } =>
@@ -44,28 +70,19 @@ export function createTusServer() {
       await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size);
       return { metadata: upload.metadata };
     } catch (error) {
-      throw answer(error);
+      throw tusErrorAnswer(error);
     }
   };
 
   const onUploadFinish: ServerOptions["onUploadFinish"] = async (req, upload) => {
     try {
-      const authorised = await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size, "finish");
-      const local = path.join(uploadStagingDir(), upload.id);
-      let key = `tus/${upload.id}`;
-      if (storage().name === "local") {
-        await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
-      } else {
-        key = `events/${authorised.event.id}/uploads/${upload.id}`;
-        await storage().putFile(key, local, authorised.meta.filetype || "application/octet-stream");
-      }
-      const media = await recordUpload(authorised, { uploadId: upload.id, key, size: upload.size ?? upload.offset });
+      const media = await finishUpload(await getUser(req), upload);
       return {
         headers: { "Chorus-Media-Id": media.mediaUuid },
         body: JSON.stringify({ success: true, data: { mediaUuid: media.mediaUuid, status: media.status } }),
       };
     } catch (error) {
-      throw answer(error);
+      throw tusErrorAnswer(error);
     }
   };
 
@@ -91,7 +108,7 @@ export function createTusServer() {
           body: errorBody("TOO_LARGE", `This file is too large: files can be up to ${formatBytes(largestUpload())}.`),
         };
       }
-      return isTusAnswer(error) ? undefined : answer(error);
+      return isTusAnswer(error) ? undefined : tusErrorAnswer(error);
     },
   });
 }

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { until } from "./wait";
+
+// The app as it runs for real, in processes of its own: `server.ts` (the web process) and
+// `app/jobs/worker.server.ts` (`npm run worker`). For tests of what happens to a process: killed,
+// cut off from its database. The build must be there (scripts/test.js builds before integration tests).
+
+export interface AppProcess {
+  child: ChildProcess;
+  /** What it printed, stdout and stderr together (the last 200 kB). */
+  output(): string;
+  /** Whether it is still running. */
+  alive(): boolean;
+  /** Kills it at once (SIGKILL), as a crash or an out-of-memory kill would, and waits for it to be gone. */
+  kill(): Promise<void>;
+}
+
+const KEPT_OUTPUT = 200_000;
+const started = new Set<AppProcess>();
+
+function launch(script: string, environment: Record<string, string>, readyLine: string): Promise<AppProcess> {
+  // node itself with tsx as a loader: the tsx command would run the app in a child process of its
+  // own, which a kill of the command leaves running.
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  const keep = (chunk: Buffer) => {
+    printed += chunk.toString();
+    if (printed.length > KEPT_OUTPUT) printed = printed.slice(-KEPT_OUTPUT);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const app: AppProcess = {
+    child,
+    output: () => printed,
+    alive,
+    async kill() {
+      if (!alive()) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+  started.add(app);
+  return until(
+    () => {
+      if (!alive()) throw new Error(`${script} stopped as it started:\n${printed}`);
+      return printed.includes(readyLine) && app;
+    },
+    { timeout: 90_000, interval: 100, what: () => `${script} to start (printed so far:\n${printed})` },
+  );
+}
+
+/** A web process (`server.ts`) with this environment; resolves once it listens. */
+export const startWebProcess = (environment: Record<string, string>) => launch("server.ts", environment, "Chorus is ready on");
+
+/** A worker process (`npm run worker`) with this environment; resolves once it works jobs. */
+export const startWorkerProcess = (environment: Record<string, string>) =>
+  launch("app/jobs/worker.server.ts", { ...environment, RUN_WORKER: "true" }, "Chorus worker is running.");
+
+/** Kills every process these helpers started that still runs. */
+export async function killAppProcesses() {
+  await Promise.all([...started].map((app) => app.kill()));
+  started.clear();
+}
