@@ -37,17 +37,34 @@ export async function setPaymentRefund(db: Db, id: string, amountRefunded: numbe
   return payment ?? null;
 }
 
-export type NewInvoice = Omit<Invoice, "id" | "number" | "createdAt">;
+export type NewInvoice = Omit<Invoice, "id" | "number" | "createdAt" | "providerInvoiceId">;
+
+const nextInvoiceNumber = sql`'CH-' || lpad(nextval('invoice_number_seq')::text, 6, '0')`;
 
 /** Writes an invoice with the next number; one per cart, so a second call returns the first one's. */
 export async function findOrInsertInvoice(db: Db, input: NewInvoice & { cartId: string }) {
   const [made] = await db
     .insert(invoices)
-    .values({ ...input, number: sql`'CH-' || lpad(nextval('invoice_number_seq')::text, 6, '0')` })
+    .values({ ...input, number: nextInvoiceNumber })
     .onConflictDoNothing({ target: invoices.cartId })
     .returning();
   if (made) return { invoice: made, created: true };
   const [found] = await db.select().from(invoices).where(eq(invoices.cartId, input.cartId)).limit(1);
+  return { invoice: found!, created: false };
+}
+
+/**
+ * Writes the invoice of one of the payment service's own invoices (a membership's period) with the
+ * next number; once per invoice of theirs, so the same invoice told twice returns the first one's.
+ */
+export async function findOrInsertProviderInvoice(db: Db, input: NewInvoice & { providerInvoiceId: string }) {
+  const [made] = await db
+    .insert(invoices)
+    .values({ ...input, number: nextInvoiceNumber })
+    .onConflictDoNothing({ target: invoices.providerInvoiceId })
+    .returning();
+  if (made) return { invoice: made, created: true };
+  const [found] = await db.select().from(invoices).where(eq(invoices.providerInvoiceId, input.providerInvoiceId)).limit(1);
   return { invoice: found!, created: false };
 }
 
@@ -61,6 +78,32 @@ export async function findInvoiceOfCart(db: Db, cartId: string) {
   return found ?? null;
 }
 
-export async function listInvoicesOfUser(db: Db, userId: string) {
-  return db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.paidAt));
+/** What became of an invoice's payment since: refunds (an invoice itself never changes once issued). */
+const paymentOutcome = {
+  paymentStatus: payments.status,
+  amountRefunded: payments.amountRefunded,
+};
+
+export type InvoiceWithPayment = Invoice & { paymentStatus: Payment["status"] | null; amountRefunded: number | null };
+
+/** A user's invoices with what became of their payments, newest first (the later number first on the same moment). */
+export async function listInvoicesOfUser(db: Db, userId: string): Promise<InvoiceWithPayment[]> {
+  const rows = await db
+    .select({ invoice: invoices, ...paymentOutcome })
+    .from(invoices)
+    .leftJoin(payments, eq(payments.id, invoices.paymentId))
+    .where(eq(invoices.userId, userId))
+    .orderBy(desc(invoices.paidAt), desc(invoices.number));
+  return rows.map(({ invoice, ...outcome }) => ({ ...invoice, ...outcome }));
+}
+
+/** One invoice with what became of its payment. */
+export async function findInvoiceWithPayment(db: Db, id: string): Promise<InvoiceWithPayment | null> {
+  const [row] = await db
+    .select({ invoice: invoices, ...paymentOutcome })
+    .from(invoices)
+    .leftJoin(payments, eq(payments.id, invoices.paymentId))
+    .where(eq(invoices.id, id))
+    .limit(1);
+  return row ? { ...row.invoice, paymentStatus: row.paymentStatus, amountRefunded: row.amountRefunded } : null;
 }

@@ -48,6 +48,7 @@ type UserChanges = Partial<
     | "membershipStatus"
     | "membershipPlan"
     | "membershipRenewsAt"
+    | "membershipEndsAt"
     | "membershipChangedAt"
   >
 >;

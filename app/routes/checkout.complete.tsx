@@ -31,7 +31,8 @@ export default function CheckoutCompletePage() {
     return () => window.clearInterval(timer);
   }, [confirming, revalidate]);
   const amount = payment.amountTotal !== null && payment.currency ? formatMoney(payment.amountTotal, payment.currency) : null;
-  const back = payment.backTo === "/dashboard" ? "Go to My Choruses" : "Back to your Chorus";
+  const back =
+    payment.backTo === "/dashboard" ? "Go to My Choruses" : payment.mode === "subscription" ? "See your membership" : "Back to your Chorus";
   return (
     <div className="card form-card" role="status" aria-live="polite">
       {confirming ? (
@@ -47,6 +48,7 @@ export default function CheckoutCompletePage() {
         <>
           <h1>Paid</h1>
           <p>{amount ? `Thank you: we have your payment of ${amount}.` : "Thank you: we have your payment."}</p>
+          {payment.mode === "subscription" ? <p>Welcome to VIP: every {PRODUCT_NAME} you start is included from now on.</p> : null}
           <a className="button" href={payment.backTo}>
             {back}
           </a>

@@ -1,52 +1,138 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { isMember } from "~/domain/membership";
-import { PRODUCT_NAME, VIP_CARD_TEXT, VIP_CARD_TITLE } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
-import { env } from "~/lib/env.server";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { FormMessages } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { subscriptionCheckoutInput } from "~/domain/commerce/memberships";
+import { PRODUCT_NAME, PRODUCT_PLURAL, VIP_CARD_TEXT, VIP_CARD_TITLE } from "~/domain/product";
+import { getUser, requireUser } from "~/lib/auth.server";
+import { handleForm, readForm, type FormReply } from "~/lib/form.server";
+import { loadBillingPage, openBillingPortal, startMembershipCheckout, type BillingPage } from "~/services/commerce/memberships.server";
 
 export const meta: MetaFunction = () => [{ title: `See Member Perks — ${PRODUCT_NAME}` }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getUser(request);
-  return json({ loggedIn: !!user, member: isMember(user), pricingUrl: env().PRICING_URL });
+  return json(await loadBillingPage(await getUser(request)), { headers: { "Cache-Control": "private, no-store" } });
 }
 
-const PERKS = [
-  "Unlimited Choruses with no per-video price",
-  "1080p renders and the music library",
-  "Savings on printed and DVD copies",
-  "Priority help from our support team",
-];
+const manageInput = z.object({});
+
+/** Join a plan, or manage the membership: both go on to the payment service's own page. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  if (form.get("intent") === "manage") {
+    return handleForm(form, manageInput, async () => redirect((await openBillingPortal(user)).url));
+  }
+  return handleForm(form, subscriptionCheckoutInput, async ({ plan }) => redirect((await startMembershipCheckout(user, plan)).url));
+}
 
 export default function BillingPage() {
-  const { loggedIn, member, pricingUrl } = useLoaderData<typeof loader>();
+  const page = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const member = page.membership?.member ?? false;
   return (
-    <div className="stack">
+    <div className="stack billing-page">
       <h1>See Member Perks</h1>
-      <section className="card">
-        {member ? (
+      <FormMessages formError={reply?.formError ?? reply?.errors?.plan} />
+      {member && page.membership ? <Membership membership={page.membership} /> : <Plans page={page} />}
+      {page.loggedIn ? <Invoices invoices={page.invoices} /> : null}
+    </div>
+  );
+}
+
+function Membership({ membership }: { membership: NonNullable<BillingPage["membership"]> }) {
+  return (
+    <section className="card stack" aria-labelledby="membership-heading">
+      <h2 id="membership-heading">You're a VIP member</h2>
+      <p>Every {PRODUCT_NAME} you start is included, with its premium finish.</p>
+      <dl className="billing-facts">
+        {membership.plan ? (
           <>
-            <h2>You're a VIP member</h2>
-            <p>Thanks for being with us. Your perks apply to every {PRODUCT_NAME} you start.</p>
+            <dt>Plan</dt>
+            <dd>
+              {membership.plan.name} · {membership.plan.price}
+            </dd>
           </>
-        ) : (
+        ) : null}
+        <dt>Status</dt>
+        <dd>{membership.status}</dd>
+        {membership.renewsOn ? (
           <>
-            <h2>{VIP_CARD_TITLE}</h2>
-            <p>{VIP_CARD_TEXT}</p>
+            <dt>Renews on</dt>
+            <dd>{membership.renewsOn}</dd>
           </>
-        )}
-        <ul>
-          {PERKS.map((perk) => (
-            <li key={perk}>{perk}</li>
+        ) : null}
+        {membership.endsOn ? (
+          <>
+            <dt>Ends on</dt>
+            <dd>{membership.endsOn}</dd>
+          </>
+        ) : null}
+      </dl>
+      {membership.canManage ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="manage" />
+          <SubmitButton pending="Opening…">Manage or cancel membership</SubmitButton>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+function Plans({ page }: { page: BillingPage }) {
+  return (
+    <section className="stack" aria-labelledby="plans-heading">
+      <div className="card">
+        <h2 id="plans-heading">{VIP_CARD_TITLE}</h2>
+        <p>{VIP_CARD_TEXT}</p>
+        {page.loggedIn ? null : <p className="muted">You log in or create an account before you pay.</p>}
+      </div>
+      <div className="billing-plans">
+        {page.plans.map((plan) => (
+          <article key={plan.key} className="card stack billing-plan" aria-labelledby={`plan-${plan.key}`}>
+            <h3 id={`plan-${plan.key}`}>{plan.name}</h3>
+            <p className="billing-plan__price">{plan.price}</p>
+            <ul>
+              {plan.gives.map((give) => (
+                <li key={give}>{give}</li>
+              ))}
+            </ul>
+            <Form method="post">
+              <SubmitButton name="plan" value={plan.key} pending="Opening the payment page…">
+                Join for {plan.price}
+              </SubmitButton>
+            </Form>
+          </article>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Invoices({ invoices }: { invoices: BillingPage["invoices"] }) {
+  return (
+    <section className="card stack" aria-labelledby="invoices-heading">
+      <h2 id="invoices-heading">Invoices</h2>
+      {invoices.length === 0 ? (
+        <p className="muted">No invoices yet. Receipts for your {PRODUCT_PLURAL} and your membership will be listed here.</p>
+      ) : (
+        <ul className="invoice-list">
+          {invoices.map((invoice) => (
+            <li key={invoice.id}>
+              <div className="invoice-list__main">
+                <Link to={`/settings/billing/invoices/${invoice.id}`}>{invoice.number}</Link>
+                <strong>{invoice.amount}</strong>
+              </div>
+              <div className="invoice-list__meta">
+                <span>{invoice.date}</span>
+                <span>{invoice.what}</span>
+                <span className={`badge ${invoice.status === "paid" ? "badge--ok" : "badge--muted"}`}>{invoice.statusLabel}</span>
+              </div>
+            </li>
           ))}
         </ul>
-        {member ? null : (
-          <a className="button" href={pricingUrl}>
-            {loggedIn ? "See plans" : "See plans and prices"}
-          </a>
-        )}
-      </section>
-    </div>
+      )}
+    </section>
   );
 }

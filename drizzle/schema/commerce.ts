@@ -181,6 +181,8 @@ export const invoices = pgTable(
     cartId: uuid().references(() => carts.id, { onDelete: "set null" }),
     eventId: uuid().references(() => events.id, { onDelete: "set null" }),
     paymentId: uuid().references(() => payments.id, { onDelete: "set null" }),
+    /** The payment service's invoice this one records (a membership's period): one of ours per theirs. */
+    providerInvoiceId: text(),
     lines: jsonb().$type<InvoiceLineRow[]>().notNull(),
     subtotal: integer().notNull(),
     discount: integer().notNull(),
@@ -194,7 +196,11 @@ export const invoices = pgTable(
     paidAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("invoices_cart_unique").on(t.cartId), index("invoices_user_idx").on(t.userId, t.paidAt)],
+  (t) => [
+    uniqueIndex("invoices_cart_unique").on(t.cartId),
+    uniqueIndex("invoices_provider_invoice_unique").on(t.providerInvoiceId),
+    index("invoices_user_idx").on(t.userId, t.paidAt),
+  ],
 );
 
 export type Cart = typeof carts.$inferSelect;

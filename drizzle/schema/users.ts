@@ -21,6 +21,8 @@ export const users = pgTable(
     membershipStatus: text(),
     membershipPlan: text(),
     membershipRenewsAt: timestamp({ withTimezone: true }),
+    // Set while a membership is cancelled at its period's end: it stays until then, and does not renew.
+    membershipEndsAt: timestamp({ withTimezone: true }),
     membershipChangedAt: timestamp({ withTimezone: true }),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -202,6 +202,11 @@ const CASES: Case[] = [
   },
   { call: "GET /api/v2/invoices", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/invoices" }) },
   {
+    call: "POST /api/v2/subscriptions/checkout",
+    allowed: loggedInKinds,
+    request: async () => ({ method: "POST", path: "/api/v2/subscriptions/checkout", body: { plan: "vip-monthly" } }),
+  },
+  {
     call: "GET /api/v2/geo-countries",
     allowed: everyone,
     request: async () => ({ method: "GET", path: "/api/v2/geo-countries?sortBy=name" }),

@@ -3,6 +3,7 @@ import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { paymentEventApplied } from "~/models/payment-event.server";
+import { findUserBySubscriptionId } from "~/models/user.server";
 import { paymentsProvider } from "./provider.server";
 
 /**
@@ -20,7 +21,7 @@ export interface CheckoutReturn {
   mode: "payment" | "subscription";
   amountTotal: number | null;
   currency: string | null;
-  /** Where "back" goes: the event the payment was for, else the dashboard. */
+  /** Where "back" goes: the event the payment was for, the billing page for a membership, else the dashboard. */
   backTo: string;
 }
 
@@ -41,7 +42,8 @@ export async function checkoutReturn(id: string | null): Promise<CheckoutReturn>
   if (!session) throw notFound("There is no payment with this id.");
   let state: CheckoutReturnState = session.status === "expired" ? "expired" : "open";
   if (session.status === "complete" && session.paymentStatus !== "unpaid") {
-    state = (await paymentEventApplied(db(), session.id, "checkout.session.completed")) ? "paid" : "confirming";
+    const applied = session.mode === "subscription" ? membershipApplied(session.subscriptionId) : cartApplied(session.id);
+    state = (await applied) ? "paid" : "confirming";
   }
   const eventUuid = uuid.safeParse(session.metadata.eventUuid);
   return {
@@ -50,6 +52,18 @@ export async function checkoutReturn(id: string | null): Promise<CheckoutReturn>
     mode: session.mode,
     amountTotal: session.amountTotal,
     currency: session.currency,
-    backTo: eventUuid.success ? `/e/${eventUuid.data}` : "/dashboard",
+    backTo: eventUuid.success ? `/e/${eventUuid.data}` : session.mode === "subscription" ? "/settings/billing" : "/dashboard",
   };
+}
+
+const cartApplied = (sessionId: string) => paymentEventApplied(db(), sessionId, "checkout.session.completed");
+
+/**
+ * A membership is ours once its subscription events have made the account a member (the session's
+ * own event changes nothing for a membership); one cancelled since has been taken in too.
+ */
+async function membershipApplied(subscriptionId: string | null) {
+  if (!subscriptionId) return false;
+  if (await findUserBySubscriptionId(db(), subscriptionId)) return true;
+  return paymentEventApplied(db(), subscriptionId, "customer.subscription.deleted");
 }
