@@ -143,4 +143,3 @@ export async function enqueue<N extends JobName>(
     ...(through ? { db: jobStatementsThrough(through) } : {}),
   });
 }
-

@@ -3,7 +3,7 @@ import { productByKey, type Product } from "./catalogue";
 import { formatMoney } from "./money";
 
 // VIP memberships as the billing page and its checkout see them: which plans there are, what
-// one costs in words, and where a member stands (docs/decisions/022-vip-membership.md).
+// one costs in words, and where a member stands (docs/decisions/021-vip-membership.md).
 
 export type MembershipPlanKey = "vip-monthly" | "vip-yearly";
 
