@@ -76,19 +76,18 @@ export const promoCodeInput = (now: Date) =>
         .optional()
         .transform((text) => text === "on" || text === "true"),
     })
-    .transform((input, ctx) => {
-      const value = promoValue(input.kind, input.value);
-      if (value === null) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["value"],
-          message:
-            input.kind === "percent" ? "Enter a whole percentage from 1 to 100." : "Enter an amount in dollars, like 2.50.",
-        });
-        return z.NEVER;
-      }
-      return { ...input, value, currency: input.kind === "amount" ? CURRENCY : null };
-    });
+    // Checked even when other fields are wrong, so every mistake is named at once.
+    .refine((input) => promoValue(input.kind, input.value) !== null, {
+      path: ["value"],
+      error: (issue) =>
+        (issue.input as { kind?: string }).kind === "amount" ? "Enter an amount in dollars, like 2.50." : "Enter a whole percentage from 1 to 100.",
+      when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "kind" || issue.path?.[0] === "value"),
+    })
+    .transform((input) => ({
+      ...input,
+      value: promoValue(input.kind, input.value)!,
+      currency: input.kind === "amount" ? CURRENCY : null,
+    }));
 
 /** A percentage (1–100) or an amount in the catalogue's currency, as minor units; null when it is neither. */
 function promoValue(kind: PromoKind, typed: string) {
