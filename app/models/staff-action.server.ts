@@ -7,11 +7,7 @@ export type NewStaffAction = Pick<StaffAction, "actorId" | "actorEmail" | "actio
 
 /** Records what staff did; an action carrying a key already recorded records nothing and returns null. */
 export async function insertStaffAction(db: Db, input: NewStaffAction) {
-  const [made] = await db
-    .insert(staffActions)
-    .values(input)
-    .onConflictDoNothing({ target: staffActions.idempotencyKey })
-    .returning();
+  const [made] = await db.insert(staffActions).values(input).onConflictDoNothing({ target: staffActions.idempotencyKey }).returning();
   return made ?? null;
 }
 

@@ -35,7 +35,9 @@ export default function AdminPaymentsPage() {
       </Form>
       {payments.length === 0 ? (
         <p className="card empty-state">
-          {search ? `No payment matches “${search}”.` : "No payments yet. Payments appear here as soon as the payment service confirms them."}
+          {search
+            ? `No payment matches “${search}”.`
+            : "No payments yet. Payments appear here as soon as the payment service confirms them."}
         </p>
       ) : (
         <table className="table staff-table">

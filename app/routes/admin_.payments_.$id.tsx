@@ -52,7 +52,8 @@ export default function AdminPaymentPage() {
         <Link to="/admin/payments">← All payments</Link>
       </p>
       <h1>
-        Payment of {payment.amount} <span className={`badge ${payment.status === "paid" ? "badge--ok" : "badge--muted"}`}>{payment.statusWords}</span>
+        Payment of {payment.amount}{" "}
+        <span className={`badge ${payment.status === "paid" ? "badge--ok" : "badge--muted"}`}>{payment.statusWords}</span>
       </h1>
       <section className="card" aria-labelledby="payment-heading">
         <h2 id="payment-heading">Payment</h2>

@@ -33,13 +33,20 @@ export async function action({ request }: ActionFunctionArgs) {
     promoCodeInput(new Date()),
     async (input) => {
       const code = await createPromoCodeByStaff(admin, input);
-      return redirectWithCookies(`/admin/promo-codes/${code.id}`, [await toastHeader({ type: "success", title: `Code ${code.code} created` })]);
+      return redirectWithCookies(`/admin/promo-codes/${code.id}`, [
+        await toastHeader({ type: "success", title: `Code ${code.code} created` }),
+      ]);
     },
     { lists: ["productKeys"] },
   );
 }
 
-const STATE_BADGE: Record<string, string> = { active: "badge--ok", paused: "badge--muted", expired: "badge--muted", "used up": "badge--muted" };
+const STATE_BADGE: Record<string, string> = {
+  active: "badge--ok",
+  paused: "badge--muted",
+  expired: "badge--muted",
+  "used up": "badge--muted",
+};
 
 export default function AdminPromoCodesPage() {
   const { page, codes, hasMore, products } = useLoaderData<typeof loader>();

@@ -299,7 +299,11 @@ describe("authorisation matrix: staff pages about money × every kind of viewer"
     { call: "GET /admin/promo-codes/{id}", request: async () => ({ method: "GET", path: `/admin/promo-codes/${staffCodeId}` }) },
     {
       call: "POST /admin/promo-codes/{id} (pause)",
-      request: async (k) => ({ method: "POST", path: `/admin/promo-codes/${staffCodeId}`, form: { intent: k === "admin" ? "pause" : "resume" } }),
+      request: async (k) => ({
+        method: "POST",
+        path: `/admin/promo-codes/${staffCodeId}`,
+        form: { intent: k === "admin" ? "pause" : "resume" },
+      }),
     },
   ];
 

@@ -132,7 +132,13 @@ describe("payments", () => {
     const { user } = await loggedInUser(server.url);
     const [orphan] = await db()
       .insert(payments)
-      .values({ provider: "local", providerPaymentId: `pi_missing_${crypto.randomBytes(4).toString("hex")}`, amount: 500, currency: "usd", userId: user.id })
+      .values({
+        provider: "local",
+        providerPaymentId: `pi_missing_${crypto.randomBytes(4).toString("hex")}`,
+        amount: 500,
+        currency: "usd",
+        userId: user.id,
+      })
       .returning();
     const reply = await admin.client.form(`/admin/payments/${orphan!.id}`, { scope: "whole", reason: "Test" });
     expect(reply.status).toBe(502);
@@ -211,7 +217,11 @@ describe("promo codes", () => {
   });
 
   test("a code left empty is made up; wrong fields are named and nothing is made", async () => {
-    const before = (await db().select({ n: sql<number>`count(*)::int` }).from(promoCodes))[0]!.n;
+    const before = (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(promoCodes)
+    )[0]!.n;
     const wrong = await create({ code: "x", kind: "percent", value: "120", expiresOn: "2001-01-01", productKeys: ["nothing"] });
     expect(wrong.status).toBe(400);
     const html = (await wrong.text()).replaceAll("&#x27;", "'");
@@ -219,7 +229,13 @@ describe("promo codes", () => {
     expect(html).toContain("Enter a whole percentage from 1 to 100.");
     expect(html).toContain("Choose a day from today on.");
     expect(html).toContain("Choose among the products we sell.");
-    expect((await db().select({ n: sql<number>`count(*)::int` }).from(promoCodes))[0]!.n).toBe(before);
+    expect(
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(promoCodes)
+      )[0]!.n,
+    ).toBe(before);
 
     const made = await create({ code: "", kind: "percent", value: "15" });
     expect(made.status).toBe(302);
@@ -233,7 +249,10 @@ describe("promo codes", () => {
     const buyer = await loggedInUser(server.url);
     const paused = await admin.client.form(`/admin/promo-codes/${code.id}`, { intent: "pause" });
     expect(paused.status).toBe(302);
-    expect((await buyer.client.get(`/api/v2/promo-codes/check/${code.code}`)).body.data).toMatchObject({ applies: false, reason: "paused" });
+    expect((await buyer.client.get(`/api/v2/promo-codes/check/${code.code}`)).body.data).toMatchObject({
+      applies: false,
+      reason: "paused",
+    });
     // Pausing a paused code changes and records nothing.
     await admin.client.form(`/admin/promo-codes/${code.id}`, { intent: "pause" });
     const resumed = await admin.client.form(`/admin/promo-codes/${code.id}`, { intent: "resume", back: "list" });

@@ -25,7 +25,10 @@ export const minorDigits = (currency: string = CURRENCY) =>
  * when it is not a plain positive amount with at most the currency's decimals.
  */
 export function parseMoney(typed: string, currency: string = CURRENCY): number | null {
-  const text = typed.trim().replace(/^[$€£¥]\s*/, "").replace(",", ".");
+  const text = typed
+    .trim()
+    .replace(/^[$€£¥]\s*/, "")
+    .replace(",", ".");
   const digits = minorDigits(currency);
   const match = /^(\d{1,9})(?:\.(\d*))?$/.exec(text);
   if (!match) return null;

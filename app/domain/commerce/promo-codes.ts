@@ -120,7 +120,11 @@ export const describeDiscount = (rule: Pick<PromoRule, "kind" | "value" | "curre
 export type PromoState = "active" | "paused" | "expired" | "used up";
 
 /** How a code stands for everyone, as staff see it in their list. */
-export function promoCodeState(rule: Pick<PromoRule, "paused" | "expiresAt" | "maxRedemptions">, redemptions: number, now: Date): PromoState {
+export function promoCodeState(
+  rule: Pick<PromoRule, "paused" | "expiresAt" | "maxRedemptions">,
+  redemptions: number,
+  now: Date,
+): PromoState {
   if (rule.paused) return "paused";
   if (rule.expiresAt && rule.expiresAt.getTime() <= now.getTime()) return "expired";
   if (rule.maxRedemptions !== null && redemptions >= rule.maxRedemptions) return "used up";

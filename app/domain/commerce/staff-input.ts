@@ -39,7 +39,10 @@ export const promoCodeInput = (now: Date) =>
         .max(32, "Use at most 32 letters, digits and dashes.")
         .optional()
         .transform((text) => (text ? text.toUpperCase() : null))
-        .refine((code) => code === null || CODE_PATTERN.test(code), "Use 3 to 32 letters, digits and dashes, starting with a letter or digit."),
+        .refine(
+          (code) => code === null || CODE_PATTERN.test(code),
+          "Use 3 to 32 letters, digits and dashes, starting with a letter or digit.",
+        ),
       kind: z.enum(["percent", "amount"], { error: "Choose a percentage or an amount off." }),
       value: z.string({ error: "Enter how much the code takes off." }).trim().min(1, "Enter how much the code takes off.").max(12),
       expiresOn: z
@@ -66,10 +69,7 @@ export const promoCodeInput = (now: Date) =>
         .array(z.string())
         .max(20)
         .default([])
-        .refine(
-          (keys) => keys.every((key) => promoCodeProducts().some((p) => p.key === key)),
-          "Choose among the products we sell.",
-        )
+        .refine((keys) => keys.every((key) => promoCodeProducts().some((p) => p.key === key)), "Choose among the products we sell.")
         .transform((keys) => [...new Set(keys)]),
       firstPurchaseOnly: z
         .string()
@@ -80,7 +80,9 @@ export const promoCodeInput = (now: Date) =>
     .refine((input) => promoValue(input.kind, input.value) !== null, {
       path: ["value"],
       error: (issue) =>
-        (issue.input as { kind?: string }).kind === "amount" ? "Enter an amount in dollars, like 2.50." : "Enter a whole percentage from 1 to 100.",
+        (issue.input as { kind?: string }).kind === "amount"
+          ? "Enter an amount in dollars, like 2.50."
+          : "Enter a whole percentage from 1 to 100.",
       when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "kind" || issue.path?.[0] === "value"),
     })
     .transform((input) => ({

@@ -96,10 +96,7 @@ const requestedTotal = (actions: StaffActionView[]) => actions.reduce((sum, a) =
 /** One payment with its invoice, what has been refunded, and what staff did to it. */
 export async function paymentDetailForStaff(id: string) {
   const found = await requirePayment(id);
-  const [invoice, actions] = await Promise.all([
-    findInvoiceOfPayment(db(), id),
-    recentStaffActions({ type: "payment", id }),
-  ]);
+  const [invoice, actions] = await Promise.all([findInvoiceOfPayment(db(), id), recentStaffActions({ type: "payment", id })]);
   return {
     payment: {
       ...paymentView(found.payment),

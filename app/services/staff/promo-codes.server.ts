@@ -106,7 +106,13 @@ export async function setPromoCodePausedByStaff(admin: Pick<User, "id" | "email"
   if (code.paused === paused) return { code, changed: false };
   const updated = await db().transaction(async (tx) => {
     const changed = await setPromoCodePaused(tx, id, paused);
-    await recordStaffAction(admin, paused ? "promo_code_paused" : "promo_code_resumed", { type: "promo_code", id }, { code: code.code }, { tx });
+    await recordStaffAction(
+      admin,
+      paused ? "promo_code_paused" : "promo_code_resumed",
+      { type: "promo_code", id },
+      { code: code.code },
+      { tx },
+    );
     return changed!;
   });
   return { code: updated, changed: true };
