@@ -83,6 +83,16 @@ export async function requireStaff(request: Request) {
 }
 
 /**
+ * For staff pages about money: administrators only. Anyone who is not staff finds nothing here,
+ * as with every staff page; an editor is told the page is for administrators.
+ */
+export async function requireAdmin(request: Request) {
+  const user = await requireStaff(request);
+  if (!isAdmin(user)) throw new Response("Only administrators can see payments and promo codes.", { status: 403 });
+  return user;
+}
+
+/**
  * Starts a fresh session for `userId` (a new id, so a session fixed before log-in
  * is worthless) and returns its Set-Cookie header.
  */

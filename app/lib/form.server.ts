@@ -25,23 +25,32 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
-function keptValues(form: FormData) {
+function keptValues(form: FormData, lists: readonly string[]) {
   const values: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === "string" && !SECRET_FIELDS.test(key)) values[key] = value;
+  // A field sent several times (ticked boxes of one name) is kept as its values joined by commas.
+  for (const key of lists) values[key] = listOf(form, key).join(",");
   return values;
 }
+
+const listOf = (form: FormData, key: string) => form.getAll(key).filter((value): value is string => typeof value === "string");
 
 /**
  * The action side of a progressive form: validate with the shared schema, run the
  * use case, and on failure answer the same page with field errors and the values.
+ * Fields named in `lists` (boxes of one name) reach the schema as arrays of every value sent.
  */
 export async function handleForm<S extends z.ZodType>(
   form: FormData,
   schema: S,
   run: (input: z.infer<S>) => Promise<Response>,
+  options: { lists?: readonly string[] } = {},
 ): Promise<Response> {
-  const values = keptValues(form);
-  const parsed = validateInput(schema, Object.fromEntries(form.entries()));
+  const lists = options.lists ?? [];
+  const values = keptValues(form, lists);
+  const input: Record<string, unknown> = Object.fromEntries(form.entries());
+  for (const key of lists) input[key] = listOf(form, key);
+  const parsed = validateInput(schema, input);
   if (!parsed.success) return json<FormReply>({ errors: fieldErrors(parsed.error), values }, { status: 400 });
   try {
     return await run(parsed.data);

@@ -1,5 +1,5 @@
-import { invoices, payments, type Invoice, type Payment } from "drizzle/schema";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { events, invoices, payments, users, type Invoice, type Payment } from "drizzle/schema";
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewPayment = Pick<Payment, "provider" | "providerPaymentId" | "amount" | "currency" | "userId"> &
@@ -106,4 +106,56 @@ export async function findInvoiceWithPayment(db: Db, id: string): Promise<Invoic
     .where(eq(invoices.id, id))
     .limit(1);
   return row ? { ...row.invoice, paymentStatus: row.paymentStatus, amountRefunded: row.amountRefunded } : null;
+}
+
+/** `text` for a LIKE pattern that matches it literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Payments for staff, newest first: with the buyer's e-mail, the invoice's number and the Chorus.
+ * `search` matches part of the buyer's e-mail or of the invoice number, whatever the case.
+ */
+export async function searchPayments(db: Db, options: { search: string | null; limit: number; offset: number }) {
+  const pattern = options.search ? `%${likeLiteral(options.search)}%` : null;
+  return db
+    .select({
+      payment: payments,
+      buyerEmail: users.email,
+      invoiceNumber: invoices.number,
+      eventUuid: events.uuid,
+      eventTitle: events.title,
+      eventCode: events.eventId,
+    })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .leftJoin(events, eq(events.id, payments.eventId))
+    .where(pattern ? or(ilike(users.email, pattern), ilike(invoices.number, pattern)) : undefined)
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(options.limit)
+    .offset(options.offset);
+}
+
+/** One payment for staff, with what the search list shows of it. */
+export async function findPaymentForStaff(db: Db, id: string) {
+  const [found] = await db
+    .select({
+      payment: payments,
+      buyerEmail: users.email,
+      eventUuid: events.uuid,
+      eventTitle: events.title,
+      eventCode: events.eventId,
+      eventPaid: events.paid,
+    })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
+    .leftJoin(events, eq(events.id, payments.eventId))
+    .where(eq(payments.id, id))
+    .limit(1);
+  return found ?? null;
+}
+
+export async function findInvoiceOfPayment(db: Db, paymentId: string) {
+  const [found] = await db.select().from(invoices).where(eq(invoices.paymentId, paymentId)).limit(1);
+  return found ?? null;
 }

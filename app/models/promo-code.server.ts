@@ -1,4 +1,4 @@
-import { invoices, promoCodes, promoRedemptions, type PromoCode } from "drizzle/schema";
+import { carts, events, invoices, promoCodes, promoRedemptions, users, type PromoCode } from "drizzle/schema";
 import { and, count, desc, eq, gt, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
@@ -92,4 +92,45 @@ export async function hasPaidInvoice(db: Db, userId: string) {
     .where(and(eq(invoices.userId, userId), gt(invoices.total, 0)))
     .limit(1);
   return !!row;
+}
+
+/** Every code with how often it has been used, newest first, for staff; paged. */
+export async function listPromoCodesWithUses(db: Db, options: { limit: number; offset: number }) {
+  const uses = db
+    .select({ promoCodeId: promoRedemptions.promoCodeId, uses: count().as("uses") })
+    .from(promoRedemptions)
+    .groupBy(promoRedemptions.promoCodeId)
+    .as("uses");
+  return db
+    .select({ code: promoCodes, uses: sql<number>`coalesce(${uses.uses}, 0)::int` })
+    .from(promoCodes)
+    .leftJoin(uses, eq(uses.promoCodeId, promoCodes.id))
+    .orderBy(desc(promoCodes.createdAt), desc(promoCodes.id))
+    .limit(options.limit)
+    .offset(options.offset);
+}
+
+export async function setPromoCodePaused(db: Db, id: string, paused: boolean) {
+  const [code] = await db.update(promoCodes).set({ paused }).where(eq(promoCodes.id, id)).returning();
+  return code ?? null;
+}
+
+/** Who used a code, on which Chorus, and what it took off, newest first. */
+export async function listRedemptionsOfCode(db: Db, promoCodeId: string, limit = 100) {
+  return db
+    .select({
+      redemption: promoRedemptions,
+      buyerEmail: users.email,
+      eventUuid: events.uuid,
+      eventTitle: events.title,
+      invoiceNumber: invoices.number,
+    })
+    .from(promoRedemptions)
+    .innerJoin(users, eq(users.id, promoRedemptions.userId))
+    .leftJoin(carts, eq(carts.id, promoRedemptions.cartId))
+    .leftJoin(events, eq(events.id, carts.eventId))
+    .leftJoin(invoices, eq(invoices.cartId, promoRedemptions.cartId))
+    .where(eq(promoRedemptions.promoCodeId, promoCodeId))
+    .orderBy(desc(promoRedemptions.createdAt))
+    .limit(limit);
 }

@@ -8,3 +8,4 @@ export * from "./render";
 export * from "./realtime";
 export * from "./commerce";
 export * from "./payments";
+export * from "./staff";

@@ -9,6 +9,7 @@ import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
+import { payThroughLocalService } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 
 const KINDS = ["anonymous", "another user", "contributor", "recipient", "view-only", "creator", "editor", "admin"] as const;
@@ -29,7 +30,7 @@ const keysOf = (kind: Kind) =>
 const loggedIn = (role?: "user" | "editor" | "admin") => loggedInUser(server.url, role);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ JOB_POLL_SECONDS: "0.5" });
   const creator = await loggedIn();
   // Paid for, so delivering it is allowed to those who manage it.
   event = await createPaidTestEvent(creator.user);
@@ -257,5 +258,81 @@ describe("authorisation matrix: every event route × every kind of viewer", () =
       editor: "public",
       admin: "creator",
     });
+  });
+});
+
+// Staff pages about money (/admin/payments, /admin/promo-codes): administrators only. Pages answer
+// someone logged out with the log-in page, anyone else with 403 (an editor) or 404.
+describe("authorisation matrix: staff pages about money × every kind of viewer", () => {
+  let paymentId: string;
+  let paymentIntentId: string;
+  let staffCodeId: string;
+
+  /** A paid Chorus of its own, so the one refund that goes through takes nothing from the others. */
+  async function freshPayment() {
+    const organiser = await loggedIn();
+    return payThroughLocalService(organiser.client, await createTestEvent(organiser.user));
+  }
+
+  beforeAll(async () => {
+    ({ id: paymentId, providerPaymentId: paymentIntentId } = await freshPayment());
+    staffCodeId = (await insertPromoCode(db(), { code: `STAFF-${event.eventId}`, kind: "amount", value: 100, currency: "usd" })).id;
+  });
+
+  interface PageCase {
+    call: string;
+    request: (kind: Kind) => Promise<{ method: "GET" | "POST"; path: string; form?: Record<string, string> }>;
+  }
+
+  const PAGE_CASES: PageCase[] = [
+    { call: "GET /admin/payments", request: async () => ({ method: "GET", path: "/admin/payments?q=example" }) },
+    { call: "GET /admin/payments/{id}", request: async () => ({ method: "GET", path: `/admin/payments/${paymentId}` }) },
+    {
+      call: "POST /admin/payments/{id} (refund)",
+      // Only the administrator's refund goes through: it gets a payment of its own to refund.
+      request: async (k) => ({
+        method: "POST",
+        path: `/admin/payments/${k === "admin" ? (await freshPayment()).id : paymentId}`,
+        form: { scope: "part", amount: "1.00", reason: "Matrix" },
+      }),
+    },
+    { call: "GET /admin/promo-codes", request: async () => ({ method: "GET", path: "/admin/promo-codes" }) },
+    {
+      call: "POST /admin/promo-codes (create)",
+      request: async () => ({ method: "POST", path: "/admin/promo-codes", form: { code: "", kind: "percent", value: "5" } }),
+    },
+    { call: "GET /admin/promo-codes/{id}", request: async () => ({ method: "GET", path: `/admin/promo-codes/${staffCodeId}` }) },
+    {
+      call: "POST /admin/promo-codes/{id} (pause)",
+      request: async (k) => ({
+        method: "POST",
+        path: `/admin/promo-codes/${staffCodeId}`,
+        form: { intent: k === "admin" ? "pause" : "resume" },
+      }),
+    },
+  ];
+
+  const pageRows = PAGE_CASES.flatMap((c) => KINDS.map((kind) => [c.call, kind, kind === "admin" ? "allowed" : "refused", c] as const));
+
+  test.each(pageRows)("%s as %s: %s", async (_call, kind, expected, c) => {
+    const { method, path, form } = await c.request(kind);
+    const reply = form ? await clients[kind].form(path, form) : await clients[kind].raw(method, path);
+    const location = reply.headers.get("location") ?? "";
+    const text = await reply.text();
+    if (expected === "allowed") {
+      expect(reply.status, text.slice(0, 300)).toBeLessThan(400);
+      expect(location).not.toMatch(/^\/auth\/login/);
+    } else if (kind === "anonymous" || kind === "recipient" || kind === "view-only") {
+      // Logged out: the log-in page, which comes back here afterwards.
+      expect(reply.status).toBe(302);
+      expect(location).toMatch(/^\/auth\/login\?redirectTo=/);
+    } else {
+      expect(reply.status).toBe(kind === "editor" ? 403 : 404);
+    }
+    // No refused answer shows a payment or a code (the address asked for may be in the page's links).
+    if (expected === "refused") {
+      expect(text).not.toContain(paymentIntentId);
+      expect(text).not.toContain(`STAFF-${event.eventId}`);
+    }
   });
 });

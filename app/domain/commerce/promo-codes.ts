@@ -116,3 +116,17 @@ export const coversAnyLine = (rule: Pick<PromoRule, "kind" | "productKeys" | "cu
 /** "20 % off", "$2.00 off": what the code takes off, in words. */
 export const describeDiscount = (rule: Pick<PromoRule, "kind" | "value" | "currency">) =>
   rule.kind === "percent" ? `${rule.value} % off` : `${formatMoney(rule.value, rule.currency ?? undefined)} off`;
+
+export type PromoState = "active" | "paused" | "expired" | "used up";
+
+/** How a code stands for everyone, as staff see it in their list. */
+export function promoCodeState(
+  rule: Pick<PromoRule, "paused" | "expiresAt" | "maxRedemptions">,
+  redemptions: number,
+  now: Date,
+): PromoState {
+  if (rule.paused) return "paused";
+  if (rule.expiresAt && rule.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (rule.maxRedemptions !== null && redemptions >= rule.maxRedemptions) return "used up";
+  return "active";
+}

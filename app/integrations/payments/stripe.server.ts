@@ -47,37 +47,40 @@ const stripeClient = (settings: StripeSettings) =>
     ...(settings.basePath ? { httpClient: underBasePath(settings.basePath) } : {}),
   });
 
+const NOTHING_REFUNDED = "Nothing was refunded";
+
 /** Stripe's failures as the port's: a plain message, and whether trying again may work. */
-function asPaymentServiceError(error: unknown): PaymentServiceError {
+function asPaymentServiceError(error: unknown, nothing = "Nothing was charged"): PaymentServiceError {
   if (!(error instanceof Stripe.errors.StripeError)) {
-    return new PaymentServiceError("The payment service could not be reached. Nothing was charged; please try again.", true);
+    return new PaymentServiceError(`The payment service could not be reached. ${nothing}; please try again.`, true);
   }
   if (error instanceof Stripe.errors.StripeConnectionError) {
-    return new PaymentServiceError("The payment service did not answer in time. Nothing was charged; please try again.", true);
+    return new PaymentServiceError(`The payment service did not answer in time. ${nothing}; please try again.`, true);
   }
   if (error instanceof Stripe.errors.StripeRateLimitError) {
-    return new PaymentServiceError("The payment service is busy right now. Nothing was charged; please try again in a minute.", true);
+    return new PaymentServiceError(`The payment service is busy right now. ${nothing}; please try again in a minute.`, true);
   }
   if (error instanceof Stripe.errors.StripeAPIError || (error.statusCode ?? 0) >= 500) {
-    return new PaymentServiceError("The payment service had a problem on its side. Nothing was charged; please try again.", true);
+    return new PaymentServiceError(`The payment service had a problem on its side. ${nothing}; please try again.`, true);
   }
   if (error instanceof Stripe.errors.StripeCardError) {
     return new PaymentServiceError(error.message || "The card was declined.", false);
   }
   if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
     console.error("The payment service refused our credentials:", error.message);
-    return new PaymentServiceError("Payments are not available right now. Nothing was charged.", false);
+    return new PaymentServiceError(`Payments are not available right now. ${nothing}.`, false);
   }
   // Our request was wrong (a refund larger than the payment, a missing customer): the caller's to handle.
   console.warn("The payment service refused a request:", error.type, error.message);
-  return new PaymentServiceError("The payment service refused this payment. Nothing was charged.", false);
+  if (nothing === NOTHING_REFUNDED) return new PaymentServiceError(`The payment service refused this refund: ${error.message}`, false);
+  return new PaymentServiceError(`The payment service refused this payment. ${nothing}.`, false);
 }
 
-async function call<T>(run: () => Promise<T>): Promise<T> {
+async function call<T>(run: () => Promise<T>, nothing?: string): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw asPaymentServiceError(error);
+    throw asPaymentServiceError(error, nothing);
   }
 }
 
@@ -200,7 +203,7 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
           { idempotencyKey: input.idempotencyKey },
         );
         return { id: refund.id, status: refund.status ?? "pending" };
-      }),
+      }, NOTHING_REFUNDED),
 
     verifyWebhook(rawBody, signatureHeader): PaymentEvent {
       if (!signatureHeader) throw new InvalidWebhookSignatureError("The webhook carries no signature.");

@@ -1,7 +1,7 @@
 import type { Payment, User } from "drizzle/schema";
 import { membershipPlan } from "~/domain/commerce/memberships";
 import type { PaymentEvent } from "~/integrations/payments/payments-port";
-import { enqueueInTransaction } from "~/jobs/queue.server";
+import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { lockCart } from "~/models/cart.server";
 import { setEventPaid } from "~/models/event.server";
@@ -289,7 +289,7 @@ async function membershipInvoicePaid(event: PaymentEvent, tx: Db, provider: stri
     paidAt: new Date(paidAt * 1000),
   });
   if (created && recorded.total > 0) {
-    await enqueueInTransaction(tx, "invoice-receipt", { invoiceId: recorded.id }, { singletonKey: `receipt:${recorded.id}` });
+    await enqueue("invoice-receipt", { invoiceId: recorded.id }, { singletonKey: `receipt:${recorded.id}`, db: tx });
   }
   return { effect: "membership-invoice", userId: user.id, invoiceId: recorded.id, alreadyRecorded: !created };
 }

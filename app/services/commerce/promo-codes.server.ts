@@ -68,11 +68,11 @@ export async function promoCodesOf(owner: Pick<User, "id" | "email">) {
 /** What a contributor is given for a Chorus of their own (spec §3 "contributor promo code"). */
 export const CONTRIBUTOR_OFFER = { kind: "percent" as const, value: 20, validDays: 90 };
 
-/** Readable, unguessable: "THANKS-" and eight letters and digits without look-alikes. */
-function newContributorCode() {
+/** Readable, unguessable: a prefix and eight letters and digits without look-alikes ("THANKS-7KQ2M9XD"). */
+export function newPromoCode(prefix: string) {
   const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   const bytes = crypto.randomBytes(8);
-  return `THANKS-${[...bytes].map((b) => alphabet[b % alphabet.length]).join("")}`;
+  return `${prefix}-${[...bytes].map((b) => alphabet[b % alphabet.length]).join("")}`;
 }
 
 /**
@@ -82,7 +82,7 @@ function newContributorCode() {
 export async function contributorPromoCode(rsvp: Pick<Rsvp, "id" | "userId" | "email">) {
   return findOrInsertRsvpPromoCode(db(), {
     rsvpId: rsvp.id,
-    code: newContributorCode(),
+    code: newPromoCode("THANKS"),
     kind: CONTRIBUTOR_OFFER.kind,
     value: CONTRIBUTOR_OFFER.value,
     expiresAt: new Date(Date.now() + CONTRIBUTOR_OFFER.validDays * 86_400_000),
