@@ -25,15 +25,25 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
     await page.getByRole("link", { name: "local outbox" }).click();
     const row = page.getByRole("row").filter({ hasText: email });
     await row.getByRole("link", { name: "Confirm your e-mail address for Chorus" }).click();
-    await page.getByRole("link", { name: /\/auth\/activate\// }).click();
-    await page.getByRole("heading", { name: "Your e-mail is confirmed" }).waitFor();
+    const link = page.getByRole("link", { name: /\/auth\/activate\// });
+    const activatePath = new URL((await link.getAttribute("href"))!, page.url()).pathname;
+    await link.click();
+    // The link proves the address: it signs the owner in and lands them on their dashboard.
+    await page.getByRole("heading", { name: "My Choruses" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    return activatePath;
+  }
+
+  /** The link works once: a second visit explains itself instead of signing anyone in. */
+  async function checkLinkIsSpent(page: Page, activatePath: string) {
+    await page.goto(activatePath);
+    await page.getByRole("heading", { name: "This link didn't work" }).waitFor();
   }
 
   async function logIn(page: Page, email: string) {
+    await page.goto("/auth/login");
     const main = page.locator("main");
-    await main.getByRole("link", { name: "Log In" }).click();
-    await page.waitForURL((url) => url.pathname === "/auth/login");
-    expect(await main.getByLabel("E-mail").inputValue()).toBe(email);
+    await main.getByLabel("E-mail").fill(email);
     await main.getByLabel("Password").fill(PASSWORD);
     await main.getByRole("button", { name: "Log In" }).click();
     await page.getByRole("heading", { name: "My Choruses" }).waitFor();
@@ -62,12 +72,16 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
     await expect.poll(() => page.locator("details.account-menu > summary").innerText()).toBe("Log In ▾");
   }
 
-  test("with JavaScript: register, confirm from the outbox, log in, use the account menu, log out", async () => {
+  test("with JavaScript: register, confirm from the outbox (signed in), log out, log in, use the account menu, log out", async () => {
     const page = await newPage(e2e.browser, e2e.server.url);
     const email = uniqueEmail("e2e-js");
 
     await register(page, email);
-    await confirmFromOutbox(page, email);
+    const activatePath = await confirmFromOutbox(page, email);
+    await page.locator(".toasts[role=status]").getByText("Your e-mail is confirmed").waitFor();
+    await page.locator("details.account-menu > summary").click();
+    await logOut(page);
+    await checkLinkIsSpent(page, activatePath);
     await logIn(page, email);
     // The redirect after log-in carries the analytics flag; the shell sends the event and drops it.
     await expect.poll(() => new URL(page.url()).search).toBe("");
@@ -85,7 +99,11 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
     const email = uniqueEmail("e2e-nojs");
 
     await register(page, email);
-    await confirmFromOutbox(page, email);
+    const activatePath = await confirmFromOutbox(page, email);
+    expect(await page.locator("noscript .toast").innerText()).toContain("Your e-mail is confirmed");
+    await page.locator("details.account-menu > summary").click();
+    await logOut(page);
+    await checkLinkIsSpent(page, activatePath);
     await logIn(page, email);
     // No script runs to consume the analytics flag: it stays in the URL and does nothing.
     expect(new URL(page.url()).searchParams.get("gtm_event_login")).toBe("1");
