@@ -43,7 +43,12 @@ export function SupportWidget({ user }: { user: AuthedUser | null }) {
   const sent = fetcher.state === "idle" && fetcher.data?.ok;
   return (
     <details className="support-widget" ref={ref} data-minimised={minimised ? "" : undefined} aria-hidden={minimised || undefined}>
-      <summary>{kind === "chat" ? "Chat with us" : "Share feedback"}</summary>
+      <summary>
+        <span className="support-widget__icon" aria-hidden="true">
+          💬
+        </span>
+        <span className="support-widget__label">{kind === "chat" ? "Chat with us" : "Share feedback"}</span>
+      </summary>
       <div className="support-widget__panel">
         <div className="support-widget__tabs">
           <button type="button" aria-pressed={kind === "chat"} onClick={() => setKind("chat")}>
