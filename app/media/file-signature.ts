@@ -17,7 +17,9 @@ export const ASK_FOR_PHOTO_OR_VIDEO = "Please upload a photo or a video.";
 export const NOT_A_PHOTO_OR_VIDEO = `This doesn't look like a photo or a video. ${ASK_FOR_PHOTO_OR_VIDEO}`;
 export const SOUND_FILE = `This is a sound file. ${ASK_FOR_PHOTO_OR_VIDEO}`;
 
-export type SignatureRefusal = { code: "UNSUPPORTED_TYPE"; message: string };
+export type SignatureRefusal = { code: "UNSUPPORTED_TYPE" | "EMPTY"; message: string };
+
+const EMPTY_FILE = "This file is empty.";
 
 // ISO base media (MP4, MOV, HEIC, M4A) names its flavour by brands in its first box, `ftyp`.
 const HEIC_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]);
@@ -92,6 +94,8 @@ function isoBrandSignature(head: Uint8Array, ascii: (from: number, to: number) =
  * to judge (under 16) are let through, for processing to decide.
  */
 export function refusalForHead(head: Uint8Array, { wholeFile = false }: { wholeFile?: boolean } = {}): SignatureRefusal | null {
+  // Nothing to send and nothing a retry could change: refused at once, never taken for a broken upload.
+  if (wholeFile && head.length === 0) return { code: "EMPTY", message: EMPTY_FILE };
   if (!wholeFile && head.length < 16) return null;
   const signature = fileSignature(head);
   if (!signature) return { code: "UNSUPPORTED_TYPE", message: NOT_A_PHOTO_OR_VIDEO };

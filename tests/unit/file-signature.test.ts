@@ -76,3 +76,9 @@ describe("refusing a file from its first bytes", () => {
     expect(refusalForHead(bytes("hello"), { wholeFile: true })).toEqual({ code: "UNSUPPORTED_TYPE", message: NOT_A_PHOTO_OR_VIDEO });
   });
 });
+
+describe("an empty file", () => {
+  test("is refused as empty, not as an unknown kind of file", () => {
+    expect(refusalForHead(new Uint8Array(0), { wholeFile: true })).toEqual({ code: "EMPTY", message: "This file is empty." });
+  });
+});

@@ -157,14 +157,20 @@ export function ContributionForm(props: {
               <li key={item.id} className={`upload-item upload-item--${item.state}`}>
                 <div className="upload-item__head">
                   <span className="upload-item__name">{item.name}</span>
-                  <span>
+                  <span className="upload-item__state">
+                    {item.state === "failed" || item.state === "refused" ? (
+                      <span className="upload-item__error-icon" aria-hidden="true">
+                        ⚠
+                      </span>
+                    ) : null}
                     {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
                       ? PROCESSING_TEXT[processing[item.mediaUuid]!]
                       : STATE_TEXT[item.state]}
                     {item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}
                   </span>
                 </div>
-                {item.state === "refused" ? null : (
+                {/* A stopped file shows its reason, not a bar that looks like progress. */}
+                {item.state === "refused" || item.state === "failed" ? null : (
                   <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
                 )}
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}

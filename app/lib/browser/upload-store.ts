@@ -64,10 +64,12 @@ export function uploadToken() {
 }
 
 export function storedUploads(eventUuid: string, purpose?: StoredUpload["purpose"]) {
-  return read().uploads.filter((u) => u.eventUuid === eventUuid && (!purpose || u.purpose === purpose));
+  // An empty file never uploads, so it can never be "interrupted" (older versions stored them).
+  return read().uploads.filter((u) => u.eventUuid === eventUuid && (!purpose || u.purpose === purpose) && u.size > 0);
 }
 
 export function saveUpload(upload: StoredUpload) {
+  if (upload.size === 0) return;
   const shape = read();
   shape.uploads = [...shape.uploads.filter((u) => u.fingerprint !== upload.fingerprint), { ...upload, updatedAt: Date.now() }]
     // Keep the list bounded: the newest 200.

@@ -42,8 +42,9 @@ export function streamFileToDisk(directory: string, maxBytes: number, written: s
         done(error, error ? undefined : bytes);
       },
       flush(done) {
-        // An empty part is no file at all: the post goes on without it.
-        if (!head || size === 0) return done();
+        // A part with a file name is a file the sender chose, even an empty one: the check judges it
+        // (a post without a chosen file has no file name and never gets here).
+        if (!head) return done();
         const { error, bytes } = judged(true);
         done(error, error ? undefined : bytes);
       },
