@@ -182,6 +182,11 @@ const CASES: Case[] = [
     request: async () => ({ method: "POST", path: `/api/v2/carts/${await freshFreeCartId()}/finalize` }),
   },
   {
+    call: "POST /api/v2/stripe/create-checkout-session",
+    allowed: managers,
+    request: async () => ({ method: "POST", path: "/api/v2/stripe/create-checkout-session", body: { cartId } }),
+  },
+  {
     call: "GET /api/v2/stripe/available-products/{id}",
     allowed: managers,
     request: async () => ({ method: "GET", path: `/api/v2/stripe/available-products/${event.id}` }),

@@ -120,6 +120,41 @@ describe("carts", () => {
   });
 });
 
+describe("POST /v2/stripe/create-checkout-session", () => {
+  test("the organiser's cart opens one payment page per version, priced by the server; a changed or free cart says why", async () => {
+    const { client, event } = await organiser();
+    const cart = (await client.post("/api/v2/carts", { eventId: event.id })).body.data;
+    // An amount sent along is not ours to take: the page asks for the cart's own total.
+    const first = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id, version: cart.version, amount: 1 });
+    expect(first.status).toBe(200);
+    expect(first.body.data.url).toMatch(/\/local-payments\/checkout\/cs_/);
+    const again = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id });
+    expect(again.body.data).toEqual(first.body.data);
+    const page = await (await client.raw("GET", new URL(first.body.data.url).pathname)).text();
+    expect(page.replaceAll("<!-- -->", "")).toContain("Pay $5.00");
+
+    const changed = await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"] });
+    expect(changed.status).toBe(200);
+    const stale = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id, version: cart.version });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe("CART_CHANGED");
+    const fresh = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id, version: changed.body.data.version });
+    expect(fresh.body.data.id).not.toBe(first.body.data.id);
+
+    const bad = await client.post("/api/v2/stripe/create-checkout-session", { cartId: "nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toHaveProperty("cartId");
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id })).status).toBe(404);
+
+    const free = await organiser("getwell");
+    const freeCart = (await free.client.post("/api/v2/carts", { eventId: free.event.id })).body.data;
+    const nothing = await free.client.post("/api/v2/stripe/create-checkout-session", { cartId: freeCart.id });
+    expect(nothing.status).toBe(409);
+    expect(nothing.body.error.code).toBe("NOTHING_TO_PAY");
+  });
+});
+
 describe("promo codes on a cart", () => {
   test("a code is applied whatever its case, counts on the lines it covers, and a bad one is refused by name", async () => {
     const { client, event } = await organiser();

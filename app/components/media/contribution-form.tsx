@@ -159,9 +159,21 @@ export function ContributionForm(props: {
                   <span className="upload-item__name">{item.name}</span>
                   <span className="upload-item__state">
                     {item.state === "failed" || item.state === "refused" ? (
-                      <span className="upload-item__error-icon" aria-hidden="true">
-                        ⚠
-                      </span>
+                      <svg
+                        className="upload-item__error-icon"
+                        aria-hidden="true"
+                        viewBox="0 0 24 24"
+                        width="16"
+                        height="16"
+                        fill="none"
+                        stroke="currentColor"
+                        strokeWidth="2.2"
+                        strokeLinecap="round"
+                        strokeLinejoin="round"
+                      >
+                        <path d="M12 3 2 21h20L12 3z" />
+                        <path d="M12 10v5M12 18h.01" />
+                      </svg>
                     ) : null}
                     {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
                       ? PROCESSING_TEXT[processing[item.mediaUuid]!]

@@ -1,11 +1,12 @@
-import type { CartProductRow, User } from "drizzle/schema";
+import type { Cart, CartProductRow, User } from "drizzle/schema";
 import { formatRate } from "~/domain/commerce/tax";
-import type { PaymentCheckoutInput } from "~/integrations/payments/payments-port";
+import { isPaymentServiceError, type PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
 import { setCartCheckoutSession } from "~/models/cart.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import type { CartState } from "./carts.server";
+import { loadCartState, type CartState } from "./carts.server";
 
 // Card checkout of a cart: what the payment service is asked to charge, always from our own
 // pricing, and what comes back on its events so the webhook knows what was sold.
@@ -106,4 +107,27 @@ export async function startCartCheckout(state: CartState, user: Pick<User, "emai
   const session = await paymentsProvider().createPaymentCheckout(checkoutInputForCart(state, user, urls));
   await setCartCheckoutSession(db(), state.cart.id, session.id);
   return session;
+}
+
+/**
+ * `POST /v2/stripe/create-checkout-session`: the payment page for an organiser's cart, priced as the
+ * cart stands. When the caller says which version of the cart they showed, a cart changed since
+ * (another tab) is refused with the new cart instead of charging what they did not see.
+ */
+export async function createCartCheckoutSession(cart: Cart, shownVersion: number | undefined) {
+  const state = await loadCartState(cart);
+  if (shownVersion !== undefined && shownVersion !== cart.version) {
+    throw new ApiError(409, "CART_CHANGED", "This cart changed since it was shown: check the new total, then pay.");
+  }
+  const base = env().APP_URL;
+  try {
+    const session = await startCartCheckout(state, state.organiser, {
+      successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${base}/e/${state.event.uuid}/checkout`,
+    });
+    return { id: session.id, url: session.url };
+  } catch (error) {
+    if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
+    throw error;
+  }
 }
