@@ -78,6 +78,11 @@ async function freshFreeCartId() {
   return (await openCartOf(await createTestEvent(creatorUser, { occasion: "getwell" }))).id;
 }
 
+/** A cart of a paid occasion's Chorus not paid for yet: something to pay. */
+async function freshUnpaidCartId() {
+  return (await openCartOf(await createTestEvent(creatorUser))).id;
+}
+
 async function freshRsvpId() {
   return (
     await insertRsvp(db(), { eventId: event.id, name: "Spare", email: uniqueEmail("spare"), phone: null, viaEmail: true, viaSms: false })
@@ -184,7 +189,7 @@ const CASES: Case[] = [
   {
     call: "POST /api/v2/stripe/create-checkout-session",
     allowed: managers,
-    request: async () => ({ method: "POST", path: "/api/v2/stripe/create-checkout-session", body: { cartId } }),
+    request: async () => ({ method: "POST", path: "/api/v2/stripe/create-checkout-session", body: { cartId: await freshUnpaidCartId() } }),
   },
   {
     call: "GET /api/v2/stripe/available-products/{id}",
