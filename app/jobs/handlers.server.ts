@@ -7,7 +7,7 @@ import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
-import { deliverLocalPaymentEvent } from "~/services/payments/local/hosted.server";
+import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { expireUploads } from "~/services/uploads/upload-expiry.server";

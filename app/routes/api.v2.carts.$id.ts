@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { cartViewOf, parseCartUpdate, requireCartManager, updateCart } from "~/services/commerce/carts.server";
+import { parseCartUpdate } from "~/services/commerce/cart-input.server";
+import { cartViewOf, requireCartManager, updateCart } from "~/services/commerce/carts.server";
 
 /** GET and PUT /api/v2/carts/{id}: the cart priced now; change its products, promo code or billing country. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,6 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { answerLocalPaymentsApi } from "~/services/payments/local/api.server";
+import { answerLocalPaymentsCall, bodyTooLarge, localApiParams } from "~/services/payments/local/api.server";
+import { newId } from "~/services/payments/local/objects.server";
 
-/** The local payment service's API (used when no STRIPE_SECRET_KEY is set): the SDK's calls land here. */
-const handle = ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs) => answerLocalPaymentsApi(request, params["*"] ?? "");
+const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The local payment service's API (used when no STRIPE_SECRET_KEY is set): the SDK's calls land
+ * here. Read as Stripe reads them (form-encoded, the query for GET and DELETE), answered as Stripe
+ * answers (JSON with a request id), 404 while Stripe is configured.
+ */
+async function handle({ request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
+  const reply = await answerLocalPaymentsCall(async () => {
+    const url = new URL(request.url);
+    const bodyless = request.method === "GET" || request.method === "DELETE";
+    if (!bodyless && Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw bodyTooLarge();
+    return {
+      method: request.method,
+      path: params["*"] ?? "",
+      params: localApiParams(bodyless ? url.search.slice(1) : await request.text()),
+      authorization: request.headers.get("authorization"),
+      idempotencyKey: request.headers.get("idempotency-key"),
+    };
+  });
+  if (!reply) return new Response("Not found", { status: 404 });
+  return new Response(JSON.stringify(reply.body), {
+    status: reply.status,
+    headers: { "content-type": "application/json", "request-id": newId("req"), ...reply.headers },
+  });
+}
 export { handle as loader, handle as action };

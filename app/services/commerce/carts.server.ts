@@ -1,5 +1,4 @@
 import type { Cart, CartProductRow, Event, Invoice, PromoCode, User } from "drizzle/schema";
-import { z } from "zod";
 import { addonsFor, BASE_PRODUCT_KEY, choosableKeys, productByKey, upsellsFor, type Product } from "~/domain/commerce/catalogue";
 import { formatMoney } from "~/domain/commerce/money";
 import { canUsePromoCode, inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
@@ -7,7 +6,7 @@ import { normaliseCode } from "~/domain/commerce/promo-codes";
 import { isFreeOccasion } from "~/domain/commerce/unlock";
 import { isMember } from "~/domain/membership";
 import { db, type Db } from "~/lib/db.server";
-import { ApiError, badRequest, isApiError, notFound, parseWith } from "~/lib/http.server";
+import { ApiError, badRequest, isApiError, notFound } from "~/lib/http.server";
 import {
   changeCart,
   findCartById,
@@ -23,7 +22,7 @@ import { findInvoiceOfCart } from "~/models/payment.server";
 import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/promo-code.server";
 import { findUserById } from "~/models/user.server";
 import { requireManager } from "~/services/events/events.server";
-import { isCountryCode } from "./countries.server";
+import type { CartUpdate } from "./cart-input.server";
 import { judgePromoCode, ruleOf } from "./promo-codes.server";
 import { recordSale } from "./sales.server";
 
@@ -149,7 +148,8 @@ export function cartView(state: CartState, invoice: Invoice | null = null) {
 
 export type CartView = ReturnType<typeof cartView>;
 
-async function viewOf(cart: Cart) {
+/** The cart's view as it is now. */
+export async function cartViewOf(cart: Cart) {
   const state = await loadCartState(cart);
   return cartView(state, cart.status === "paid" ? await findInvoiceOfCart(db(), cart.id) : null);
 }
@@ -161,14 +161,14 @@ async function viewOf(cart: Cart) {
 export async function openCartOf(event: Event) {
   if (event.paid) {
     const paid = await findPaidCartOfEvent(db(), event.id);
-    if (paid) return viewOf(paid);
+    if (paid) return cartViewOf(paid);
   }
   const cart = await findOrInsertOpenCart(db(), {
     eventId: event.id,
     userId: event.creatorId,
     products: [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
   });
-  return viewOf(cart);
+  return cartViewOf(cart);
 }
 
 /** A cart and its event, for the organiser of that event (or an admin) only. */
@@ -183,45 +183,6 @@ export async function requireCartManager(user: User | null, cartId: string) {
     if (isApiError(error) && error.status === 403) throw cartNotFound();
     throw error;
   }
-}
-
-/** What the browser may change (spec §3: the cart's own fields are omitted on update and ignored here). */
-export const cartUpdateInput = z.object({
-  /** Upsells and add-ons by key; the Chorus itself is always in the cart. */
-  selected: z.array(z.string().trim().max(64)).max(20).optional(),
-  promoCode: z.string().trim().max(64).nullable().optional(),
-  billingCountry: z
-    .string()
-    .trim()
-    .transform((v) => v.toUpperCase())
-    .refine((v) => v === "" || isCountryCode(v), "Choose a country from the list.")
-    .nullable()
-    .optional(),
-});
-
-export type CartUpdate = z.infer<typeof cartUpdateInput>;
-
-const SPEC_CART_FIELDS = [
-  "id",
-  "createdAt",
-  "updatedAt",
-  "eventId",
-  "userId",
-  "products",
-  "checkoutSessionId",
-  "canUsePromoCode",
-  "lineItems",
-  "promotion",
-  "taxation",
-  "totals",
-  "upsells",
-  "availableAddons",
-];
-
-/** The payload of PUT /v2/carts/{id} without the fields the spec leaves out of an update, then checked. */
-export function parseCartUpdate(payload: Record<string, unknown>): CartUpdate {
-  const kept = Object.fromEntries(Object.entries(payload).filter(([key]) => !SPEC_CART_FIELDS.includes(key)));
-  return parseWith(cartUpdateInput.strip(), kept);
 }
 
 const paidAlready = () => new ApiError(409, "CART_PAID", "This cart is paid for already.");
@@ -279,9 +240,6 @@ const sameProducts = (a: readonly CartProductRow[], b: readonly CartProductRow[]
   return key(a) === key(b);
 };
 
-/** The cart's view as it is now. */
-export const cartViewOf = viewOf;
-
 /**
  * POST /v2/carts/{id}/finalize: a cart that costs nothing (a free occasion, a 100 % code, a
  * member's included Chorus) is settled without a payment: the Chorus is marked paid, a zero
@@ -307,5 +265,5 @@ export async function finalizeFreeCart(cartId: string) {
     const sale = await recordSale(tx, { state, payment: null, paidAt: new Date() });
     return { cart: sale.cart, invoice: sale.invoice, alreadyFinalized: false };
   });
-  return { ...outcome, view: await viewOf(outcome.cart) };
+  return { ...outcome, view: await cartViewOf(outcome.cart) };
 }

@@ -11,7 +11,8 @@ import { listRecipients } from "~/models/event.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf } from "~/services/events/event-views.server";
-import { finalizeFreeCart, loadCartState, openCartOf, parseCartUpdate, updateCart, type CartView } from "./carts.server";
+import { parseCartUpdate } from "./cart-input.server";
+import { finalizeFreeCart, loadCartState, openCartOf, updateCart, type CartView } from "./carts.server";
 import { startCartCheckout } from "./checkout.server";
 import { listCountries } from "./countries.server";
 

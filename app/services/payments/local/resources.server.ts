@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { LOCAL_PAYMENTS_PATH } from "~/integrations/payments/local.server";
+import type { Db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { validateInput } from "~/lib/http.server";
+import { findLocalPaymentObject, saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
+import { createObject, LocalApiError, newId, noSuch, nowSeconds, PRIVATE, type PendingEvent } from "./objects.server";
+
+// The objects the local payment service keeps and changes as Stripe does (checkout sessions,
+// refunds, subscriptions), and the shapes of the calls that make them, checked as Stripe checks them.
+
+const CHECKOUT_HOURS = 24;
+
+const metadata = z.record(z.string().max(40), z.string().max(500)).optional();
+const amount = z.coerce.number().int().min(0).max(99_999_999);
+
+export const createCheckoutSession = z
+  .object({
+    mode: z.enum(["payment", "subscription"]),
+    line_items: z
+      .array(
+        z.object({
+          quantity: z.coerce.number().int().min(1).max(999),
+          price_data: z.object({
+            currency: z.string().regex(/^[a-z]{3}$/),
+            unit_amount: amount,
+            recurring: z.object({ interval: z.enum(["day", "week", "month", "year"]) }).optional(),
+            product_data: z.object({ name: z.string().min(1).max(250), description: z.string().max(500).optional(), metadata }),
+          }),
+        }),
+      )
+      .min(1)
+      .max(100),
+    customer: z.string().max(100).optional(),
+    customer_email: z.email().optional(),
+    client_reference_id: z.string().max(200).optional(),
+    metadata,
+    payment_intent_data: z.object({ metadata }).optional(),
+    subscription_data: z.object({ metadata }).optional(),
+    success_url: z.url(),
+    cancel_url: z.url().optional(),
+  })
+  .refine((input) => !(input.customer && input.customer_email), {
+    message: "You may only specify one of these parameters: customer, customer_email.",
+    path: ["customer"],
+  })
+  .refine((input) => input.line_items.every((line) => !!line.price_data.recurring === (input.mode === "subscription")), {
+    message: "Subscription mode needs recurring prices, and payment mode prices that do not recur.",
+    path: ["line_items"],
+  })
+  .refine((input) => new Set(input.line_items.map((line) => line.price_data.currency)).size === 1, {
+    message: "All line items must share one currency.",
+    path: ["line_items"],
+  });
+
+export const createPortalSession = z.object({ customer: z.string().min(1).max(100), return_url: z.url().optional() });
+export const createRefund = z.object({
+  payment_intent: z.string().max(100).optional(),
+  charge: z.string().max(100).optional(),
+  amount: amount.optional(),
+  metadata,
+});
+export const createCustomer = z.object({ email: z.email().optional(), name: z.string().max(256).optional(), metadata });
+
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = validateInput(schema, input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const param = issue.path.map((part, i) => (i === 0 ? String(part) : `[${String(part)}]`)).join("");
+  throw new LocalApiError(400, param ? `Invalid ${param}: ${issue.message}` : issue.message, { param: param || undefined });
+}
+
+export const appUrl = () => env().APP_URL;
+
+export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof createCheckoutSession>) {
+  if (input.customer && !(await findLocalPaymentObject(tx, input.customer, "customer"))) throw noSuch("customer", input.customer);
+  const id = newId("cs");
+  const created = nowSeconds();
+  const currency = input.line_items[0]!.price_data.currency;
+  const lines = input.line_items.map((line) => ({
+    id: newId("li"),
+    object: "item",
+    description: line.price_data.product_data.name,
+    quantity: line.quantity,
+    currency,
+    amount_subtotal: line.price_data.unit_amount * line.quantity,
+    amount_total: line.price_data.unit_amount * line.quantity,
+    price: {
+      id: newId("price"),
+      object: "price",
+      currency,
+      unit_amount: line.price_data.unit_amount,
+      recurring: line.price_data.recurring ? { interval: line.price_data.recurring.interval, interval_count: 1 } : null,
+      type: line.price_data.recurring ? "recurring" : "one_time",
+      product_data: line.price_data.product_data,
+    },
+  }));
+  const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  return createObject(tx, {
+    id,
+    object: "checkout.session",
+    mode: input.mode,
+    status: "open",
+    payment_status: "unpaid",
+    amount_subtotal: total,
+    amount_total: total,
+    currency,
+    customer: input.customer ?? null,
+    customer_email: input.customer_email ?? null,
+    customer_details: null,
+    client_reference_id: input.client_reference_id ?? null,
+    metadata: input.metadata ?? {},
+    payment_intent: null,
+    subscription: null,
+    invoice: null,
+    success_url: input.success_url,
+    cancel_url: input.cancel_url ?? null,
+    url: `${appUrl()}${LOCAL_PAYMENTS_PATH}/checkout/${id}`,
+    created,
+    expires_at: created + CHECKOUT_HOURS * 3600,
+    livemode: false,
+    [PRIVATE]: {
+      lines,
+      paymentIntentMetadata: input.payment_intent_data?.metadata ?? {},
+      subscriptionMetadata: input.subscription_data?.metadata ?? {},
+    },
+  });
+}
+
+/** A session past its expiry is expired when next read, as Stripe's are. */
+export async function currentCheckoutSession(tx: Db, id: string, options: { lock?: boolean } = {}) {
+  const session = await findLocalPaymentObject(tx, id, "checkout.session", options);
+  if (session?.status === "open" && Number(session.expires_at) < nowSeconds()) {
+    session.status = "expired";
+    await saveLocalPaymentObject(tx, session);
+  }
+  return session;
+}
+
+export async function refundCreate(tx: Db, input: z.infer<typeof createRefund>): Promise<{ refund: StoredObject; events: PendingEvent[] }> {
+  let chargeId = input.charge;
+  if (input.payment_intent) {
+    const intent = await findLocalPaymentObject(tx, input.payment_intent, "payment_intent");
+    if (!intent) throw noSuch("payment_intent", input.payment_intent);
+    chargeId = String(intent.latest_charge);
+  }
+  if (!chargeId) throw new LocalApiError(400, "One of the following params should be provided for this request: payment_intent or charge.");
+  const charge = await findLocalPaymentObject(tx, chargeId, "charge", { lock: true });
+  if (!charge) throw noSuch("charge", chargeId);
+  const left = Number(charge.amount) - Number(charge.amount_refunded);
+  const refunding = input.amount ?? left;
+  if (left === 0) throw new LocalApiError(400, `Charge ${chargeId} has already been refunded.`, { code: "charge_already_refunded" });
+  if (refunding < 1 || refunding > left) {
+    throw new LocalApiError(400, `Refund amount (${refunding}) is greater than unrefunded amount on charge (${left})`, { param: "amount" });
+  }
+  const refund = await createObject(tx, {
+    id: newId("re"),
+    object: "refund",
+    amount: refunding,
+    charge: chargeId,
+    payment_intent: charge.payment_intent,
+    currency: charge.currency,
+    status: "succeeded",
+    reason: null,
+    metadata: input.metadata ?? {},
+    created: nowSeconds(),
+  });
+  const refundedBefore = Number(charge.amount_refunded);
+  charge.amount_refunded = refundedBefore + refunding;
+  charge.refunded = charge.amount_refunded === charge.amount;
+  await saveLocalPaymentObject(tx, charge);
+  return {
+    refund,
+    events: [{ type: "charge.refunded", object: charge, previousAttributes: { amount_refunded: refundedBefore, refunded: false } }],
+  };
+}
+
+/** Ends a subscription now; the `customer.subscription.deleted` event says so. */
+export async function cancelSubscription(tx: Db, subscription: StoredObject): Promise<PendingEvent[]> {
+  if (subscription.status === "canceled") return [];
+  const now = nowSeconds();
+  Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancel_at_period_end: false });
+  await saveLocalPaymentObject(tx, subscription);
+  return [{ type: "customer.subscription.deleted", object: subscription }];
+}
