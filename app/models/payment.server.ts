@@ -159,3 +159,16 @@ export async function findInvoiceOfPayment(db: Db, paymentId: string) {
   const [found] = await db.select().from(invoices).where(eq(invoices.paymentId, paymentId)).limit(1);
   return found ?? null;
 }
+
+/**
+ * The product keys an event's invoices sold, leaving out invoices whose payment was refunded in
+ * full (a partial refund keeps what was bought; a free checkout has no payment and keeps it too).
+ */
+export async function listPurchasedKeysOfEvent(db: Db, eventId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ lines: invoices.lines, paymentStatus: payments.status })
+    .from(invoices)
+    .leftJoin(payments, eq(payments.id, invoices.paymentId))
+    .where(eq(invoices.eventId, eventId));
+  return new Set(rows.filter((row) => row.paymentStatus !== "refunded").flatMap((row) => row.lines.map((line) => line.key)));
+}
