@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Event, Recipient } from "drizzle/schema";
 import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
+import { FilmIcon } from "~/components/ui/icons";
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { eventStatusOf } from "~/domain/event-status";
 import { DASHBOARD_TITLE, PRODUCT_NAME, PRODUCT_PLURAL, START_PATH } from "~/domain/product";
@@ -94,8 +95,8 @@ export default function DashboardPage() {
           <EventList events={started} />
         ) : (
           <div className="card empty-state">
-            <p className="empty-state__emoji" aria-hidden="true">
-              🎬
+            <p className="empty-state__icon">
+              <FilmIcon size={40} strokeWidth={1.5} />
             </p>
             <h3>{`You haven't started a ${PRODUCT_NAME} yet`}</h3>
             <p>Pick an occasion, invite friends and family, and we'll turn their clips into one video gift.</p>

@@ -2,6 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
+import { GiftIcon } from "~/components/ui/icons";
 import { api } from "~/lib/browser/api-client";
 import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
@@ -47,8 +48,8 @@ function VideoPlayer({ video, headline, downloadable }: { video: NonNullable<Pag
 function VideoWaiting() {
   return (
     <section className="event-video event-video--waiting" aria-label="Your video">
-      <p className="event-video__icon" aria-hidden="true">
-        🎁
+      <p className="event-video__icon">
+        <GiftIcon size={48} strokeWidth={1.5} />
       </p>
       <h2>Your video is being prepared</h2>
       <p>The people who care about you are putting something together. We'll have it here for you soon.</p>
@@ -95,7 +96,7 @@ function ThankYouForm({ message }: { message: string }) {
           ) : null}
         </div>
         <IntentButton intent="thank-you" pending="Saving…">
-          {message ? "Update my thank-you" : "Send my thank-you"}
+          {message ? "Update my message" : "Send my message"}
         </IntentButton>
       </IntentForm>
     </section>
@@ -146,7 +147,7 @@ function ThankYouVideo({ uuid, limits }: { uuid: string; limits: UploadLimits })
         privateKey={privateKey}
         limits={limits}
         action={`/e/${uuid}/contribute?privateKey=${encodeURIComponent(privateKey)}`}
-        submitLabel="Send my thank-you"
+        submitLabel="Send my thank-you video"
       />
     </section>
   );

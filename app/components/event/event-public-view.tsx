@@ -9,7 +9,7 @@ export function EventPublicView({ page }: { page: PageOf<"public"> }) {
   return (
     <div className="event-page--narrow stack">
       <div className="card empty-state">
-        <p className="empty-state__emoji" aria-hidden="true">
+        <p className="empty-state__icon" aria-hidden="true">
           {page.occasion.emoji}
         </p>
         <h1>{page.headline}</h1>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { VideoIcon } from "~/components/ui/icons";
 
 const MIME_TYPES = ["video/mp4;codecs=avc1,mp4a", "video/webm;codecs=vp9,opus", "video/webm;codecs=vp8,opus", "video/webm", "video/mp4"];
 
@@ -60,7 +61,7 @@ export function ClipRecorder({ onRecorded, maxSeconds }: { onRecorded: (file: Fi
     <div className="clip-recorder">
       {state === "idle" ? (
         <button type="button" className="button button--secondary" onClick={openCamera}>
-          🎥 Record a clip
+          <VideoIcon /> Record a clip
         </button>
       ) : null}
       {state === "denied" ? (

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
+import { AlertIcon } from "~/components/ui/icons";
 import { PHOTO_MAX_EDGE } from "~/lib/browser/downscale-photo";
 import { connectRealtime } from "~/realtime/client";
 import { ClipRecorder } from "./clip-recorder";
@@ -159,21 +160,7 @@ export function ContributionForm(props: {
                   <span className="upload-item__name">{item.name}</span>
                   <span className="upload-item__state">
                     {item.state === "failed" || item.state === "refused" ? (
-                      <svg
-                        className="upload-item__error-icon"
-                        aria-hidden="true"
-                        viewBox="0 0 24 24"
-                        width="16"
-                        height="16"
-                        fill="none"
-                        stroke="currentColor"
-                        strokeWidth="2.2"
-                        strokeLinecap="round"
-                        strokeLinejoin="round"
-                      >
-                        <path d="M12 3 2 21h20L12 3z" />
-                        <path d="M12 10v5M12 18h.01" />
-                      </svg>
+                      <AlertIcon className="upload-item__error-icon" size={16} strokeWidth={2.2} />
                     ) : null}
                     {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
                       ? PROCESSING_TEXT[processing[item.mediaUuid]!]

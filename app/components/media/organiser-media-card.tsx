@@ -1,6 +1,7 @@
 import type { DragEvent } from "react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
+import { FilmIcon, PhotoIcon } from "~/components/ui/icons";
 import { formatDuration } from "~/domain/media-rules";
 import type { MediaView } from "~/services/media/media-views.server";
 
@@ -32,7 +33,7 @@ export function MediaThumb({ item }: { item: MediaView }) {
         <img src={src} alt={`${kind} from ${nameOf(item)}`} loading="lazy" decoding="async" width={320} height={180} draggable={false} />
       ) : (
         <span className="organiser-media__placeholder" aria-hidden="true">
-          {item.kind === "video" ? "🎬" : "🖼️"}
+          {item.kind === "video" ? <FilmIcon size={32} strokeWidth={1.5} /> : <PhotoIcon size={32} strokeWidth={1.5} />}
         </span>
       )}
       <span className="organiser-media__kind">{kind}</span>

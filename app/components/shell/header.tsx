@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { MusicIcon } from "~/components/ui/icons";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import type { NotificationPayload } from "~/realtime/events";
 import { AccountMenu } from "./account-menu";
@@ -11,8 +12,8 @@ export function Header({ notifications, ...props }: ShellProps & { notifications
     <header className="site-header">
       <div className="site-header__inner">
         <Link to="/dashboard" className="logo" aria-label={`${PRODUCT_NAME} — go to your dashboard`}>
-          <span className="logo__mark" aria-hidden="true">
-            ♪
+          <span className="logo__mark">
+            <MusicIcon size="0.9em" strokeWidth={2.5} />
           </span>
           {PRODUCT_NAME}
         </Link>

@@ -1,5 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, type MouseEvent } from "react";
+import { CloseIcon, MenuIcon } from "~/components/ui/icons";
 import { MenuLinks } from "./menu-links";
 import type { ShellProps } from "./shell-types";
 import { useShellUi } from "./shell-ui";
@@ -62,7 +63,7 @@ export function MobileMenu(props: ShellProps) {
   return (
     <details className="mobile-menu" ref={ref} onToggle={onToggle}>
       <summary aria-label="Open menu" onClick={onSummaryClick}>
-        ☰
+        <MenuIcon size={24} />
       </summary>
       <div className="mobile-menu__overlay" role="dialog" aria-modal="true" aria-label="Menu">
         <div className="mobile-menu__top">
@@ -71,7 +72,7 @@ export function MobileMenu(props: ShellProps) {
           </Link>
           {/* Without JavaScript, following this link reloads the page with the menu closed. */}
           <a href={location.pathname + location.search} className="mobile-menu__close" aria-label="Close menu" onClick={onCloseClick}>
-            ×
+            <CloseIcon size={24} />
           </a>
         </div>
         <MenuLinks {...props} withSiteLinks />

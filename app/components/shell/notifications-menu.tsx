@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { BellIcon } from "~/components/ui/icons";
 import { api } from "~/lib/browser/api-client";
 import { connectRealtime } from "~/realtime/client";
 import type { NotificationPayload } from "~/realtime/events";
@@ -38,7 +39,8 @@ export function NotificationsMenu({ initial }: { initial: NotificationPayload[] 
   return (
     <details className="notifications-menu" ref={ref} onToggle={onToggle}>
       <summary aria-label={`Notifications${unseen.length ? `, ${unseen.length} new` : ""}`}>
-        🔔{unseen.length ? <span className="notifications-menu__count">{unseen.length}</span> : null}
+        <BellIcon size={20} />
+        {unseen.length ? <span className="notifications-menu__count">{unseen.length}</span> : null}
       </summary>
       <div className="account-menu__panel">
         {items.length === 0 ? (

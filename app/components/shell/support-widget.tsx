@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { ChatIcon } from "~/components/ui/icons";
 import type { AuthedUser } from "~/domain/membership";
 import { useShellUi } from "./shell-ui";
 
@@ -44,21 +45,7 @@ export function SupportWidget({ user }: { user: AuthedUser | null }) {
   return (
     <details className="support-widget" ref={ref} data-minimised={minimised ? "" : undefined} aria-hidden={minimised || undefined}>
       <summary>
-        {/* Drawn, not an emoji: phones without an emoji font would show an empty box. */}
-        <svg
-          className="support-widget__icon"
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          width="24"
-          height="24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z" />
-        </svg>
+        <ChatIcon className="support-widget__icon" size={24} />
         <span className="support-widget__label">{kind === "chat" ? "Chat with us" : "Share feedback"}</span>
       </summary>
       <div className="support-widget__panel">

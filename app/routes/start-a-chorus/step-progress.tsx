@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { CheckIcon } from "~/components/ui/icons";
 import { STEPS, stepIndex, stepPath, type StepId } from "./steps";
 
 /** "Step 2 of 4" and the list of steps; the ones already done link back. */
@@ -13,7 +14,7 @@ export function StepProgress({ current }: { current: StepId }) {
           const content = (
             <>
               <span className="start-progress__dot" aria-hidden="true">
-                {state === "done" ? "✓" : index + 1}
+                {state === "done" ? <CheckIcon size={14} strokeWidth={3} /> : index + 1}
               </span>
               <span className="start-progress__label">{step.title}</span>
             </>
