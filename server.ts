@@ -13,6 +13,7 @@ import { migrateDatabase, provideDatabase, type RunningDatabase } from "~/lib/da
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { CLIENT_IP_HEADER } from "~/lib/http.server";
+import { appUrlWarning } from "~/lib/links.server";
 import { finalErrorHandler, refuseMalformedPaths } from "~/lib/request-guards.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "~/lib/security.server";
 import { postgresAdapter } from "~/realtime/fan-out.server";
@@ -120,7 +121,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = options.port ?? settings.PORT;
   await new Promise<void>((resolve) => server.listen(port, resolve));
   const actualPort = (server.address() as { port: number }).port;
-  log(`Chorus is ready on http://localhost:${actualPort}${database.embedded ? " (embedded PostgreSQL)" : ""}`);
+  log(`Chorus is ready: open ${settings.APP_URL}${database.embedded ? " (embedded PostgreSQL)" : ""}`);
+  const warning = appUrlWarning(settings.APP_URL, actualPort);
+  if (warning) log(warning);
   if (settings.NODE_ENV === "production" && !settings.SMTP_URL) {
     log("No SMTP_URL: mail is kept in the local outbox, readable at /dev/outbox from this machine only.");
   }

@@ -23,6 +23,7 @@ import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";
 import { ImpersonationBar } from "./components/shell/impersonation-bar";
+import { OtherAddressBar } from "./components/shell/other-address-bar";
 import { ShellEffects } from "./components/shell/shell-effects";
 import { ShellUiProvider } from "./components/shell/shell-ui";
 import { SupportWidget } from "./components/shell/support-widget";
@@ -31,6 +32,7 @@ import { PRODUCT_NAME } from "./domain/product";
 import { getAuthState, toAuthedUser } from "./lib/auth.server";
 import { db } from "./lib/db.server";
 import { env } from "./lib/env.server";
+import { canonicalAddressFor } from "./lib/links.server";
 import { takeToast } from "./lib/toast.server";
 import { listNotificationsOf } from "./models/notification.server";
 import styles from "./styles/app.css";
@@ -52,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       user: user ? toAuthedUser(user) : null,
       isImpersonated: !!impersonator,
+      canonicalAddress: canonicalAddressFor(request.url),
       notifications,
       toast,
       year: new Date().getFullYear(),
@@ -108,6 +111,7 @@ function App() {
       <ShellUiProvider>
         <ToastProvider serverToast={data.toast}>
           {data.isImpersonated && data.user ? <ImpersonationBar user={data.user} /> : null}
+          {data.canonicalAddress ? <OtherAddressBar canonicalAddress={data.canonicalAddress} /> : null}
           <Header user={data.user} links={data.links} notifications={data.notifications} />
           <StaticToast toast={data.toast} />
           <main id="main">

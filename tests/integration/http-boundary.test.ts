@@ -140,3 +140,14 @@ describe("pages", () => {
     expect(page).toContain("Anonymous");
   });
 });
+
+describe("a page opened at another address of the server", () => {
+  test("says where the app lives and links the same page there; at that address it says nothing", async () => {
+    const other = server.url.replace("localhost", "127.0.0.1");
+    const away = await fetch(`${other}/auth/login?redirectTo=%2Fdashboard`).then((r) => r.text());
+    expect(away).toContain(`lives at <strong>${server.url}</strong>`);
+    expect(away).toContain(`href="${server.url}/auth/login?redirectTo=%2Fdashboard"`);
+    const home = await fetch(`${server.url}/auth/login`).then((r) => r.text());
+    expect(home).not.toContain("other-address-bar");
+  });
+});
