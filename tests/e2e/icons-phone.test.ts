@@ -44,4 +44,24 @@ describe.skipIf(!chromiumPath)("icons on a phone", () => {
     expect(typed).toEqual([]);
     await page.context().close();
   });
+
+  test("Add a stock photo on the organiser's page looks like a control a thumb can press", async () => {
+    const organiser = await createUser();
+    const event = await createTestEvent(organiser);
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    await logInBrowser(page, organiser.email, PASSWORD);
+    await gotoHydrated(page, `/e/${event.uuid}`);
+    const toggle = page.locator("summary", { hasText: "Add a stock photo" });
+    await toggle.scrollIntoViewIfNeeded();
+    const look = await toggle.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { border: style.borderTopStyle, height: el.getBoundingClientRect().height, icons: el.querySelectorAll("svg").length };
+    });
+    expect(look.border).toBe("solid");
+    expect(look.height).toBeGreaterThanOrEqual(44);
+    expect(look.icons).toBe(2);
+    await toggle.click();
+    await expect.poll(() => page.getByLabel("Search stock photos").isVisible()).toBe(true);
+    await page.context().close();
+  });
 });

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
+import { AddPhotoIcon, DisclosureIcon } from "~/components/ui/icons";
 import type { StockPicker, StockPickerPhoto } from "~/services/media/stock-photo-pick.server";
 
 const SECTION = "stock";
@@ -86,7 +87,11 @@ export function StockPhotoPicker({ picker }: { picker: StockPicker | null }) {
   const said = reply && !(reply.values?.photoId && reply.errors?.caption) ? reply : undefined;
   return (
     <details className="organiser-media" id={SECTION} open={!!picker || !!reply}>
-      <summary>Add a stock photo</summary>
+      <summary className="button button--secondary disclosure-button">
+        <AddPhotoIcon />
+        Add a stock photo
+        <DisclosureIcon className="disclosure-button__chevron" />
+      </summary>
       <Form method="get" action={`${pathname}#${SECTION}`} className="row" role="search">
         <div className="field">
           <label htmlFor="stock-search">Search stock photos</label>

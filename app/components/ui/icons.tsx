@@ -1,5 +1,19 @@
 import type { LucideIcon, LucideProps } from "lucide-react";
-import { Bell, Check, Clapperboard, Gift, Image, Menu, MessageCircle, Music, TriangleAlert, Video, X } from "lucide-react";
+import {
+  Bell,
+  Check,
+  ChevronDown,
+  Clapperboard,
+  Gift,
+  Image,
+  ImagePlus,
+  Menu,
+  MessageCircle,
+  Music,
+  TriangleAlert,
+  Video,
+  X,
+} from "lucide-react";
 
 // The icons the interface draws, from one set (Lucide, ISC licence) so they look alike and show on
 // every device: emoji depend on a font some phones and computers lack, and show there as empty boxes.
@@ -12,11 +26,13 @@ const decorative =
     <Icon aria-hidden="true" focusable="false" size={size} strokeWidth={strokeWidth} {...props} />
   );
 
+export const AddPhotoIcon = decorative(ImagePlus);
 export const AlertIcon = decorative(TriangleAlert);
 export const BellIcon = decorative(Bell);
 export const CheckIcon = decorative(Check);
 export const ChatIcon = decorative(MessageCircle);
 export const CloseIcon = decorative(X);
+export const DisclosureIcon = decorative(ChevronDown);
 export const FilmIcon = decorative(Clapperboard);
 export const GiftIcon = decorative(Gift);
 export const MenuIcon = decorative(Menu);
