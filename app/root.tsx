@@ -15,7 +15,6 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { captureRemixErrorBoundaryError, withSentry } from "@sentry/remix";
 import type { ReactNode } from "react";
 import { toNotificationPayload } from "~/services/events/notifications.server";
 import { useNonce } from "./components/nonce";
@@ -30,6 +29,7 @@ import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { PRODUCT_NAME } from "./domain/product";
 import { getAuthState, toAuthedUser } from "./lib/auth.server";
+import { useReportBoundaryError } from "./lib/browser/error-reporting";
 import { db } from "./lib/db.server";
 import { env } from "./lib/env.server";
 import { canonicalAddressFor } from "./lib/links.server";
@@ -127,11 +127,11 @@ function App() {
   );
 }
 
-export default withSentry(App);
+export default App;
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  captureRemixErrorBoundaryError(error);
+  useReportBoundaryError(error);
   const root = useRouteLoaderData<typeof loader>("root");
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const title = status === 404 ? "We couldn't find that page" : status === 403 ? "You can't see this page" : "Something went wrong";

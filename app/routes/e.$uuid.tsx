@@ -1,11 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { captureRemixErrorBoundaryError } from "@sentry/remix";
+import { lazy, Suspense } from "react";
 import { EventAudienceView } from "~/components/event/event-audience-view";
 import { EventContributorView } from "~/components/event/event-contributor-view";
-import { EventCreatorView } from "~/components/event/event-creator-view";
+import { EventCreatorView as RenderedCreatorView } from "~/components/event/event-creator-view-ssr.server";
 import { EventPublicView } from "~/components/event/event-public-view";
 import { FormMessages } from "~/components/ui/field";
+import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
@@ -57,6 +58,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * The organiser's view, the largest part of the page: rendered in full by the server, and loaded in
+ * the browser only for the organiser (React hydrates it once its chunk arrives; until then it is the
+ * server's HTML, whose forms work as they do without JavaScript).
+ */
+const EventCreatorView =
+  RenderedCreatorView ?? lazy(() => import("~/components/event/event-creator-view").then((m) => ({ default: m.EventCreatorView })));
+
 export default function EventPage() {
   const { page } = useLoaderData<typeof loader>();
   const reply = useActionData<EventFormReply>();
@@ -65,7 +74,11 @@ export default function EventPage() {
   return (
     <>
       {refused ? <FormMessages formError={refused.formError} /> : null}
-      {page.kind === "creator" ? <EventCreatorView page={page} /> : null}
+      {page.kind === "creator" ? (
+        <Suspense fallback={<p className="card loading-note">Opening your {PRODUCT_NAME}…</p>}>
+          <EventCreatorView page={page} />
+        </Suspense>
+      ) : null}
       {page.kind === "recipient" || page.kind === "view-only" ? <EventAudienceView page={page} /> : null}
       {page.kind === "contributor" ? <EventContributorView page={page} /> : null}
       {page.kind === "public" ? <EventPublicView page={page} /> : null}
@@ -76,13 +89,7 @@ export default function EventPage() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error) || error.status !== 404) {
-    captureRemixErrorBoundaryError(error);
-    return (
-      <div className="card empty-state">
-        <h1>Something went wrong</h1>
-        <p>We've been told about it. Please try again in a moment.</p>
-      </div>
-    );
+    return <UnexpectedErrorCard error={error} />;
   }
   return (
     <div className="card empty-state">

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
-import { captureRemixErrorBoundaryError } from "@sentry/remix";
 import { CheckoutForm } from "~/components/commerce/checkout-form";
 import { FormMessages } from "~/components/ui/field";
+import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
@@ -64,13 +64,7 @@ export default function CheckoutPage() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error) || error.status >= 500) {
-    captureRemixErrorBoundaryError(error);
-    return (
-      <div className="card empty-state">
-        <h1>Something went wrong</h1>
-        <p>We've been told about it. Please try again in a moment.</p>
-      </div>
-    );
+    return <UnexpectedErrorCard error={error} />;
   }
   return (
     <div className="card empty-state">

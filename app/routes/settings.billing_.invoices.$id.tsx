@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { captureRemixErrorBoundaryError } from "@sentry/remix";
+import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
@@ -116,13 +116,7 @@ export default function ReceiptPage() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error) || error.status >= 500) {
-    captureRemixErrorBoundaryError(error);
-    return (
-      <div className="card empty-state">
-        <h1>Something went wrong</h1>
-        <p>We've been told about it. Please try again in a moment.</p>
-      </div>
-    );
+    return <UnexpectedErrorCard error={error} />;
   }
   return (
     <div className="card empty-state">

@@ -3,7 +3,7 @@ import { AlertIcon } from "~/components/ui/icons";
 import { PHOTO_MAX_EDGE } from "~/lib/browser/downscale-photo";
 import { connectRealtime } from "~/realtime/client";
 import { ClipRecorder } from "./clip-recorder";
-import { useUploads, type UploadContext } from "./use-uploads";
+import { loadUploader, useUploads, type UploadContext } from "./use-uploads";
 
 export interface UploadLimits {
   maxVideoBytes: number;
@@ -64,16 +64,19 @@ export function ContributionForm(props: {
   });
   useEffect(() => setHydrated(true), []);
 
-  // After the last byte, each file is checked and prepared; its progress arrives on the event's public room.
+  // After the last byte, each file is checked and prepared; its progress arrives on the event's public
+  // room, joined once the first file starts (a visitor who only looks never loads the realtime client).
   const [processing, setProcessing] = useState<Record<string, string>>({});
+  const uploading = uploader.items.length > 0;
   useEffect(() => {
+    if (!uploading) return;
     const socket = connectRealtime("/public");
     socket.on("connect", () => socket.emit("event:join", props.eventUuid));
     socket.on("media:status", ({ mediaUuid, status }) => setProcessing((map) => ({ ...map, [mediaUuid]: status })));
     return () => {
       socket.close();
     };
-  }, [props.eventUuid]);
+  }, [props.eventUuid, uploading]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const input = event.currentTarget.elements.namedItem("file") as HTMLInputElement;
@@ -116,7 +119,16 @@ export function ContributionForm(props: {
       </div>
       <div className="field">
         <label htmlFor="file">{props.guestbook ? "Photos and videos (optional)" : "Photos and videos"}</label>
-        <input id="file" name="file" type="file" accept="image/*,video/*" multiple required={!hydrated && !props.guestbook} />
+        <input
+          id="file"
+          name="file"
+          type="file"
+          accept="image/*,video/*"
+          multiple
+          required={!hydrated && !props.guestbook}
+          // While the person picks their files, the upload client loads.
+          onClick={() => void loadUploader().catch(() => undefined)}
+        />
         <p className="field-hint">
           Videos up to {formatBytes(limits.maxVideoBytes)} and {Math.round(limits.maxClipSeconds / 60)} minutes; photos up to{" "}
           {formatBytes(limits.maxPhotoBytes)}.{" "}

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import * as tus from "tus-js-client";
+import type * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/browser/downscale-photo";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
-import { SIGNATURE_BYTES, fileSignature, refusalForHead } from "~/media/file-signature";
+import type * as UploadClient from "./upload-client";
 
 export const UPLOAD_ENDPOINT = "/uploads/tus";
 /** Retry for about ten minutes of bad signal before calling an upload failed. */
@@ -47,17 +47,14 @@ function errorMessage(error: Error) {
   return response ? "The server refused this file." : "The connection dropped and did not come back. Tap Retry when you have signal.";
 }
 
-/**
- * Reads a file's first bytes and judges them as the server will (file-signature.ts), so a file
- * that would be refused costs the contributor no data. A file that cannot be read is left to the server.
- */
-async function judgeFirstBytes(file: Blob) {
-  try {
-    const head = new Uint8Array(await file.slice(0, SIGNATURE_BYTES).arrayBuffer());
-    return { refusal: refusalForHead(head, { wholeFile: file.size <= SIGNATURE_BYTES }), signature: fileSignature(head) };
-  } catch {
-    return { refusal: null, signature: null };
-  }
+let uploader: Promise<typeof UploadClient> | null = null;
+/** The upload client (upload-client.ts), fetched once; a failed fetch is tried again next time. */
+export function loadUploader() {
+  uploader ??= import("./upload-client").catch((error: unknown) => {
+    uploader = null;
+    throw error;
+  });
+  return uploader;
 }
 
 /** 4xx answers (refused, too large, closed) will not change on retry; network trouble and 5xx may. */
@@ -75,6 +72,8 @@ export function useUploads(context: UploadContext) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [interrupted, setInterrupted] = useState<StoredUpload[]>([]);
   const uploads = useRef(new Map<string, { upload: tus.Upload; file: File }>());
+  /** Every file as it was picked, so one whose upload never started can be retried. */
+  const picked = useRef(new Map<string, File>());
   const contextRef = useRef(context);
   contextRef.current = context;
 
@@ -102,12 +101,12 @@ export function useUploads(context: UploadContext) {
     });
 
   const start = useCallback(
-    async (id: string, file: File) => {
+    async (id: string, file: File, client: typeof UploadClient) => {
       const ctx = contextRef.current;
       // Chunks start at 2 MB and grow while they arrive fast (upload-chunk-size.ts); tus-js-client
       // reads its chunkSize option afresh for every chunk.
       let chunkStarted = 0;
-      const upload = new tus.Upload(file, {
+      const upload = new client.Upload(file, {
         endpoint: UPLOAD_ENDPOINT,
         chunkSize: FIRST_CHUNK_BYTES,
         retryDelays: RETRY_DELAYS,
@@ -175,40 +174,65 @@ export function useUploads(context: UploadContext) {
     [patch],
   );
 
+  /**
+   * Checks a picked file, shrinks a large photo and starts its upload. The upload client loads with
+   * the first file, not with the page; on a link that drops it, the file fails with a Retry that
+   * loads it again.
+   */
+  const prepare = useCallback(
+    async (id: string, original: File) => {
+      const client = await loadUploader().catch(() => null);
+      if (!client) {
+        patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry." });
+        return;
+      }
+      const { refusal, signature } = await client.judgeFirstBytes(original);
+      if (refusal) {
+        patch(id, { state: "refused", error: refusal.message });
+        return;
+      }
+      // Some phones give HEIC photos no type: the server sizes its limit by the type it is told.
+      const typed =
+        original.type || !signature
+          ? original
+          : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
+      const { file, downscaled } = await downscalePhoto(typed);
+      patch(id, { size: file.size, downscaled, state: "uploading" });
+      await start(id, file, client);
+    },
+    [patch, start],
+  );
+
   const add = useCallback(
     async (files: File[]) => {
       for (const original of files) {
         const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+        picked.current.set(id, original);
         setItems((list) => [
           ...list,
           { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false },
         ]);
-        const { refusal, signature } = await judgeFirstBytes(original);
-        if (refusal) {
-          patch(id, { state: "refused", error: refusal.message });
-          continue;
-        }
-        // Some phones give HEIC photos no type: the server sizes its limit by the type it is told.
-        const typed =
-          original.type || !signature
-            ? original
-            : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
-        const { file, downscaled } = await downscalePhoto(typed);
-        patch(id, { size: file.size, downscaled, state: "uploading" });
-        await start(id, file);
+        await prepare(id, original);
       }
     },
-    [patch, start],
+    [prepare],
   );
 
   const retry = useCallback(
     (id: string) => {
       const entry = uploads.current.get(id);
-      if (!entry) return;
-      patch(id, { state: "uploading", error: undefined });
-      entry.upload.start();
+      if (entry) {
+        patch(id, { state: "uploading", error: undefined });
+        entry.upload.start();
+        return;
+      }
+      // Its upload never started (the client did not load): begin again from the file picked.
+      const original = picked.current.get(id);
+      if (!original) return;
+      patch(id, { state: "preparing", error: undefined });
+      void prepare(id, original);
     },
-    [patch],
+    [patch, prepare],
   );
 
   const cancel = useCallback(

@@ -1,0 +1,115 @@
+// Page weight benchmark: node --import tsx bench/page-weight.bench.ts   (after `npx remix build`)
+//
+// Starts the real server (production mode, compression on) in this process on a throw-away
+// embedded PostgreSQL, opens the pages a newcomer meets in Chromium at 375 × 812, and prints for
+// each the compressed bytes of its HTML and of its JavaScript: what loaded before the page's load
+// event (what a first visit waits for), and everything loaded once the page has sat idle for a
+// while (error reporting, realtime, anything fetched after load). The target (issue): contributor
+// and recipient pages ≤ 110 KB of compressed JavaScript on first visit. `--files` lists every script.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Page, Response } from "playwright-core";
+
+const KB = 1024;
+const IDLE_MS = 3000;
+const TARGET_KB = 110;
+
+const LIST_FILES = process.argv.includes("--files");
+
+interface Weight {
+  page: string;
+  html: number;
+  scriptsAtLoad: number;
+  jsAtLoad: number;
+  scriptsIdle: number;
+  jsIdle: number;
+}
+
+async function main() {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
+  await fs.chmod(root, 0o755); // the embedded PostgreSQL may run as its own user
+  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
+  try {
+    await bench(root, cleanUps);
+  } finally {
+    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
+  }
+}
+
+async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
+  const { freePort } = await import("../tests/support/global-database");
+  const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
+  const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
+  cleanUps.push(() => database.stop());
+  await migrateDatabase(database.url);
+  const port = await freePort();
+  Object.assign(process.env, {
+    NODE_ENV: "production",
+    DATABASE_URL: database.url,
+    DATA_DIR: path.join(root, "data"),
+    PORT: String(port),
+    APP_URL: `http://localhost:${port}`,
+    SMTP_URL: "",
+    RUN_WORKER: "false",
+  });
+  const { startServer } = await import("../server");
+  const server = await startServer({ port, quiet: true });
+  cleanUps.push(() => server.close());
+
+  const { createUser } = await import("../tests/support/accounts");
+  const { createTestEvent } = await import("../tests/support/events");
+  const { launchChromium, PHONE } = await import("../tests/support/browser");
+  const event = await createTestEvent(await createUser());
+  const browser = await launchChromium();
+  cleanUps.push(() => browser.close());
+
+  const pages: Array<[string, string]> = [
+    ["home", "/"],
+    ["log in", "/auth/login"],
+    ["contributor", `/e/${event.uuid}`],
+    ["recipient", `/e/${event.uuid}?privateKey=${event.privateKey}`],
+  ];
+  const weights: Weight[] = [];
+  for (const [name, address] of pages) {
+    const context = await browser.newContext({ viewport: PHONE, baseURL: server.url });
+    const page = await context.newPage();
+    weights.push({ page: name, ...(await weigh(page, address)) });
+    await context.close();
+  }
+
+  const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+  console.log(`Compressed bytes at 375 × 812, first visit (target: contributor and recipient JS at load ≤ ${TARGET_KB} KB)`);
+  console.log("page         | HTML     | JS at load (files)  | JS after idle (files)");
+  for (const w of weights) {
+    console.log(
+      `${w.page.padEnd(12)} | ${kb(w.html).padStart(8)} | ${kb(w.jsAtLoad).padStart(9)} (${String(w.scriptsAtLoad).padStart(2)})      | ${kb(w.jsIdle).padStart(9)} (${String(w.scriptsIdle).padStart(2)})`,
+    );
+  }
+}
+
+/** The compressed size of each response as it came over the wire, by kind, up to load and after idle. */
+async function weigh(page: Page, address: string) {
+  const responses: Array<{ response: Response; atLoad: boolean }> = [];
+  let loaded = false;
+  page.on("response", (response) => responses.push({ response, atLoad: !loaded }));
+  await page.goto(address, { waitUntil: "load" });
+  loaded = true;
+  await page.waitForTimeout(IDLE_MS);
+  let html = 0;
+  let [scriptsAtLoad, jsAtLoad, scriptsIdle, jsIdle] = [0, 0, 0, 0];
+  for (const { response, atLoad } of responses) {
+    const type = response.request().resourceType();
+    const bytes = (await response.request().sizes()).responseBodySize;
+    if (type === "document") html += bytes;
+    if (type !== "script") continue;
+    scriptsIdle += 1;
+    jsIdle += bytes;
+    if (atLoad) [scriptsAtLoad, jsAtLoad] = [scriptsAtLoad + 1, jsAtLoad + bytes];
+    if (LIST_FILES)
+      console.log(`  ${address} ${atLoad ? "load" : "idle"} ${(bytes / KB).toFixed(1).padStart(6)} KB ${new URL(response.url()).pathname}`);
+  }
+  return { html, scriptsAtLoad, jsAtLoad, scriptsIdle, jsIdle };
+}
+
+await main();
