@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, gotoHydrated, logInBrowser, newPage, PHONE } from "../support/browser";
@@ -9,7 +10,7 @@ import { createTestEvent } from "../support/events";
 // different things.
 
 /** The text of every control and of the site header, where an icon must be drawn rather than typed (an occasion's own emoji is its content, spec §3, and stays). */
-const controlTexts = (page: import("playwright-core").Page) =>
+const controlTexts = (page: Page) =>
   page.evaluate(() =>
     [...document.querySelectorAll(".site-header, button, summary, a.button, .empty-state__icon, .event-video__icon")].map(
       (el) => (el as HTMLElement).innerText,
