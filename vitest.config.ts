@@ -9,13 +9,16 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
-    // One pool of processes for every project, one test file at a time in each; each worker has
+    // One pool of processes for every project but unit, one test file at a time in each; each worker has
     // its own database, and each file its own ports, job queue and storage folder
     // (tests/support/worker-database.ts, test-server.ts). Two workers on two shared cores: three
     // or four ran the ffmpeg-bound render and upload tests into their timeouts. TEST_WORKERS
     // overrides (a bigger machine).
     pool: "forks",
-    poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 } },
+    // The unit project is the exception: pure code, whose few stubbed globals and fake timers each
+    // test restores itself, so its files run in threads that keep one module graph from file to
+    // file instead of loading it again for each (34 files: 14 s became 5 s).
+    poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 }, threads: { maxThreads: TEST_WORKERS, minThreads: 1, isolate: false } },
     projects: [
       {
         extends: true,
@@ -23,6 +26,7 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}"],
           environment: "node",
+          pool: "threads",
           setupFiles: ["tests/support/fail-on-console-error.ts"],
         },
       },
