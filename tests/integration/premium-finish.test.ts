@@ -5,10 +5,12 @@ import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { updateArrangement } from "~/models/arrangement.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
+import { findRenderPiece } from "~/models/render-piece.server";
 import { findThemeBySlug } from "~/models/theme.server";
 import { findTrackBySlug } from "~/models/track.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import { cancelRender } from "~/services/render/render-jobs.server";
+import { cancelRender, prepareEventPieces } from "~/services/render/render-jobs.server";
+import { renderPlanFor } from "~/services/render/render-plan.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
@@ -137,6 +139,15 @@ describe("1080p HD is the premium finish's", { timeout: 120_000 }, () => {
     expect(accepted.body.data.resolution).toBe("1080p");
     await stop(accepted.body.data.id);
   });
+});
+
+test("scenes rendered ahead for a Chorus without premium are 720p, the size its next render will be", { timeout: 120_000 }, async () => {
+  const { client, event } = await eventWithAPhoto();
+  await prepareEventPieces(event.id);
+  const plan = await renderPlanFor(event, { resolution: "720p" });
+  const photo = plan.segments.find((s) => s.kind === "photo")!;
+  expect(await findRenderPiece(db(), photo.key)).not.toBeNull();
+  expect(await pageOf(await client.raw("GET", `/e/${event.uuid}/arrange`))).toContain("1 of 1 scenes are already prepared");
 });
 
 describe("premium themes and tracks", { timeout: 150_000 }, () => {

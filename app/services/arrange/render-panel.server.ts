@@ -21,11 +21,12 @@ const RECENT_JOBS = 5;
 
 /** The render part: what the video would be now, renders under way or done, published versions. */
 export async function loadRenderPanel({ event }: ArrangeContext) {
-  const [plan, jobs, versions, { premium, choices }] = await Promise.all([
-    renderPlanFor(event),
+  const { premium, choices } = await renderChoicesOf(event);
+  const [plan, jobs, versions] = await Promise.all([
+    // At the size the next render will be, so "prepared" counts the pieces it will reuse.
+    renderPlanFor(event, { resolution: choices.resolution }),
     listRenderJobsOfEvent(db(), event.id, RECENT_JOBS),
     videoVersionsOf(event),
-    renderChoicesOf(event),
   ]);
   const items = plan.segments.filter((s) => s.kind !== "title");
   // Pieces rendered ahead make publishing fast; the organiser sees how far along that is.

@@ -16,7 +16,7 @@ import { notify } from "~/services/events/notifications.server";
 import { storage } from "~/services/media/storage.server";
 import { storedPieces } from "~/services/render/render-pieces.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
-import { requirePremiumFor } from "~/services/render/render-premium.server";
+import { renderChoicesOf, requirePremiumFor } from "~/services/render/render-premium.server";
 import { publishRenderUpdate } from "~/services/render/render-realtime.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
@@ -224,7 +224,9 @@ export async function recoverStalledRenders() {
 export async function prepareEventPieces(eventId: string) {
   const event = await findEventById(db(), eventId);
   if (!event) return;
-  const plan = await renderPlanFor(event);
+  // At the size the next render will be: 720p for a Chorus without the premium finish.
+  const { choices } = await renderChoicesOf(event);
+  const plan = await renderPlanFor(event, { resolution: choices.resolution });
   if (plan.segments.length <= 2) return;
   const { prepareRender } = await import("~/render/prepare.server");
   const pieces = storedPieces();
