@@ -99,7 +99,9 @@ describe("1080p HD is the premium finish's", { timeout: 120_000 }, () => {
     // The page's plain form is refused the same way, and the quality is not remembered.
     const page = await client.form(`/e/${event.uuid}/arrange`, { intent: "render-start", resolution: "1080p", publish: "on" });
     expect(page.status).toBe(402);
-    expect(await pageOf(page)).toContain("1080p HD is part of the Premium finish");
+    const refusedPage = await pageOf(page);
+    expect(refusedPage).toContain("1080p HD is part of the Premium finish");
+    expect(refusedPage).toContain(`<a href="/e/${event.uuid}/checkout">Premium finish — add it</a>`);
     expect(await listRenderJobsOfEvent(db(), event.id, 5)).toEqual([]);
 
     // Asking for no quality in particular renders 720p.

@@ -1,6 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { IntentButton, IntentForm } from "~/components/event/event-intent-form";
+import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { connectRealtime } from "~/realtime/client";
 import type { RenderJobUpdate } from "~/realtime/events";
 import type { ArrangePage } from "~/services/arrange/page.server";
@@ -117,8 +117,15 @@ function PremiumLooksNote({ looks, cartPath }: { looks: Data["premiumLooks"]; ca
 
 function StartForm({ data, busy }: { data: Data; busy: boolean }) {
   const empty = data.plan.scenes === 0;
+  // A render refused for want of premium (the reason is at the top of the page): the way to it.
+  const refused = useIntentReply("render-start")?.errors?.payment;
   return (
     <IntentForm intent="render-start" section="render" className="render-start stack">
+      {refused ? (
+        <p className="premium-note" role="alert">
+          This render needs the Premium finish. <a href={refused}>Premium finish — add it</a>
+        </p>
+      ) : null}
       <QualityChoice data={data} />
       <label className="choice">
         <input type="checkbox" name="publish" defaultChecked /> Publish it to the recipient's link as soon as it's done
