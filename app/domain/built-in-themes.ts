@@ -61,6 +61,8 @@ export interface BuiltInTheme extends ThemeLook {
   name: string;
   /** One line on its mood, for the picker. */
   description: string;
+  /** One of the showier looks: rendering with it needs the premium finish (docs/decisions/018). */
+  premium: boolean;
 }
 
 /** A built-in theme as designed here: its pictures are found by its slug. */
@@ -85,6 +87,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "golden-hour",
     name: "Golden Hour",
     description: "Warm late-afternoon light and a soft serif.",
+    premium: false,
     fontUrl: "/fonts/themes/Fraunces-SemiBold.ttf",
     fontColor: "#3b2308",
     fontSize: 52,
@@ -98,6 +101,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "confetti",
     name: "Confetti",
     description: "Bright confetti and a bouncy script, for a party.",
+    premium: true,
     fontUrl: "/fonts/themes/Pacifico-Regular.ttf",
     fontColor: "#ffffff",
     fontSize: 46,
@@ -111,6 +115,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "classic-ivory",
     name: "Classic Ivory",
     description: "Ivory paper, fine gold lines and an elegant italic.",
+    premium: false,
     fontUrl: "/fonts/themes/PlayfairDisplay-BoldItalic.ttf",
     fontColor: "#2e2418",
     fontSize: 50,
@@ -124,6 +129,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "midnight",
     name: "Midnight",
     description: "Deep navy, starlight and a bold display serif.",
+    premium: false,
     fontUrl: "/fonts/themes/DMSerifDisplay-Regular.ttf",
     fontColor: "#f7efd9",
     fontSize: 54,
@@ -137,6 +143,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "handwritten-notes",
     name: "Handwritten Notes",
     description: "Lined paper and handwriting, like a card passed around.",
+    premium: false,
     fontUrl: "/fonts/themes/Caveat-Bold.ttf",
     fontColor: "#1d2b4f",
     fontSize: 60,
@@ -150,6 +157,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "modern-mono",
     name: "Modern Mono",
     description: "Black, white and a clean geometric sans.",
+    premium: false,
     fontUrl: "/fonts/themes/SpaceGrotesk-SemiBold.ttf",
     fontColor: "#ffffff",
     fontSize: 46,
@@ -163,6 +171,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "garden-collage",
     name: "Garden Collage",
     description: "Leaves and petals; photos shared two and three to a frame.",
+    premium: true,
     fontUrl: "/fonts/themes/JosefinSans-Bold.ttf",
     fontColor: "#ffffff",
     fontSize: 46,
@@ -176,6 +185,7 @@ const DESIGNS: BuiltInDesign[] = [
     slug: "scrapbook",
     name: "Scrapbook",
     description: "Kraft paper and tape; photos pinned up in twos and fours.",
+    premium: true,
     fontUrl: "/fonts/themes/Inter-SemiBold.ttf",
     fontColor: "#2b2b2b",
     fontSize: 44,
@@ -212,12 +222,16 @@ export const themeLookOf = (theme: ThemeLook): ThemeLook => ({
   scenes: theme.scenes,
 });
 
-/** A built-in theme as it is stored: the spec's fields and its slug. */
-export const builtInThemeLook = (theme: BuiltInTheme): ThemeLook & { slug: string; name: string } => ({
+/** A built-in theme as it is stored: the spec's fields, its slug and whether it is premium. */
+export const builtInThemeLook = (theme: BuiltInTheme): ThemeLook & { slug: string; name: string; isPremium: boolean } => ({
   slug: theme.slug,
   name: theme.name,
+  isPremium: theme.premium,
   ...themeLookOf(theme),
 });
+
+/** The intro and outro pictures of the premium built-ins: a theme that shows one is premium too. */
+export const PREMIUM_BACKGROUND_URLS: readonly string[] = BUILT_IN_THEMES.filter((t) => t.premium).flatMap((t) => [t.introUrl, t.outroUrl]);
 
 /** Every intro and outro picture shipped: the only backgrounds a theme may use. */
 export const THEME_BACKGROUND_URLS: readonly string[] = BUILT_IN_THEMES.flatMap((t) => [t.introUrl, t.outroUrl]);

@@ -12,27 +12,30 @@ export interface BuiltInTrack {
   mood: TrackMood;
   /** Path under public/. */
   file: string;
+  /** One of the showier pieces: rendering with it needs the premium finish (docs/decisions/018). */
+  premium: boolean;
 }
 
 export const BUILT_IN_ARTIST = "Chorus Studio";
 export const BUILT_IN_LICENCE = "Original music made for Chorus. Free to use in Chorus videos.";
 
-const track = (slug: string, title: string, mood: TrackMood): BuiltInTrack => ({
+const track = (slug: string, title: string, mood: TrackMood, premium = false): BuiltInTrack => ({
   slug,
   title,
   artist: BUILT_IN_ARTIST,
   licence: BUILT_IN_LICENCE,
   mood,
   file: `music/${slug}.m4a`,
+  premium,
 });
 
 /** In the order the music panel offers them. */
 export const BUILT_IN_TRACKS: readonly BuiltInTrack[] = Object.freeze([
   track("warm-sunday", "Warm Sunday", "gentle"),
-  track("confetti-pop", "Confetti Pop", "upbeat"),
+  track("confetti-pop", "Confetti Pop", "upbeat", true),
   track("slow-light", "Slow Light", "tender"),
   track("golden-years", "Golden Years", "nostalgic"),
-  track("party-lights", "Party Lights", "danceable"),
+  track("party-lights", "Party Lights", "danceable", true),
 ]);
 
 export const MOOD_LABELS: Record<TrackMood, string> = {

@@ -89,6 +89,7 @@ export async function upsertBuiltInThemes(db: Db, rows: (NewTheme & { slug: stri
         isCollage: sql`excluded.is_collage`,
         isPublic: sql`true`,
         scenes: sql`excluded.scenes`,
+        isPremium: sql`excluded.is_premium`,
         archivedAt: sql`null`,
         updatedAt: sql`now()`,
       },

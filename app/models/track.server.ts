@@ -53,13 +53,22 @@ export async function insertTrack(db: Db, values: NewTrack) {
 }
 
 /** Inserts a built-in by its slug, or refreshes its catalogue fields; the processing fields are left alone. */
-export async function upsertBuiltInTrack(db: Db, values: Pick<Track, "title" | "artist" | "licence" | "originalName"> & { slug: string }) {
+export async function upsertBuiltInTrack(
+  db: Db,
+  values: Pick<Track, "title" | "artist" | "licence" | "originalName" | "isPremium"> & { slug: string },
+) {
   const [row] = await db
     .insert(tracks)
     .values(values)
     .onConflictDoUpdate({
       target: tracks.slug,
-      set: { title: values.title, artist: values.artist, licence: values.licence, originalName: values.originalName },
+      set: {
+        title: values.title,
+        artist: values.artist,
+        licence: values.licence,
+        originalName: values.originalName,
+        isPremium: values.isPremium,
+      },
     })
     .returning();
   return row!;

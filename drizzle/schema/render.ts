@@ -31,6 +31,8 @@ export const themes = pgTable(
     isCollage: boolean().notNull().default(false),
     isPublic: boolean().notNull().default(false),
     scenes: jsonb().$type<ThemeScene[]>().notNull().default([]),
+    /** Rendering with it needs the premium finish (docs/decisions/018): a showier built-in, or a copy of one. */
+    isPremium: boolean().notNull().default(false),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -62,6 +64,8 @@ export const tracks = pgTable(
     loudnessLufs: real(),
     // Peak levels 0–1 at an even spacing, for drawing the waveform.
     waveform: jsonb().$type<number[]>().notNull().default([]),
+    /** Rendering with it needs the premium finish (docs/decisions/018); only built-ins are. */
+    isPremium: boolean().notNull().default(false),
     archivedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -19,6 +19,7 @@ import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
+import { makeMember } from "../support/payments";
 import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -198,7 +199,9 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
   });
 
   test("a render can be cancelled by staff and publishes nothing", async () => {
-    const { event } = await arrangedEvent();
+    const { event, user } = await arrangedEvent();
+    // A 1080p render (the premium finish's, included with a membership) is long enough to catch.
+    await makeMember(user);
     const admin = await loggedInUser(server.url, "admin");
     const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "1080p", publish: true });
     const cancelled = await admin.client.delete(`/api/admin/renderjobs/${created.body.data.id}`);
@@ -210,7 +213,8 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
   });
 
   test("admins stop a render from the admin page with a plain form; other staff see no Stop button", async () => {
-    const { event } = await arrangedEvent();
+    const { event, user } = await arrangedEvent();
+    await makeMember(user);
     const admin = await loggedInUser(server.url, "admin");
     const editor = await loggedInUser(server.url, "editor");
     const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "1080p" });

@@ -1,20 +1,47 @@
-import { payments, type Event } from "drizzle/schema";
+import crypto from "node:crypto";
+import { payments, type Event, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
+import { updateUser } from "~/models/user.server";
 import type { TestClient } from "./http-client";
 import { until } from "./wait";
 
 /**
- * Pays for an organiser's Chorus as they would without JavaScript: Pay on the cart page, the test
- * card on the local payment service's page; resolves with the payment once the service's webhook
- * has marked the Chorus paid.
+ * Pays for an organiser's Chorus as they would without JavaScript: the `selected` upsells and
+ * add-ons ticked and the total updated, Pay on the cart page, the test card on the local payment
+ * service's page; resolves with the payment once the service's webhook has marked the Chorus paid.
  */
-export async function payThroughLocalService(organiser: TestClient, event: Pick<Event, "id" | "uuid">) {
-  const cartPage = await (await organiser.raw("GET", `/e/${event.uuid}/checkout`)).text();
-  const version = /name="version" value="(\d+)"/.exec(cartPage)?.[1];
-  if (!version) throw new Error("the cart page has no version field");
-  const pay = await organiser.form(`/e/${event.uuid}/checkout`, { intent: "pay", version, billingCountry: "" });
+export async function payThroughLocalService(
+  organiser: TestClient,
+  event: Pick<Event, "id" | "uuid">,
+  { selected = [] }: { selected?: string[] } = {},
+) {
+  const cartPath = `/e/${event.uuid}/checkout`;
+  const post = (fields: [string, string][]) =>
+    organiser.raw("POST", cartPath, {
+      body: new URLSearchParams([...fields, ...selected.map((key): [string, string] => ["selected", key])]),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  const versionOnPage = async () => {
+    const cartPage = await (await organiser.raw("GET", cartPath)).text();
+    const version = /name="version" value="(\d+)"/.exec(cartPage)?.[1];
+    if (!version) throw new Error("the cart page has no version field");
+    return version;
+  };
+  if (selected.length) {
+    const updated = await post([
+      ["intent", "update"],
+      ["version", await versionOnPage()],
+      ["billingCountry", ""],
+    ]);
+    if (updated.status !== 302) throw new Error(`the cart did not take ${selected.join(", ")}: ${updated.status}`);
+  }
+  const pay = await post([
+    ["intent", "pay"],
+    ["version", await versionOnPage()],
+    ["billingCountry", ""],
+  ]);
   const checkout = new URL(pay.headers.get("location") ?? "", "http://unknown");
   if (pay.status !== 302 || !checkout.pathname.startsWith("/local-payments/checkout/")) {
     throw new Error(`Pay did not open the payment page: ${pay.status} ${checkout.pathname}`);
@@ -25,4 +52,19 @@ export async function payThroughLocalService(organiser: TestClient, event: Pick<
   const [payment] = await db().select().from(payments).where(eq(payments.eventId, event.id));
   if (!payment) throw new Error("the Chorus is paid but no payment was recorded");
   return payment;
+}
+
+/** The premium finish bought for a Chorus (with the Chorus itself), through the cart as an organiser does. */
+export const buyPremiumFinish = (organiser: TestClient, event: Pick<Event, "id" | "uuid">) =>
+  payThroughLocalService(organiser, event, { selected: ["premium"] });
+
+/**
+ * A VIP member, as the subscription's webhook leaves them: every Chorus of theirs is unlocked and
+ * has the premium finish (docs/decisions/021).
+ */
+export async function makeMember(user: Pick<User, "id">) {
+  return (await updateUser(db(), user.id, {
+    subscriptionId: `sub_test_${crypto.randomBytes(6).toString("hex")}`,
+    membershipStatus: "active",
+  }))!;
 }

@@ -88,6 +88,7 @@ function TrackItem({ track, chosen, startSeconds }: { track: PanelTrack; chosen:
           <span className="field-hint">{details.filter(Boolean).join(" · ")}</span>
         </div>
         {chosen ? <span className="badge badge--ok">Chosen</span> : null}
+        {track.premium ? <span className="badge badge--premium">Premium</span> : null}
         <TrackStatus track={track} />
       </div>
       {ready ? (

@@ -1,6 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { IntentButton, IntentForm } from "~/components/event/event-intent-form";
+import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { connectRealtime } from "~/realtime/client";
 import type { RenderJobUpdate } from "~/realtime/events";
 import type { ArrangePage } from "~/services/arrange/page.server";
@@ -74,23 +74,64 @@ function Progress({ job }: { job: RenderJobUpdate }) {
   );
 }
 
+const listed = (parts: string[]) => (parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+
+/** 1080p HD is the premium finish's: shown to everyone, chosen only with it. */
+function QualityChoice({ data }: { data: Data }) {
+  return (
+    <fieldset className="field">
+      <legend>Quality</legend>
+      {data.premium ? (
+        <label className="choice">
+          <input type="radio" name="resolution" value="1080p" defaultChecked={data.resolution === "1080p"} /> Full HD 1080p (best on TVs)
+        </label>
+      ) : (
+        <p className="choice choice--premium">
+          <label>
+            <input type="radio" value="1080p" disabled aria-describedby="render-premium-hd" /> Full HD 1080p (best on TVs){" "}
+            <span className="badge badge--premium">Premium</span>
+          </label>{" "}
+          <a id="render-premium-hd" href={data.cartPath}>
+            Premium finish — add it
+          </a>
+        </p>
+      )}
+      <label className="choice">
+        <input type="radio" name="resolution" value="720p" defaultChecked={data.resolution === "720p"} /> HD 720p (smaller file, faster)
+      </label>
+    </fieldset>
+  );
+}
+
+/** Before Render is pressed: a premium theme or track chosen for a Chorus without premium. */
+function PremiumLooksNote({ looks, cartPath }: { looks: Data["premiumLooks"]; cartPath: string }) {
+  const what = listed(looks.map((l) => l.what));
+  const one = looks.length === 1;
+  return (
+    <p className="premium-note" id="render-premium-looks">
+      {what.charAt(0).toUpperCase() + what.slice(1)} {one ? "is" : "are"} part of the Premium finish, so the video can&apos;t be rendered
+      with {one ? "it" : "them"} yet. <a href={cartPath}>Premium finish — add it</a>, or choose {listed(looks.map((l) => l.instead))} above.
+    </p>
+  );
+}
+
 function StartForm({ data, busy }: { data: Data; busy: boolean }) {
   const empty = data.plan.scenes === 0;
+  // A render refused for want of premium (the reason is at the top of the page): the way to it.
+  const refused = useIntentReply("render-start")?.errors?.payment;
   return (
     <IntentForm intent="render-start" section="render" className="render-start stack">
-      <fieldset className="field">
-        <legend>Quality</legend>
-        <label className="choice">
-          <input type="radio" name="resolution" value="1080p" defaultChecked={data.resolution !== "720p"} /> Full HD 1080p (best on TVs)
-        </label>
-        <label className="choice">
-          <input type="radio" name="resolution" value="720p" defaultChecked={data.resolution === "720p"} /> HD 720p (smaller file, faster)
-        </label>
-      </fieldset>
+      {refused ? (
+        <p className="premium-note" role="alert">
+          This render needs the Premium finish. <a href={refused}>Premium finish — add it</a>
+        </p>
+      ) : null}
+      <QualityChoice data={data} />
       <label className="choice">
         <input type="checkbox" name="publish" defaultChecked /> Publish it to the recipient's link as soon as it's done
       </label>
       {empty ? <p className="field-error">Nothing to render yet: no photo or clip is ready.</p> : null}
+      {data.premiumLooks.length ? <PremiumLooksNote looks={data.premiumLooks} cartPath={data.cartPath} /> : null}
       {busy ? null : (
         <IntentButton intent="render-start" pending="Starting…">
           Render the video

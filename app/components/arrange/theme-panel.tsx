@@ -64,6 +64,7 @@ function ThemeCardOption({ theme, chosen }: { theme: Card; chosen: boolean }) {
           <span className="theme-card__badges">
             {chosen ? <span className="badge badge--ok">In use</span> : null}
             {theme.isCollage ? <span className="badge">Collage</span> : null}
+            {theme.isPremium ? <span className="badge badge--premium">Premium</span> : null}
             {theme.isOwn ? <span className="badge badge--muted">Yours</span> : null}
           </span>
         </span>

@@ -33,7 +33,7 @@ const PRODUCT_LIST = [
     key: "premium",
     kind: "upsell",
     name: "Premium finish",
-    gives: ["Download in 1080p HD", "Every premium theme and track", "No end card"],
+    gives: ["Download in 1080p HD", "Every premium theme and track"],
     unitAmount: 400,
     currency: CURRENCY,
   },

@@ -1,16 +1,19 @@
 import { z } from "zod";
+import { premiumLooksOf } from "~/domain/commerce/premium";
 import { db } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/http.server";
 import type { toastSchema } from "~/lib/toast.server";
-import { findArrangement, updateArrangement } from "~/models/arrangement.server";
+import { updateArrangement } from "~/models/arrangement.server";
 import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
 import { findRenderPiece } from "~/models/render-piece.server";
+import { eventEntitlements } from "~/services/commerce/entitlements.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
 import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
+import { renderChoicesOf } from "~/services/render/render-premium.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
@@ -18,11 +21,12 @@ const RECENT_JOBS = 5;
 
 /** The render part: what the video would be now, renders under way or done, published versions. */
 export async function loadRenderPanel({ event }: ArrangeContext) {
-  const [plan, jobs, versions, arrangement] = await Promise.all([
-    renderPlanFor(event),
+  const { premium, choices } = await renderChoicesOf(event);
+  const [plan, jobs, versions] = await Promise.all([
+    // At the size the next render will be, so "prepared" counts the pieces it will reuse.
+    renderPlanFor(event, { resolution: choices.resolution }),
     listRenderJobsOfEvent(db(), event.id, RECENT_JOBS),
     videoVersionsOf(event),
-    findArrangement(db(), event.id),
   ]);
   const items = plan.segments.filter((s) => s.kind !== "title");
   // Pieces rendered ahead make publishing fast; the organiser sees how far along that is.
@@ -34,7 +38,12 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
   }
   return {
     eventId: event.id,
-    resolution: arrangement.resolution,
+    /** The quality chosen when the form opens: 1080p only with premium. */
+    resolution: choices.resolution,
+    /** 1080p HD and the premium themes and tracks render only with the premium finish. */
+    premium,
+    /** The premium theme and track chosen now, which a render without premium would be refused for. */
+    premiumLooks: premium ? [] : premiumLooksOf(choices),
     plan: {
       scenes: items.length,
       photos:
@@ -62,7 +71,7 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
 const backToRender = (toast: z.input<typeof toastSchema>): ArrangeOutcome => ({ section: "render", toast });
 
 const startInput = z.object({
-  resolution: z.enum(["1080p", "720p"], { message: "Choose 1080p or 720p." }),
+  resolution: z.enum(["1080p", "720p"], { message: "Choose 1080p or 720p." }).optional(),
   publish: z.enum(["on"]).optional(),
 });
 
@@ -76,16 +85,21 @@ async function jobOf(context: ArrangeContext, form: FormData) {
 export const renderIntents: Record<string, ArrangeIntent> = {
   async "render-start"(context, form) {
     const parsed = startInput.safeParse({
-      resolution: formText(form, "resolution") || "1080p",
+      // None sent (the 1080p choice is not offered without premium): the default for this Chorus.
+      resolution: formText(form, "resolution") || undefined,
       publish: formText(form, "publish") || undefined,
     });
     if (!parsed.success) throw badRequest("Choose 1080p or 720p.", { resolution: "Choose 1080p or 720p." });
-    await updateArrangement(db(), context.event.id, { resolution: parsed.data.resolution });
-    const { created } = await startRender(context.event, {
+    const { job, created } = await startRender(context.event, {
       requestedBy: context.user,
       publishWhenDone: !!parsed.data.publish,
       resolution: parsed.data.resolution,
     });
+    // The quality chosen with premium is the next render's default; without premium every render
+    // is 720p, and buying premium later should not start from that.
+    if (created && parsed.data.resolution && (await eventEntitlements(context.event)).premium) {
+      await updateArrangement(db(), context.event.id, { resolution: job.resolution });
+    }
     return backToRender({
       type: created ? "success" : "info",
       title: created ? "Rendering your video" : "A render is already under way",

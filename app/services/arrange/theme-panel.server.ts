@@ -39,6 +39,7 @@ function themeCard(theme: Theme, user: User) {
     textBoxScale: view.textBoxScale,
     isCollage: view.isCollage,
     isBuiltIn: view.isBuiltIn,
+    isPremium: view.isPremium,
     isOwn: theme.ownerId === user.id,
   };
 }

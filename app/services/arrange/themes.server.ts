@@ -6,6 +6,7 @@ import {
   COLLAGE_PHOTOS,
   DEFAULT_THEME_SLUG,
   findThemeFont,
+  PREMIUM_BACKGROUND_URLS,
   previewUrlFor,
   THEME_BACKGROUND_URLS,
   type ThemeLook,
@@ -53,6 +54,8 @@ export function themeView(theme: Theme) {
     scenes: theme.scenes,
     basedOnId: theme.basedOnId,
     isBuiltIn: isBuiltIn(theme),
+    /** Rendering with it needs the premium finish; choosing and previewing it does not. */
+    isPremium: theme.isPremium,
     previewUrl: previewUrlFor(theme.introUrl),
     archived: theme.archivedAt !== null,
   };
@@ -168,6 +171,13 @@ function changedLook(current: ThemeLook & { name: string }, changes: z.infer<typ
   return look;
 }
 
+/**
+ * An organiser's own theme is premium when it was copied from a premium one (and stays so through
+ * its changes), or when it shows a premium theme's intro or outro picture.
+ */
+const premiumOwnTheme = (premiumBefore: boolean, look: ThemeLook) =>
+  premiumBefore || PREMIUM_BACKGROUND_URLS.includes(look.introUrl) || PREMIUM_BACKGROUND_URLS.includes(look.outroUrl);
+
 // ——— Use cases ———
 
 /** A theme of the user's own, copied from one they can see, with any changes applied. */
@@ -182,14 +192,20 @@ export async function createTheme(user: User, input: unknown) {
     throw badRequest(`You have ${MAX_OWN_THEMES} themes already. Delete one you no longer use first.`);
   }
   const look = changedLook({ ...lookOf(base), name: `${base.name} (copy)` }, changes);
-  return insertTheme(db(), { ...look, ownerId: user.id, isPublic: false, basedOnId: base.id });
+  return insertTheme(db(), {
+    ...look,
+    ownerId: user.id,
+    isPublic: false,
+    basedOnId: base.id,
+    isPremium: premiumOwnTheme(base.isPremium, look),
+  });
 }
 
 export async function updateTheme(user: User, id: string, input: unknown) {
   const theme = await requireOwnTheme(user, id);
   if (theme.archivedAt) throw badRequest("This theme is deleted. Restore it before changing it.");
   const look = changedLook(lookOf(theme), parseWith(themeChanges, input));
-  return (await updateOwnTheme(db(), user.id, theme.id, look))!;
+  return (await updateOwnTheme(db(), user.id, theme.id, { ...look, isPremium: premiumOwnTheme(theme.isPremium, look) }))!;
 }
 
 /** Deleting a theme archives it; events that chose it fall back to the default until it is restored. */

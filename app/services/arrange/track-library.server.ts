@@ -25,6 +25,8 @@ export function trackView(track: Track) {
     licence: track.licence,
     mood: (builtIn?.mood ?? null) as TrackMood | null,
     builtIn: !!track.slug,
+    /** Rendering with it needs the premium finish; choosing and listening to it does not. */
+    premium: track.isPremium,
     status: track.status,
     failureReason: track.failureReason,
     durationSeconds: track.durationSeconds,

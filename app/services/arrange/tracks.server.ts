@@ -125,6 +125,7 @@ export async function ensureBuiltInTracks() {
       artist: builtIn.artist,
       licence: builtIn.licence,
       originalName: path.basename(builtIn.file),
+      isPremium: builtIn.premium,
     });
     const current = track.status === "ready" && track.sizeBytes === size && track.durationSeconds !== null;
     if (!current) {

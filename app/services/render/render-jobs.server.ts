@@ -16,6 +16,7 @@ import { notify } from "~/services/events/notifications.server";
 import { storage } from "~/services/media/storage.server";
 import { storedPieces } from "~/services/render/render-pieces.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
+import { renderChoicesOf, requirePremiumFor } from "~/services/render/render-premium.server";
 import { publishRenderUpdate } from "~/services/render/render-realtime.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
@@ -29,11 +30,15 @@ const RENDER_JOB_EXPIRY_SECONDS = 6 * 60 * 60;
 
 export const RENDER_FAILED = "The render did not finish. Please try again; if it keeps failing, our team has been told.";
 
-/** Queues a render of the event as it is arranged now. One render per event at a time. */
+/**
+ * Queues a render of the event as it is arranged now. One render per event at a time. Without the
+ * premium finish it is 720p with no premium theme or track (a 402 says what needs premium).
+ */
 export async function startRender(event: Event, options: { requestedBy: User | null; publishWhenDone: boolean; resolution?: Resolution }) {
+  const resolution = await requirePremiumFor(event, options.resolution);
   const active = await findActiveRenderJob(db(), event.id);
   if (active) return { job: active, created: false };
-  const plan = await renderPlanFor(event, { resolution: options.resolution });
+  const plan = await renderPlanFor(event, { resolution });
   if (plan.segments.length <= 2) throw badRequest("Nothing to render yet: no contribution is ready. Add a photo or a clip first.");
   const job = await insertRenderJob(db(), {
     eventId: event.id,
@@ -219,7 +224,9 @@ export async function recoverStalledRenders() {
 export async function prepareEventPieces(eventId: string) {
   const event = await findEventById(db(), eventId);
   if (!event) return;
-  const plan = await renderPlanFor(event);
+  // At the size the next render will be: 720p for a Chorus without the premium finish.
+  const { choices } = await renderChoicesOf(event);
+  const plan = await renderPlanFor(event, { resolution: choices.resolution });
   if (plan.segments.length <= 2) return;
   const { prepareRender } = await import("~/render/prepare.server");
   const pieces = storedPieces();
