@@ -75,6 +75,18 @@ export default function EventPage() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 410) {
+    // Taken down by staff after a report: the same page for the public, recipients and contributors.
+    return (
+      <div className="card empty-state">
+        <h1>This {PRODUCT_NAME} is unavailable</h1>
+        <p>It has been taken down and can no longer be viewed or added to.</p>
+        <Link className="button" to={START_PATH}>
+          Start your own {PRODUCT_NAME}
+        </Link>
+      </div>
+    );
+  }
   if (!isRouteErrorResponse(error) || error.status !== 404) {
     captureRemixErrorBoundaryError(error);
     return (
