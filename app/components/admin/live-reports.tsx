@@ -4,7 +4,7 @@ import { connectRealtime } from "~/realtime/client";
 
 /**
  * Keeps the open reports queue current: a report made anywhere reaches the /staff namespace
- * (spec §5) and the queue is read again. Without JavaScript the queue is as fresh as its last load.
+ * (spec §7.1) and the queue is read again. Without JavaScript the queue is as fresh as its last load.
  */
 export function LiveReports() {
   const { revalidate } = useRevalidator();

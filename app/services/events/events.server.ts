@@ -21,7 +21,7 @@ import { audienceEventView, creatorEventView, publicEventView } from "~/services
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
 
-/** A Chorus staff took down (spec §6 moderation): unavailable to all but staff until restored. */
+/** A Chorus staff took down after a report: unavailable to all but staff (spec §6) until restored. */
 export const eventUnavailable = () => new ApiError(410, "CHORUS_UNAVAILABLE", "This Chorus is unavailable.");
 
 export async function createEvent(creator: User, input: CreateEventInput) {
