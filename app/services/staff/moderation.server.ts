@@ -129,7 +129,7 @@ export async function sendTakeDownMail(staffActionId: string) {
   if (!event || !organiser) return;
   const reason = typeof action.details.reason === "string" ? action.details.reason : "";
   const mail = renderEmail({
-    subject: `Your ${PRODUCT_NAME} ${event.title ? `"${event.title}" ` : ""}was taken down`,
+    subject: `Your ${PRODUCT_NAME} ${event.eventId} was taken down`,
     heading: `We took your ${PRODUCT_NAME} down`,
     paragraphs: [
       `Your ${PRODUCT_NAME} ${event.eventId}${event.title ? ` ("${event.title}")` : ""} was reported, and our team has taken it down. ` +
