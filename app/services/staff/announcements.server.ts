@@ -33,8 +33,6 @@ function announcementView(row: Announcement, now: Date) {
   };
 }
 
-export type AnnouncementView = ReturnType<typeof announcementView>;
-
 export async function listAnnouncementsForStaff(page: number, now = new Date()) {
   const rows = await listAnnouncements(db(), { limit: ANNOUNCEMENTS_PAGE_SIZE + 1, offset: (page - 1) * ANNOUNCEMENTS_PAGE_SIZE });
   return {
