@@ -39,12 +39,15 @@ export async function resolveOpenReports(db: Db, eventId: string, resolution: Ev
   return closed.length;
 }
 
-/** Takes a Chorus down with the reason its organiser is told, or (null) puts it back. */
+/**
+ * Takes a Chorus down with the reason its organiser is told, or (null) puts it back; null when it
+ * already was so (of two presses at once, one changes it).
+ */
 export async function setEventTakenDown(db: Db, eventId: string, reason: string | null) {
   const [event] = await db
     .update(events)
     .set({ takenDownAt: reason === null ? null : new Date(), takenDownReason: reason, updatedAt: new Date() })
-    .where(eq(events.id, eventId))
+    .where(and(eq(events.id, eventId), reason === null ? isNotNull(events.takenDownAt) : isNull(events.takenDownAt)))
     .returning();
   return event ?? null;
 }

@@ -158,6 +158,17 @@ describe("reports queue", () => {
     expect(smtp.to(organiser.user.email)).toHaveLength(1);
   });
 
+  test("Take down pressed twice at once: taken down once, recorded once, one e-mail", async () => {
+    const { event, organiser } = await reportedChorus("Twice");
+    const press = () => admin.client.form("/admin/reports", { intent: "take-down", eventId: event.id, reason: "Pressed twice" });
+    const statuses = (await Promise.all([press(), press()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([302, 400]);
+    expect((await actionsOn(event.id)).map((a) => a.action)).toEqual(["event_taken_down"]);
+    await expect.poll(() => smtp.to(organiser.user.email).length, { timeout: 15_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(smtp.to(organiser.user.email)).toHaveLength(1);
+  });
+
   test("a take-down without a reason is refused with the field's error and changes nothing", async () => {
     const { event } = await reportedChorus("Weird");
     const reply = await admin.client.form("/admin/reports", { intent: "take-down", eventId: event.id, reason: " " });

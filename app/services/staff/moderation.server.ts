@@ -93,9 +93,9 @@ export async function dismissReports(staff: Staff, eventId: string) {
  */
 export async function takeDownEvent(staff: Staff, input: { eventId: string; reason: string }) {
   const event = await moderatedEvent(input.eventId);
-  if (event.takenDownAt) throw badRequest("This Chorus is already taken down.");
   return db().transaction(async (tx) => {
     const updated = await setEventTakenDown(tx, event.id, input.reason);
+    if (!updated) throw badRequest("This Chorus is already taken down.");
     const reports = await resolveOpenReports(tx, event.id, "taken_down", staff.id);
     const action = await recordStaffAction(
       staff,
@@ -105,18 +105,18 @@ export async function takeDownEvent(staff: Staff, input: { eventId: string; reas
       { tx },
     );
     await enqueue("event-taken-down-mail", { staffActionId: action!.id }, { singletonKey: `taken-down:${action!.id}`, db: tx });
-    return updated!;
+    return updated;
   });
 }
 
 /** Puts a Chorus taken down back as it was. */
 export async function restoreEvent(staff: Staff, eventId: string) {
   const event = await moderatedEvent(eventId);
-  if (!event.takenDownAt) throw badRequest("This Chorus is not taken down.");
   return db().transaction(async (tx) => {
     const updated = await setEventTakenDown(tx, event.id, null);
+    if (!updated) throw badRequest("This Chorus is not taken down.");
     await recordStaffAction(staff, "event_restored", { type: "event", id: event.id }, { code: event.eventId }, { tx });
-    return updated!;
+    return updated;
   });
 }
 
