@@ -58,12 +58,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EventPage() {
-  const { page } = useLoaderData<typeof loader>();
+  const { page, takenDown } = useLoaderData<typeof loader>();
   const reply = useActionData<EventFormReply>();
   // A refused action (someone who is not the organiser) has no form of its own on this view.
   const refused = reply && (reply.intent === "" || (page.kind !== "creator" && reply.intent !== "thank-you")) ? reply : undefined;
   return (
     <>
+      {takenDown ? (
+        <p className="form-error" role="status">
+          Taken down: everyone but staff finds this {PRODUCT_NAME} unavailable. Why: {takenDown.reason}{" "}
+          <a href="/admin/reports">Restore it from the reports queue.</a>
+        </p>
+      ) : null}
       {refused ? <FormMessages formError={refused.formError} /> : null}
       {page.kind === "creator" ? <EventCreatorView page={page} /> : null}
       {page.kind === "recipient" || page.kind === "view-only" ? <EventAudienceView page={page} /> : null}

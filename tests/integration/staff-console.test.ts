@@ -129,7 +129,10 @@ describe("reports queue", () => {
       error: { code: "CHORUS_UNAVAILABLE" },
     });
     // Staff still see it, to judge it.
-    expect((await page(editor.client, `/e/${event.uuid}`)).status).toBe(200);
+    const judged = await page(editor.client, `/e/${event.uuid}`);
+    expect(judged.status).toBe(200);
+    expect(judged.html).toContain("Taken down: everyone but staff finds this Chorus unavailable.");
+    expect(judged.html).toContain(reason);
     expect((await page(admin.client, `/e/${event.uuid}`)).status).toBe(200);
     // No more uploads.
     expect(await uploadRefusal(event.uuid)).toEqual({ status: 410, message: "This Chorus is unavailable." });
@@ -151,6 +154,7 @@ describe("reports queue", () => {
     const restored = await editor.client.form("/admin/reports", { intent: "restore", eventId: event.id });
     expect(restored.status).toBe(302);
     expect((await page(new TestClient(server.url), `/e/${event.uuid}`)).status).toBe(200);
+    expect((await page(editor.client, `/e/${event.uuid}`)).html).not.toContain("Taken down:");
     expect((await page(new TestClient(server.url), `/e/${event.uuid}?privateKey=${event.privateKey}`)).status).toBe(200);
     await expect(create(server.url, 1000, tusMetadata(event.uuid))).resolves.toMatch(/^\/uploads\/tus\//);
     expect((await actionsOn(event.id)).map((a) => a.action).sort()).toEqual(["event_restored", "event_taken_down"]);
