@@ -38,6 +38,8 @@ export const JOBS = {
   "event-digest": job<{ eventId: string }>({ keyed: true }),
   // The receipt of a payment or a free checkout, queued in the transaction that records the invoice.
   "invoice-receipt": job<{ invoiceId: string }>({ keyed: true }),
+  // The organiser told why staff took their Chorus down, queued in the transaction that does it.
+  "event-taken-down-mail": job<{ staffActionId: string }>({ keyed: true }),
   // Media processing in two lanes (docs/decisions/015): photos and small clips, large clips.
   "media-small": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_SMALL_CONCURRENCY" }),
   "media-large": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_LARGE_CONCURRENCY" }),

@@ -10,6 +10,7 @@ import { abandonMedia, processMedia } from "~/services/media/media-processing.se
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
+import { sendTakeDownMail } from "~/services/staff/moderation.server";
 import { expireUploads } from "~/services/uploads/upload-expiry.server";
 import type { JobHandlers } from "./queue.server";
 
@@ -24,6 +25,7 @@ export const jobHandlers: JobHandlers = {
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
   "invoice-receipt": ({ data }) => sendInvoiceReceipt(data.invoiceId),
+  "event-taken-down-mail": ({ data }) => sendTakeDownMail(data.staffActionId),
   "media-small": ({ id, data, finalAttempt, startedOn }) =>
     processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
   "media-large": ({ id, data, finalAttempt, startedOn }) =>

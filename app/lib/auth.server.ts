@@ -83,12 +83,13 @@ export async function requireStaff(request: Request) {
 }
 
 /**
- * For staff pages about money: administrators only. Anyone who is not staff finds nothing here,
- * as with every staff page; an editor is told the page is for administrators.
+ * For staff pages about money, announcements and the audit log: administrators only. Anyone who is
+ * not staff finds nothing here, as with every staff page; an editor is told the page is for
+ * administrators.
  */
 export async function requireAdmin(request: Request) {
   const user = await requireStaff(request);
-  if (!isAdmin(user)) throw new Response("Only administrators can see payments and promo codes.", { status: 403 });
+  if (!isAdmin(user)) throw new Response("Only administrators can see this page.", { status: 403 });
   return user;
 }
 

@@ -1,5 +1,5 @@
-import { staffActions, type StaffAction, type StaffActionSubject } from "drizzle/schema";
-import { and, desc, eq } from "drizzle-orm";
+import { staffActions, type StaffAction, type StaffActionKind, type StaffActionSubject } from "drizzle/schema";
+import { and, asc, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewStaffAction = Pick<StaffAction, "actorId" | "actorEmail" | "action" | "subjectType" | "subjectId"> &
@@ -19,4 +19,33 @@ export async function listStaffActionsOn(db: Db, subjectType: StaffActionSubject
     .where(and(eq(staffActions.subjectType, subjectType), eq(staffActions.subjectId, subjectId)))
     .orderBy(desc(staffActions.createdAt), desc(staffActions.id))
     .limit(limit);
+}
+
+/** Every action, newest first, of one staff member and of one kind when asked. */
+export async function listStaffActions(
+  db: Db,
+  filter: { actorEmail?: string; action?: StaffActionKind },
+  page: { limit: number; offset: number },
+) {
+  const conditions: SQL[] = [];
+  if (filter.actorEmail) conditions.push(eq(staffActions.actorEmail, filter.actorEmail));
+  if (filter.action) conditions.push(eq(staffActions.action, filter.action));
+  return db
+    .select()
+    .from(staffActions)
+    .where(and(...conditions))
+    .orderBy(desc(staffActions.createdAt), desc(staffActions.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** Who has ever done something as staff, by the e-mail each action recorded. */
+export async function listStaffActorEmails(db: Db) {
+  const rows = await db.selectDistinct({ email: staffActions.actorEmail }).from(staffActions).orderBy(asc(staffActions.actorEmail));
+  return rows.map((row) => row.email);
+}
+
+export async function findStaffActionById(db: Db, id: string) {
+  const [row] = await db.select().from(staffActions).where(eq(staffActions.id, id)).limit(1);
+  return row ?? null;
 }

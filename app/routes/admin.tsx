@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { StaffNav } from "~/components/admin/staff-pages";
 import { STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -57,12 +58,7 @@ export default function AdminPage() {
   return (
     <div className="stack">
       <h1>Admin</h1>
-      {isAdminUser ? (
-        <nav className="staff-nav" aria-label="Staff pages">
-          <Link to="/admin/payments">Payments and refunds</Link>
-          <Link to="/admin/promo-codes">Promo codes</Link>
-        </nav>
-      ) : null}
+      <StaffNav admin={isAdminUser} />
       {isAdminUser ? (
         <section className="card" aria-labelledby="impersonate-heading">
           <h2 id="impersonate-heading">Act as a user</h2>

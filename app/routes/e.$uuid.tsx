@@ -67,12 +67,18 @@ const EventCreatorView =
   RenderedCreatorView ?? lazy(() => import("~/components/event/event-creator-view").then((m) => ({ default: m.EventCreatorView })));
 
 export default function EventPage() {
-  const { page } = useLoaderData<typeof loader>();
+  const { page, takenDown } = useLoaderData<typeof loader>();
   const reply = useActionData<EventFormReply>();
   // A refused action (someone who is not the organiser) has no form of its own on this view.
   const refused = reply && (reply.intent === "" || (page.kind !== "creator" && reply.intent !== "thank-you")) ? reply : undefined;
   return (
     <>
+      {takenDown ? (
+        <p className="form-error" role="status">
+          Taken down: everyone but staff finds this {PRODUCT_NAME} unavailable. Why: {takenDown.reason}{" "}
+          <a href="/admin/reports">Restore it from the reports queue.</a>
+        </p>
+      ) : null}
       {refused ? <FormMessages formError={refused.formError} /> : null}
       {page.kind === "creator" ? (
         <Suspense fallback={<p className="card loading-note">Opening your {PRODUCT_NAME}…</p>}>
@@ -88,6 +94,18 @@ export default function EventPage() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 410) {
+    // Taken down by staff after a report: the same page for the public, recipients and contributors.
+    return (
+      <div className="card empty-state">
+        <h1>This {PRODUCT_NAME} is unavailable</h1>
+        <p>It has been taken down and can no longer be viewed or added to.</p>
+        <Link className="button" to={START_PATH}>
+          Start your own {PRODUCT_NAME}
+        </Link>
+      </div>
+    );
+  }
   if (!isRouteErrorResponse(error) || error.status !== 404) {
     return <UnexpectedErrorCard error={error} />;
   }

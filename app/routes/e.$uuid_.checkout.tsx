@@ -72,7 +72,9 @@ export function ErrorBoundary() {
       <p>
         {error.status === 404
           ? `There is no ${PRODUCT_NAME} at this address.`
-          : `Only the organiser of a ${PRODUCT_NAME} can pay for it. Log in with their account and try again.`}
+          : error.status === 410
+            ? `This ${PRODUCT_NAME} is unavailable.`
+            : `Only the organiser of a ${PRODUCT_NAME} can pay for it. Log in with their account and try again.`}
       </p>
     </div>
   );

@@ -41,6 +41,9 @@ export const events = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp({ withTimezone: true }),
+    // Taken down by staff after a report: unavailable to everyone but staff until restored.
+    takenDownAt: timestamp({ withTimezone: true }),
+    takenDownReason: text(),
   },
   (t) => [index("events_creator_idx").on(t.creatorId), index("events_deadline_idx").on(t.deadline)],
 );
@@ -114,6 +117,8 @@ export const notifications = pgTable(
   (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
 );
 
+export type EventReportResolution = "dismissed" | "taken_down";
+
 export const eventReports = pgTable(
   "event_reports",
   {
@@ -125,8 +130,18 @@ export const eventReports = pgTable(
     reporterIp: text(),
     reason: text().notNull().default(""),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Open while null; staff close every open report of a Chorus at once, by dismissing them or
+    // by taking the Chorus down.
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolution: text().$type<EventReportResolution>(),
+    resolvedById: uuid().references(() => users.id, { onDelete: "set null" }),
   },
-  (t) => [index("event_reports_event_idx").on(t.eventId)],
+  (t) => [
+    index("event_reports_event_idx").on(t.eventId),
+    index("event_reports_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.resolvedAt} is null`),
+  ],
 );
 
 // One row per message we mean to send, keyed by what it is about: a retried job

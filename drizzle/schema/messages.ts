@@ -24,6 +24,8 @@ export const announcements = pgTable("announcements", {
   // "promotion" shows green; any other type shows yellow (spec §9).
   type: text().notNull(),
   message: text().notNull(),
+  // Where the banner's message leads, if anywhere: a path of the site or an https address.
+  link: text(),
   startsAt: timestamp({ withTimezone: true }),
   endsAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -2,13 +2,23 @@ import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizz
 import { users } from "./users";
 
 /** What staff did, as recorded: one word per kind of action. */
-export type StaffActionKind = "refund_requested" | "promo_code_created" | "promo_code_paused" | "promo_code_resumed";
+export type StaffActionKind =
+  | "refund_requested"
+  | "promo_code_created"
+  | "promo_code_paused"
+  | "promo_code_resumed"
+  | "reports_dismissed"
+  | "event_taken_down"
+  | "event_restored"
+  | "announcement_created"
+  | "announcement_ended"
+  | "impersonation_started";
 
 /** What a staff action was done to. */
-export type StaffActionSubject = "payment" | "promo_code";
+export type StaffActionSubject = "payment" | "promo_code" | "event" | "announcement" | "user";
 
-// Every staff action that touches money or codes, with who did it and when. Rows are only ever
-// added. An action that must happen once (a refund asked for with a pressed-twice button) carries
+// Every staff action (money, codes, moderation, announcements, impersonation), with who did it and
+// when. Rows are only ever added. An action that must happen once (a refund asked for with a pressed-twice button) carries
 // the key it was sent with, and the same key records nothing more.
 export const staffActions = pgTable(
   "staff_actions",
@@ -26,6 +36,7 @@ export const staffActions = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index("staff_actions_created_idx").on(t.createdAt),
     index("staff_actions_subject_idx").on(t.subjectType, t.subjectId, t.createdAt),
     uniqueIndex("staff_actions_idempotency_key_unique").on(t.idempotencyKey),
   ],

@@ -1,7 +1,11 @@
 import type { Event, User } from "drizzle/schema";
+import { announcements, events } from "drizzle/schema";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
-import { insertRecipient } from "~/models/event.server";
+import { insertAnnouncement } from "~/models/announcement.server";
+import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
+import { findEventById, insertRecipient } from "~/models/event.server";
 import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRsvp } from "~/models/rsvp.server";
 import { openCartOf } from "~/services/commerce/carts.server";
@@ -343,6 +347,127 @@ describe("authorisation matrix: staff pages about money × every kind of viewer"
     if (expected === "refused") {
       expect(text).not.toContain(paymentIntentId);
       expect(text).not.toContain(`STAFF-${event.eventId}`);
+    }
+  });
+});
+
+// The staff console: the reports queue is for staff (administrators and editors); announcements and
+// the audit log are for administrators only. Refused as the money pages are: someone logged out
+// gets the log-in page, an editor a 403 where only administrators may go, anyone else a 404.
+describe("authorisation matrix: staff console pages × every kind of viewer", () => {
+  const staff: Kind[] = ["editor", "admin"];
+  const admins: Kind[] = ["admin"];
+
+  /** A Chorus of its own with one open report: something to dismiss or take down. */
+  async function freshReportedEventId() {
+    const reported = await createTestEvent(await createUser());
+    await insertEventReport(db(), { eventId: reported.id, reporterId: null, reporterIp: "10.0.0.1", reason: "Matrix" });
+    return reported.id;
+  }
+  async function freshTakenDownEventId() {
+    const id = await freshReportedEventId();
+    await setEventTakenDown(db(), id, "Matrix");
+    return id;
+  }
+  const freshAnnouncementId = async () =>
+    (await insertAnnouncement(db(), { type: "notice", message: "Matrix", link: null, startsAt: null, endsAt: null })).id;
+
+  interface ConsoleCase {
+    call: string;
+    allowed: Kind[];
+    request: () => Promise<{ method: "GET" | "POST"; path: string; form?: Record<string, string> }>;
+  }
+
+  const CONSOLE_CASES: ConsoleCase[] = [
+    { call: "GET /admin/reports", allowed: staff, request: async () => ({ method: "GET", path: "/admin/reports" }) },
+    {
+      call: "POST /admin/reports (dismiss)",
+      allowed: staff,
+      request: async () => ({ method: "POST", path: "/admin/reports", form: { intent: "dismiss", eventId: await freshReportedEventId() } }),
+    },
+    {
+      call: "POST /admin/reports (take down)",
+      allowed: staff,
+      request: async () => ({
+        method: "POST",
+        path: "/admin/reports",
+        form: { intent: "take-down", eventId: await freshReportedEventId(), reason: "Matrix take-down" },
+      }),
+    },
+    {
+      call: "POST /admin/reports (restore)",
+      allowed: staff,
+      request: async () => ({
+        method: "POST",
+        path: "/admin/reports",
+        form: { intent: "restore", eventId: await freshTakenDownEventId() },
+      }),
+    },
+    { call: "GET /admin/announcements", allowed: admins, request: async () => ({ method: "GET", path: "/admin/announcements" }) },
+    {
+      call: "POST /admin/announcements (create)",
+      allowed: admins,
+      request: async () => ({
+        method: "POST",
+        path: "/admin/announcements",
+        form: { intent: "create", message: "Matrix", kind: "notice" },
+      }),
+    },
+    {
+      call: "POST /admin/announcements (preview)",
+      allowed: admins,
+      request: async () => ({
+        method: "POST",
+        path: "/admin/announcements",
+        form: { intent: "preview", message: "Matrix", kind: "notice" },
+      }),
+    },
+    {
+      call: "POST /admin/announcements (end now)",
+      allowed: admins,
+      request: async () => ({ method: "POST", path: "/admin/announcements", form: { intent: "end", id: await freshAnnouncementId() } }),
+    },
+    { call: "GET /admin/audit", allowed: admins, request: async () => ({ method: "GET", path: "/admin/audit?kind=event_taken_down" }) },
+  ];
+
+  const consoleRows = CONSOLE_CASES.flatMap((c) =>
+    KINDS.map((kind) => [c.call, kind, c.allowed.includes(kind) ? "allowed" : "refused", c] as const),
+  );
+
+  test.each(consoleRows)("%s as %s: %s", async (_call, kind, expected, c) => {
+    const { method, path, form } = await c.request();
+    const reply = form ? await clients[kind].form(path, form) : await clients[kind].raw(method, path);
+    const location = reply.headers.get("location") ?? "";
+    const text = await reply.text();
+    if (expected === "allowed") {
+      expect(reply.status, text.slice(0, 300)).toBeLessThan(400);
+      expect(location).not.toMatch(/^\/auth\/login/);
+    } else if (kind === "anonymous" || kind === "recipient" || kind === "view-only") {
+      expect(reply.status).toBe(302);
+      expect(location).toMatch(/^\/auth\/login\?redirectTo=/);
+    } else {
+      expect(reply.status).toBe(kind === "editor" ? 403 : 404);
+    }
+    // A refused post changed nothing: its Chorus is as it was, its announcement still live.
+    if (expected === "refused" && form?.eventId) {
+      const [moderated] = await db().select().from(events).where(eq(events.id, form.eventId));
+      expect(!!moderated!.takenDownAt).toBe(form.intent === "restore");
+    }
+    if (expected === "refused" && form?.id) {
+      const [announcement] = await db().select().from(announcements).where(eq(announcements.id, form.id));
+      expect(announcement!.endsAt).toBeNull();
+    }
+  });
+
+  test("a Chorus taken down: its page opens for staff only, and says it is unavailable to everyone else", async () => {
+    const takenDown = (await findEventById(db(), await freshTakenDownEventId()))!;
+    for (const kind of KINDS) {
+      const keys =
+        kind === "recipient" ? `?privateKey=${takenDown.privateKey}` : kind === "view-only" ? `?viewKey=${takenDown.viewKey}` : "";
+      const reply = await clients[kind].raw("GET", `/e/${takenDown.uuid}${keys}`);
+      const text = await reply.text();
+      expect(reply.status, kind).toBe(staff.includes(kind) ? 200 : 410);
+      if (!staff.includes(kind)) expect(text).not.toContain(takenDown.eventId);
     }
   });
 });

@@ -1,18 +1,25 @@
 import { Link, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-// Pieces shared by the staff pages about money: their navigation, times, paging and the record of
-// what staff did.
+// Pieces shared by the staff pages: their navigation, times, paging and the record of what staff did.
 
 /** "2030-12-31 18:05 UTC": the same on the server and in every browser. */
 export const staffTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
-export function StaffNav() {
+/** The staff pages this member of staff may open: editors moderate reports only. */
+export function StaffNav({ admin = true }: { admin?: boolean }) {
   return (
     <nav className="staff-nav" aria-label="Staff pages">
       <Link to="/admin">Admin</Link>
-      <NavLink to="/admin/payments">Payments</NavLink>
-      <NavLink to="/admin/promo-codes">Promo codes</NavLink>
+      <NavLink to="/admin/reports">Reports</NavLink>
+      {admin ? (
+        <>
+          <NavLink to="/admin/announcements">Announcements</NavLink>
+          <NavLink to="/admin/payments">Payments and refunds</NavLink>
+          <NavLink to="/admin/promo-codes">Promo codes</NavLink>
+          <NavLink to="/admin/audit">Audit log</NavLink>
+        </>
+      ) : null}
     </nav>
   );
 }

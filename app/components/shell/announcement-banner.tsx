@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { announcementTone, type AnnouncementItem } from "~/domain/announcements";
 import { api } from "~/lib/browser/api-client";
 
@@ -24,13 +24,22 @@ export function AnnouncementBanner() {
   return (
     <div className="announcements" aria-label="Announcements">
       {visible.map((item) => (
-        <div key={item.message} className={`announcement announcement--${announcementTone(item.type)}`} role="status">
-          <span>{item.message}</span>
+        <AnnouncementLine key={item.message} item={item}>
           <button type="button" aria-label="Dismiss announcement" onClick={() => setDismissed((d) => [...d, item.message])}>
             ×
           </button>
-        </div>
+        </AnnouncementLine>
       ))}
+    </div>
+  );
+}
+
+/** One announcement as the banner shows it: green for a promotion, yellow otherwise (spec §9). */
+export function AnnouncementLine({ item, children }: { item: AnnouncementItem; children?: ReactNode }) {
+  return (
+    <div className={`announcement announcement--${announcementTone(item.type)}`} role="status">
+      {item.link ? <a href={item.link}>{item.message}</a> : <span>{item.message}</span>}
+      {children}
     </div>
   );
 }

@@ -131,6 +131,8 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
   const { event, viewer } = await openEventByUuid(user, rawUuid, address.keys);
   // Spec §2.2: everyone but the creator may report the page from the footer.
   const footerReport = viewer.role === "creator" ? null : { eventId: event.id };
+  // Only staff open a Chorus taken down: they are reminded everyone else finds it unavailable.
+  const takenDown = event.takenDownAt ? { reason: event.takenDownReason ?? "" } : null;
   const view = await eventViewFor(event, viewer);
   if (view.role === "creator") {
     const page = creatorPage(
@@ -142,7 +144,11 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     );
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(address.stockSearch, address.clientIp);
-    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
+    return {
+      footerReport,
+      takenDown,
+      page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock },
+    };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
@@ -153,6 +159,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     if (!view.contributor) {
       return {
         footerReport,
+        takenDown,
         page: {
           kind: "public" as const,
           headline: open.headline,
@@ -165,6 +172,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     }
     return {
       footerReport,
+      takenDown,
       page: {
         kind: "contributor" as const,
         headline: open.headline,
@@ -188,6 +196,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
   const audience = view.event;
   return {
     footerReport,
+    takenDown,
     page: {
       kind: view.role,
       // The API id, for the recipient page's "opened" call.

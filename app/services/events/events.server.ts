@@ -2,6 +2,7 @@ import type { Event, User } from "drizzle/schema";
 import { stripProtectedEventFields } from "~/domain/event-fields";
 import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
 import { canManageEvent } from "~/domain/event-permissions";
+import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
 import {
@@ -19,6 +20,9 @@ import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
+
+/** A Chorus staff took down after a report: unavailable to all but staff (spec §6) until restored. */
+export const eventUnavailable = () => new ApiError(410, "CHORUS_UNAVAILABLE", "This Chorus is unavailable.");
 
 export async function createEvent(creator: User, input: CreateEventInput) {
   return db().transaction((tx) =>
@@ -42,13 +46,14 @@ export const parseNewEvent = (payload: unknown) => parseWith(createEventInput(),
 
 /**
  * The event and who is asking (`user`, signed in or not, and the keys in the page address); a
- * deleted event exists only for its creator and admins.
+ * deleted event exists only for its creator and admins, one taken down only for staff.
  */
 export async function openEvent(user: User | null, id: string, keys: EventKeys = {}) {
   const event = await findEventById(db(), id, { withDeleted: true });
   if (!event) throw eventNotFound();
   const viewer = await resolveEventViewer(user, event, keys);
   if (event.deletedAt && !canManageEvent(viewer.role)) throw eventNotFound();
+  if (event.takenDownAt && !hasEditRights(user)) throw eventUnavailable();
   return { event, viewer };
 }
 

@@ -1,9 +1,10 @@
 import type { StaffAction, StaffActionKind, StaffActionSubject, User } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
+import { STAFF_ACTION_WORDS } from "~/domain/staff-actions";
 import { db, type Db } from "~/lib/db.server";
 import { insertStaffAction, listStaffActionsOn } from "~/models/staff-action.server";
 
-// The record of what staff did to payments and promo codes: who, when, and what they said.
+// The record of what staff did: who, to what, when, and what they said.
 
 /** Records an action by `actor`; with an idempotency key already recorded, records nothing and returns null. */
 export function recordStaffAction(
@@ -24,13 +25,6 @@ export function recordStaffAction(
   });
 }
 
-const WORDS: Record<StaffActionKind, string> = {
-  refund_requested: "Refund requested",
-  promo_code_created: "Code created",
-  promo_code_paused: "Code paused",
-  promo_code_resumed: "Code resumed",
-};
-
 /** One action as a detail page lists it: when, who, what, and what they said. */
 function actionView(action: StaffAction) {
   const { details } = action;
@@ -40,7 +34,7 @@ function actionView(action: StaffAction) {
     id: action.id,
     at: action.createdAt.toISOString(),
     by: action.actorEmail,
-    what: amount ? `${WORDS[action.action]}: ${amount}` : WORDS[action.action],
+    what: amount ? `${STAFF_ACTION_WORDS[action.action]}: ${amount}` : STAFF_ACTION_WORDS[action.action],
     reason: typeof details.reason === "string" ? details.reason : null,
     reference: typeof details.refundId === "string" ? details.refundId : null,
     refundAmount: action.action === "refund_requested" && typeof details.amount === "number" ? details.amount : null,

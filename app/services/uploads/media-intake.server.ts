@@ -71,6 +71,8 @@ export async function authoriseUpload(
   const meta = parsed.data;
   const event = await findEventByUuid(db(), meta.eventUuid);
   if (!event) throw refuse(404, "NOT_FOUND", "There is no Chorus at this link.");
+  // Taken down by staff: nothing more goes into it, whoever sends it and however far it got.
+  if (event.takenDownAt) throw refuse(410, "CHORUS_UNAVAILABLE", "This Chorus is unavailable.");
   if (meta.purpose === "thank_you") {
     if (!keysMatch(meta.privateKey, event.privateKey)) throw refuse(403, "FORBIDDEN", "Only the recipient can add a thank-you video.");
   } else if (stage === "start" && !acceptsContributions(event)) {
