@@ -10,6 +10,7 @@ import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { keepsakesOf } from "~/services/commerce/keepsakes.server";
 import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import type { EventKeys } from "~/services/events/event-access.server";
@@ -142,7 +143,17 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     );
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(address.stockSearch, address.clientIp);
-    return { footerReport, page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock } };
+    return {
+      footerReport,
+      page: {
+        ...page,
+        messages: await guestbookMessages(event),
+        thankYou: await thankYouVideoOf(event),
+        stock,
+        // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
+        keepsakes: await keepsakesOf(event),
+      },
+    };
   }
   if (view.role === "public") {
     if (viewer.rsvp) await markRsvpOpened(db(), viewer.rsvp.id);
