@@ -176,3 +176,16 @@ export async function editPhoto(input: string, output: string, edits: PhotoEdits
   const info = await edited.toFile(output);
   return { path: output, width: info.width, height: info.height, format: info.format };
 }
+
+/**
+ * A photo to print (the guestbook keepsake): upright, at most `longest` pixels on its longer side,
+ * transparency on white, JPEG quality 85, which PDF files embed as it is.
+ */
+export async function printablePhoto(input: Buffer, longest = 1600): Promise<Buffer> {
+  return open(input)
+    .autoOrient()
+    .resize({ width: longest, height: longest, fit: "inside", withoutEnlargement: true })
+    .flatten({ background: PHOTO_BACKDROP })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}

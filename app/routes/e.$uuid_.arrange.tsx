@@ -4,6 +4,7 @@ import { MusicPanel } from "~/components/arrange/music-panel";
 import { PreviewPanel } from "~/components/arrange/preview-panel";
 import { RenderPanel } from "~/components/arrange/render-panel";
 import { ThemePanel } from "~/components/arrange/theme-panel";
+import { OriginalsSection } from "~/components/commerce/keepsake-links";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
@@ -84,6 +85,7 @@ export default function ArrangePage() {
       <ThemePanel data={page.theme} eventUuid={uuid} />
       <MusicPanel data={page.music} eventUuid={uuid} />
       <RenderPanel data={page.render} eventUuid={uuid} />
+      <OriginalsSection offer={page.originals} />
     </div>
   );
 }

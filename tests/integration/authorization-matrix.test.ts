@@ -13,7 +13,7 @@ import type { RunningServer } from "../../server";
 import { createUser, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
-import { payThroughLocalService } from "../support/payments";
+import { grantProducts, payThroughLocalService } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 
 const KINDS = ["anonymous", "another user", "contributor", "recipient", "view-only", "creator", "editor", "admin"] as const;
@@ -25,6 +25,8 @@ let creatorUser: User;
 let cartId: string;
 let promoCode: string;
 let otherEvent: Event;
+/** A guestbook Chorus of the same organiser, with its printable keepsake bought. */
+let guestbookEvent: Event;
 const clients = {} as Record<Kind, TestClient>;
 
 /** The keys a viewer kind carries in the address of event calls. */
@@ -51,6 +53,9 @@ beforeAll(async () => {
     viaSms: false,
   });
   creatorUser = creator.user;
+  await grantProducts(event, ["originals-zip"]);
+  guestbookEvent = await createPaidTestEvent(creator.user, { guestbook: true });
+  await grantProducts(guestbookEvent, ["guestbook-book"]);
   cartId = (await openCartOf(event)).id;
   promoCode = (await insertPromoCode(db(), { code: `MATRIX-${event.eventId}`, kind: "percent", value: 10 })).code;
   clients.creator = creator.client;
@@ -173,6 +178,16 @@ const CASES: Case[] = [
     call: "POST /api/mail/broadcast",
     allowed: managers,
     request: async () => ({ method: "POST", path: "/api/mail/broadcast", body: { eventId: event.id, message: "Hello" } }),
+  },
+  {
+    call: "GET /e/{uuid}/originals.zip",
+    allowed: managers,
+    request: async (k) => ({ method: "GET", path: `/e/${event.uuid}/originals.zip${keysOf(k)}` }),
+  },
+  {
+    call: "GET /e/{uuid}/guestbook.pdf",
+    allowed: managers,
+    request: async () => ({ method: "GET", path: `/e/${guestbookEvent.uuid}/guestbook.pdf` }),
   },
   {
     call: "POST /api/v2/carts",

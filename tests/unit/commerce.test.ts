@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { addonsFor, BASE_PRODUCT_KEY, choosableKeys, membershipPlans, productByKey, upsellsFor } from "~/domain/commerce/catalogue";
+import {
+  addonsFor,
+  BASE_PRODUCT_KEY,
+  choosableKeys,
+  isLaterPurchase,
+  membershipPlans,
+  productByKey,
+  productsLeftFor,
+  upsellsFor,
+} from "~/domain/commerce/catalogue";
 import { formatMoney, shareOf } from "~/domain/commerce/money";
 import { canUsePromoCode, priceCart, type PricingContext } from "~/domain/commerce/pricing";
 import {
@@ -112,6 +121,21 @@ describe("line items", () => {
   });
   test("quantity multiplies the line", () => {
     expect(priceCart([...BASE, { key: "originals-zip", quantity: 2 }], PAYING, null, null).totals.subtotal).toBe(1100);
+  });
+  test("a later purchase holds only what is added to the Chorus, never the Chorus again", () => {
+    const later = [{ key: "originals-zip", quantity: 1 }];
+    expect(isLaterPurchase(later)).toBe(true);
+    expect(isLaterPurchase([...BASE, ...later])).toBe(false);
+    const priced = priceCart(later, { ...PAYING, laterPurchase: true }, null, "DE");
+    expect(priced.lineItems.map((l) => [l.key, l.amount])).toEqual([["originals-zip", 300]]);
+    expect(priced.totals).toEqual({ subtotal: 300, discount: 0, tax: 57, total: 357, currency: "usd" });
+    expect(priceCart([], { ...PAYING, laterPurchase: true }, null, null).lineItems).toEqual([]);
+  });
+  test("what is left to buy leaves out what the event has, and the keepsake a Chorus without a guestbook cannot have", () => {
+    const has = (key: string) => key === "premium";
+    expect(productsLeftFor({ guestbook: true }, has).map((p) => p.key)).toEqual(["originals-zip", "guestbook-book"]);
+    expect(productsLeftFor({ guestbook: false }, has).map((p) => p.key)).toEqual(["originals-zip"]);
+    expect(productsLeftFor({ guestbook: false }, () => true)).toEqual([]);
   });
 });
 

@@ -16,20 +16,22 @@ function Gives({ lines }: { lines: readonly string[] }) {
   );
 }
 
-/** The Chorus itself, always in the cart, then the upsells and add-ons as boxes to tick. */
+/** The Chorus itself, always in a first cart, then the upsells and add-ons as boxes to tick. */
 function Products({ cart, disabled }: { cart: Cart; disabled: boolean }) {
   return (
     <fieldset className="event-fieldset checkout-products">
-      <legend>What your Chorus comes with</legend>
-      <div className="checkout-product">
-        <label className="event-check">
-          <input type="checkbox" checked disabled readOnly />
-          <span>
-            <strong>{cart.base.name}</strong> · {cart.lines[0]?.price}
-          </span>
-        </label>
-        <Gives lines={cart.base.gives} />
-      </div>
+      <legend>{cart.base ? "What your Chorus comes with" : "Add to your Chorus"}</legend>
+      {cart.base ? (
+        <div className="checkout-product">
+          <label className="event-check">
+            <input type="checkbox" checked disabled readOnly />
+            <span>
+              <strong>{cart.base.name}</strong> · {cart.lines[0]?.price}
+            </span>
+          </label>
+          <Gives lines={cart.base.gives} />
+        </div>
+      ) : null}
       {cart.options.map((option) => (
         <div className="checkout-product" key={option.key}>
           <label className="event-check">
@@ -93,90 +95,95 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
     const kept = keptContributorPromoCode();
     if (kept && !cart.promoCode && promoInput.current && !promoInput.current.value) promoInput.current.value = kept;
   }, [cart.promoCode]);
-  if (cart.status === "paid") {
-    return (
-      <section className="card stack">
-        <h2>Paid — thank you</h2>
-        <Totals cart={cart} />
-        <p>
-          {cart.invoiceNumber ? `Invoice ${cart.invoiceNumber}. ` : null}You can deliver your Chorus to the recipient and download it in
-          full quality.
-        </p>
-        <a className="button" href={`/e/${page.uuid}#deliver`}>
-          Go to delivery
-        </a>
-      </section>
-    );
-  }
+  const paid = page.paid ? (
+    <section className="card stack">
+      <h2>Paid — thank you</h2>
+      {cart.status === "paid" ? <Totals cart={cart} /> : null}
+      <p>
+        {page.paid.invoiceNumber ? `Invoice ${page.paid.invoiceNumber}. ` : null}You can deliver your Chorus to the recipient and download
+        it in full quality.
+      </p>
+      {page.nothingLeftToBuy ? <p>Your Chorus has everything we offer: there is nothing left to buy.</p> : null}
+      <a className="button" href={`/e/${page.uuid}#deliver`}>
+        Go to delivery
+      </a>
+    </section>
+  ) : null;
+  if (page.nothingLeftToBuy || cart.status === "paid") return paid;
   const promoError = errors?.promoCode ?? cart.promoCodeProblem ?? undefined;
   return (
-    <Form method="post" className="card stack checkout-form">
-      <input type="hidden" name="version" value={cart.version} />
-      <Products cart={cart} disabled={false} />
-      <div className="field">
-        <label htmlFor="promoCode">Promo code</label>
-        <div className="checkout-inline">
-          <input
-            ref={promoInput}
-            id="promoCode"
-            name="promoCode"
-            defaultValue={cart.promoCode ?? ""}
-            autoComplete="off"
-            autoCapitalize="characters"
-            aria-invalid={promoError ? true : undefined}
-            aria-describedby={promoError ? "promoCode-error" : undefined}
-          />
-          <button className="button button--secondary" type="submit" name="intent" value="apply-promo">
-            Apply
-          </button>
-          {cart.promoCode ? (
-            <button className="button button--secondary" type="submit" name="intent" value="remove-promo">
-              Remove
+    <>
+      {paid}
+      <Form method="post" className="card stack checkout-form">
+        <input type="hidden" name="version" value={cart.version} />
+        <Products cart={cart} disabled={false} />
+        <div className="field">
+          <label htmlFor="promoCode">Promo code</label>
+          <div className="checkout-inline">
+            <input
+              ref={promoInput}
+              id="promoCode"
+              name="promoCode"
+              defaultValue={cart.promoCode ?? ""}
+              autoComplete="off"
+              autoCapitalize="characters"
+              aria-invalid={promoError ? true : undefined}
+              aria-describedby={promoError ? "promoCode-error" : undefined}
+            />
+            <button className="button button--secondary" type="submit" name="intent" value="apply-promo">
+              Apply
             </button>
+            {cart.promoCode ? (
+              <button className="button button--secondary" type="submit" name="intent" value="remove-promo">
+                Remove
+              </button>
+            ) : null}
+          </div>
+          {promoError ? (
+            <p className="field-error" id="promoCode-error" role="alert">
+              {promoError}
+            </p>
           ) : null}
         </div>
-        {promoError ? (
-          <p className="field-error" id="promoCode-error" role="alert">
-            {promoError}
+        <div className="field">
+          <label htmlFor="billingCountry">Billing country</label>
+          <select
+            id="billingCountry"
+            name="billingCountry"
+            defaultValue={cart.billingCountry}
+            aria-invalid={errors?.billingCountry ? true : undefined}
+            aria-describedby="billingCountry-hint"
+          >
+            <option value="">Choose your country</option>
+            {page.countries.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id="billingCountry-hint">
+            Tax, where it applies, depends on your country.
           </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor="billingCountry">Billing country</label>
-        <select
-          id="billingCountry"
-          name="billingCountry"
-          defaultValue={cart.billingCountry}
-          aria-invalid={errors?.billingCountry ? true : undefined}
-          aria-describedby="billingCountry-hint"
-        >
-          <option value="">Choose your country</option>
-          {page.countries.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <p className="field-hint" id="billingCountry-hint">
-          Tax, where it applies, depends on your country.
+          {errors?.billingCountry ? <p className="field-error">{errors.billingCountry}</p> : null}
+        </div>
+        <p>
+          <button className="button button--secondary" type="submit" name="intent" value="update">
+            Update the total
+          </button>
         </p>
-        {errors?.billingCountry ? <p className="field-error">{errors.billingCountry}</p> : null}
-      </div>
-      <p>
-        <button className="button button--secondary" type="submit" name="intent" value="update">
-          Update the total
-        </button>
-      </p>
-      <Totals cart={cart} />
-      {cart.free ? (
-        <SubmitButton name="intent" value="confirm" pending="Confirming…">
-          Confirm — no payment needed
-        </SubmitButton>
-      ) : (
-        <SubmitButton name="intent" value="pay" pending="Opening the payment page…">
-          {`Pay ${cart.total}`}
-        </SubmitButton>
-      )}
-    </Form>
+        <Totals cart={cart} />
+        {cart.nothingChosen ? (
+          <p className="field-hint">Tick what you would like to add, then update the total.</p>
+        ) : cart.free ? (
+          <SubmitButton name="intent" value="confirm" pending="Confirming…">
+            Confirm — no payment needed
+          </SubmitButton>
+        ) : (
+          <SubmitButton name="intent" value="pay" pending="Opening the payment page…">
+            {`Pay ${cart.total}`}
+          </SubmitButton>
+        )}
+      </Form>
+    </>
   );
 }

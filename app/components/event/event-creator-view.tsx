@@ -1,3 +1,4 @@
+import { OriginalsSection } from "~/components/commerce/keepsake-links";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
@@ -88,7 +89,8 @@ export function EventCreatorView({ page }: { page: Page }) {
         </a>
       </section>
       <EventContributions media={page.media} eventUuid={page.uuid} stock={page.stock} />
-      <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} />
+      <OriginalsSection offer={page.keepsakes.originals} />
+      <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} keepsake={page.keepsakes.guestbook} />
       <EventThankYouVideo video={page.thankYou} from="the recipient" />
       <EventShareLinks links={page.shareLinks} />
       <EventInviteForm collecting={page.collecting} />

@@ -93,4 +93,14 @@ export const addonsFor = (event: EventFacts): Product[] =>
 /** Keys a buyer may choose for this event's cart (the Chorus itself is always in it). */
 export const choosableKeys = (event: EventFacts) => new Set([...upsellsFor(), ...addonsFor(event)].map((p) => p.key));
 
+/**
+ * A cart without the Chorus in it is a later purchase: what the organiser buys once the Chorus is
+ * paid for (every first cart holds the Chorus from the moment it is made).
+ */
+export const isLaterPurchase = (products: readonly { key: string }[]) => !products.some((p) => p.key === BASE_PRODUCT_KEY);
+
+/** What this event could still buy: its upsells and add-ons that it does not have yet. */
+export const productsLeftFor = (event: EventFacts, has: (key: string) => boolean): Product[] =>
+  [...upsellsFor(), ...addonsFor(event)].filter((p) => !has(p.key));
+
 export const membershipPlans = (): Product[] => PRODUCTS.filter((p) => p.kind === "membership");

@@ -21,6 +21,11 @@ export interface PricingContext {
   freeOccasion: boolean;
   /** The organiser is a member: their Chorus and its premium finish are included. */
   member: boolean;
+  /**
+   * A cart for what is bought after the Chorus was paid for (docs/decisions/018): it holds only
+   * upsells and add-ons, never the Chorus again.
+   */
+  laterPurchase?: boolean;
 }
 
 /** What a membership includes on every Chorus. */
@@ -87,12 +92,15 @@ export interface Pricing {
 
 const catalogueOrder = (key: string) => PRODUCTS.findIndex((p) => p.key === key);
 
-/** Lines in catalogue order, the Chorus itself always first; unknown keys (a product withdrawn from the catalogue) are left out. */
+/**
+ * Lines in catalogue order, the Chorus itself always first (but in a later purchase); unknown keys
+ * (a product withdrawn from the catalogue) are left out.
+ */
 export function lineItemsOf(products: readonly CartProduct[], context: PricingContext): Omit<LineItem, "discount" | "net">[] {
   const chosen = products
     .filter((p) => p.key !== BASE_PRODUCT_KEY && p.quantity > 0)
     .sort((a, b) => catalogueOrder(a.key) - catalogueOrder(b.key));
-  const keys = [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...chosen];
+  const keys = context.laterPurchase ? chosen : [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...chosen];
   return keys.flatMap(({ key, quantity }) => {
     const product = productByKey(key);
     if (!product || product.kind === "membership") return [];

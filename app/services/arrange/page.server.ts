@@ -3,6 +3,7 @@ import { formatRecipientNames } from "~/domain/recipient-names";
 import { db } from "~/lib/db.server";
 import { badRequest } from "~/lib/http.server";
 import { listRecipients } from "~/models/event.server";
+import { keepsakesOf } from "~/services/commerce/keepsakes.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 import { loadMusicPanel, musicIntents } from "./music-panel.server";
 import { loadPreviewPanel, previewIntents } from "./preview-panel.server";
@@ -16,11 +17,12 @@ export async function loadArrangePage(context: ArrangeContext) {
   const { event } = context;
   const occasion = findOccasion(event.occasion);
   const names = formatRecipientNames(await listRecipients(db(), event.id), { firstNamesOnly: true });
-  const [theme, music, preview, render] = await Promise.all([
+  const [theme, music, preview, render, keepsakes] = await Promise.all([
     loadThemePanel(context),
     loadMusicPanel(context),
     loadPreviewPanel(context),
     loadRenderPanel(context),
+    keepsakesOf(event),
   ]);
   return {
     event: {
@@ -33,6 +35,7 @@ export async function loadArrangePage(context: ArrangeContext) {
     music,
     preview,
     render,
+    originals: keepsakes.originals,
   };
 }
 

@@ -1,5 +1,14 @@
 import type { Cart, CartProductRow, Event, Invoice, PromoCode, User } from "drizzle/schema";
-import { addonsFor, BASE_PRODUCT_KEY, choosableKeys, productByKey, upsellsFor, type Product } from "~/domain/commerce/catalogue";
+import {
+  addonsFor,
+  BASE_PRODUCT_KEY,
+  choosableKeys,
+  isLaterPurchase,
+  productByKey,
+  productsLeftFor,
+  upsellsFor,
+  type Product,
+} from "~/domain/commerce/catalogue";
 import { formatMoney } from "~/domain/commerce/money";
 import { canUsePromoCode, inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
 import { normaliseCode } from "~/domain/commerce/promo-codes";
@@ -18,7 +27,7 @@ import {
   replaceCartProducts,
 } from "~/models/cart.server";
 import { findEventById } from "~/models/event.server";
-import { findInvoiceOfCart } from "~/models/payment.server";
+import { findInvoiceOfCart, listPurchasedKeysOfEvent } from "~/models/payment.server";
 import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/promo-code.server";
 import { findUserById } from "~/models/user.server";
 import { requireManager } from "~/services/events/events.server";
@@ -28,14 +37,30 @@ import { recordSale } from "./sales.server";
 
 // The cart of an event (spec §3 "Cart", §7.2 Carts): one open cart per event, owned by its
 // organiser, priced from the catalogue on every read. The browser chooses products by key, a
-// promo code and a billing country; it never sends an amount.
+// promo code and a billing country; it never sends an amount. Once the Chorus is paid for, the
+// event's next cart is a later purchase: only the upsells and add-ons it does not have yet.
 
 export const cartNotFound = () => notFound("There is no cart with this id.");
 
-export const pricingContextOf = (event: Pick<Event, "occasion">, organiser: User | null): PricingContext => ({
+export const pricingContextOf = (
+  event: Pick<Event, "occasion">,
+  organiser: User | null,
+  products: readonly CartProductRow[] = [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
+): PricingContext => ({
   freeOccasion: isFreeOccasion(event.occasion),
   member: isMember(organiser),
+  laterPurchase: isLaterPurchase(products),
 });
+
+/**
+ * What a cart may still offer: in a first cart, every upsell and add-on not bought already (what a
+ * membership includes is shown as included); in a later purchase, only what the event does not
+ * have in any way.
+ */
+function offersOf(event: Event, context: PricingContext, purchased: ReadonlySet<string>): Product[] {
+  const has = (key: string) => purchased.has(key) || (!!context.laterPurchase && inclusionOf(key, context) !== null);
+  return productsLeftFor(event, has);
+}
 
 /** A cart with everything its prices depend on. */
 export interface CartState {
@@ -49,6 +74,10 @@ export interface CartState {
   /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
   promoRefused: boolean;
   pricing: Pricing;
+  /** A cart for what is bought after the Chorus was paid for: the Chorus itself is not in it. */
+  laterPurchase: boolean;
+  /** The upsells and add-ons this cart may offer (those the event has already are left out). */
+  offers: Product[];
 }
 
 /** Reads and prices a cart; inside a transaction that locked the cart, with exact redemption counts. */
@@ -73,9 +102,23 @@ export async function loadCartState(
     if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
   }
   const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;
-  const pricing = priceCart(products, pricingContextOf(event, organiser), usable, cart.billingCountry);
+  const context = pricingContextOf(event, organiser, products);
+  const pricing = priceCart(products, context, usable, cart.billingCountry);
   if (promoCode && !promoProblem && !pricing.promotion) promoProblem = "This code does not apply to anything in your cart.";
-  return { cart, event, organiser, products, promoCode, promoProblem, promoRefused, pricing };
+  // A paid cart's own products are among those purchased: it offers what is left beside it.
+  const offers = offersOf(event, context, await listPurchasedKeysOfEvent(tx, event.id));
+  return {
+    cart,
+    event,
+    organiser,
+    products,
+    promoCode,
+    promoProblem,
+    promoRefused,
+    pricing,
+    laterPurchase: !!context.laterPurchase,
+    offers,
+  };
 }
 
 const productOffer = (product: Product, state: { products: CartProductRow[]; event: Event; organiser: User | null }) => {
@@ -108,13 +151,10 @@ export async function availableProductsOf(event: Event) {
 export async function promoCartOf(event: Event) {
   const organiser = (await findUserById(db(), event.creatorId))!;
   const open = await findOpenCartOfEvent(db(), event.id);
+  const products = open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
   return {
     buyer: organiser,
-    cart: {
-      products: open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
-      context: pricingContextOf(event, organiser),
-      country: open?.billingCountry ?? null,
-    },
+    cart: { products, context: pricingContextOf(event, organiser, products), country: open?.billingCountry ?? null },
   };
 }
 
@@ -139,8 +179,10 @@ export function cartView(state: CartState, invoice: Invoice | null = null) {
     promotion: pricing.promotion,
     taxation: pricing.taxation,
     totals: pricing.totals,
-    upsells: upsellsFor().map((p) => productOffer(p, state)),
-    availableAddons: addonsFor(state.event).map((p) => productOffer(p, state)),
+    upsells: state.offers.filter((p) => p.kind === "upsell").map((p) => productOffer(p, state)),
+    availableAddons: state.offers.filter((p) => p.kind === "addon").map((p) => productOffer(p, state)),
+    /** Bought after the Chorus was paid for: no Chorus line, only what is added to it. */
+    laterPurchase: state.laterPurchase,
     paidAt: cart.paidAt?.toISOString() ?? null,
     invoiceNumber: invoice?.number ?? null,
   };
@@ -155,20 +197,51 @@ export async function cartViewOf(cart: Cart) {
 }
 
 /**
- * POST /v2/carts: the event's cart, made on first ask with the Chorus in it. A Chorus already
- * paid for through a cart answers with that cart.
+ * POST /v2/carts: the event's cart, made on first ask with the Chorus in it. Once the Chorus is
+ * paid for, a later purchase: a cart without the Chorus, offering only what the event does not
+ * have yet. A paid Chorus with nothing left to buy answers with the cart it was paid with.
  */
 export async function openCartOf(event: Event) {
-  if (event.paid) {
-    const paid = await findPaidCartOfEvent(db(), event.id);
-    if (paid) return cartViewOf(paid);
+  const cart = await openCartFor(event);
+  return cart.status === "open" ? cartViewOf(await fitCartToEvent(cart, event)) : cartViewOf(cart);
+}
+
+async function openCartFor(event: Event) {
+  const [open, organiser] = await Promise.all([findOpenCartOfEvent(db(), event.id), findUserById(db(), event.creatorId)]);
+  if (event.paid && !open) {
+    const left = offersOf(event, pricingContextOf(event, organiser, []), await listPurchasedKeysOfEvent(db(), event.id));
+    const paid = left.length ? null : await findPaidCartOfEvent(db(), event.id);
+    if (paid) return paid;
   }
-  const cart = await findOrInsertOpenCart(db(), {
-    eventId: event.id,
-    userId: event.creatorId,
-    products: [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
+  return (
+    open ??
+    findOrInsertOpenCart(db(), {
+      eventId: event.id,
+      userId: event.creatorId,
+      products: event.paid ? [] : [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
+    })
+  );
+}
+
+/**
+ * An open cart made before the event's standing changed (the Chorus paid for in another way, or
+ * its payment refunded in full) is brought in line: the Chorus in it exactly when it is not paid
+ * for, and nothing the event already has. A change counts as one (the version goes up).
+ */
+async function fitCartToEvent(cart: Cart, event: Event) {
+  return db().transaction(async (tx) => {
+    const locked = await lockCart(tx, cart.id);
+    if (!locked || locked.status !== "open") return locked ?? cart;
+    const current = await listCartProducts(tx, cart.id);
+    const purchased = await listPurchasedKeysOfEvent(tx, event.id);
+    const organiser = await findUserById(tx, event.creatorId);
+    const allowed = new Set(offersOf(event, pricingContextOf(event, organiser, event.paid ? [] : undefined), purchased).map((p) => p.key));
+    const kept = current.filter((p) => p.key !== BASE_PRODUCT_KEY && allowed.has(p.key));
+    const fitting = event.paid ? kept : [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...kept];
+    if (sameProducts(fitting, current)) return locked;
+    await replaceCartProducts(tx, cart.id, fitting);
+    return (await changeCart(tx, cart.id, {})) ?? locked;
   });
-  return cartViewOf(cart);
 }
 
 /** A cart and its event, for the organiser of that event (or an admin) only. */
@@ -210,8 +283,14 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
     const unknown = input.selected.filter((key) => key !== BASE_PRODUCT_KEY && !allowed.has(key));
     if (unknown.length)
       throw badRequest("Some fields need your attention.", { selected: `${unknown[0]} is not something this Chorus can have.` });
-    const keys = [...new Set(input.selected.filter((key) => key !== BASE_PRODUCT_KEY))];
-    products = [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...keys.map((key) => ({ key, quantity: 1 }))];
+    const current = await loadCartState(cart);
+    const offered = new Set(current.offers.map((p) => p.key));
+    const had = input.selected.filter((key) => key !== BASE_PRODUCT_KEY && !offered.has(key));
+    if (had.length)
+      throw badRequest("Some fields need your attention.", { selected: `This Chorus has ${productByKey(had[0]!)!.name} already.` });
+    const keys = [...new Set(input.selected.filter((key) => key !== BASE_PRODUCT_KEY))].map((key) => ({ key, quantity: 1 }));
+    // A later purchase never holds the Chorus again.
+    products = current.laterPurchase ? keys : [{ key: BASE_PRODUCT_KEY, quantity: 1 }, ...keys];
   }
   const changed = await db().transaction(async (tx) => {
     const locked = await lockCart(tx, cart.id);
@@ -252,6 +331,7 @@ export async function finalizeFreeCart(cartId: string) {
     if (!cart) throw cartNotFound();
     if (cart.status === "paid") return { cart, invoice: await findInvoiceOfCart(tx, cart.id), alreadyFinalized: true };
     const state = await loadCartState(cart, tx, { lockPromo: true });
+    refuseUnsellable(state);
     if (state.promoRefused && state.promoProblem) {
       throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
     }
@@ -266,4 +346,14 @@ export async function finalizeFreeCart(cartId: string) {
     return { cart: sale.cart, invoice: sale.invoice, alreadyFinalized: false };
   });
   return { ...outcome, view: await cartViewOf(outcome.cart) };
+}
+
+/**
+ * A cart that cannot be settled as it stands: a later purchase with nothing chosen (it would be an
+ * empty invoice), or one for a Chorus no longer paid for (its payment was refunded in full since).
+ */
+export function refuseUnsellable(state: Pick<CartState, "laterPurchase" | "pricing" | "event">) {
+  if (!state.laterPurchase) return;
+  if (!state.event.paid) throw new ApiError(409, "CART_CHANGED", "This Chorus is not paid for any more: open its cart again.");
+  if (!state.pricing.lineItems.length) throw new ApiError(409, "CART_EMPTY", "Choose something to add to your Chorus first.");
 }

@@ -6,8 +6,9 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { forbidden, unauthorized } from "~/lib/http.server";
 import type { Toast } from "~/lib/toast.server";
-import { findCartById, findOpenCartOfEvent } from "~/models/cart.server";
+import { findCartById, findOpenCartOfEvent, findPaidCartOfEvent } from "~/models/cart.server";
 import { listRecipients } from "~/models/event.server";
+import { findInvoiceOfCart } from "~/models/payment.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf } from "~/services/events/event-views.server";
@@ -40,12 +41,23 @@ const isPaymentServiceError = (error: unknown): error is Error => error instance
 
 const money = (amount: number, cart: CartView) => formatMoney(amount, cart.totals.currency);
 
+/** The invoice the Chorus itself was paid with, for a paid Chorus's page (none when it was paid in another way). */
+async function chorusInvoiceNumber(event: Event) {
+  if (!event.paid) return null;
+  const paid = await findPaidCartOfEvent(db(), event.id);
+  return paid ? ((await findInvoiceOfCart(db(), paid.id))?.number ?? null) : null;
+}
+
 /** What the page shows: every amount already in words, worked out on the server. */
 export async function loadCheckoutPage({ event }: CheckoutContext) {
   const cart = await openCartOf(event);
+  const options = [...cart.upsells, ...cart.availableAddons];
   return {
     uuid: event.uuid,
     headline: headlineOf(event, await listRecipients(db(), event.id)),
+    // Once paid for, the page says so, then offers what the Chorus does not have yet (or says there is nothing left).
+    paid: event.paid ? { invoiceNumber: await chorusInvoiceNumber(event) } : null,
+    nothingLeftToBuy: event.paid && (cart.status === "paid" || !options.length),
     cart: {
       id: cart.id,
       status: cart.status,
@@ -68,8 +80,10 @@ export async function loadCheckoutPage({ event }: CheckoutContext) {
       subtotal: money(cart.totals.subtotal, cart),
       total: money(cart.totals.total, cart),
       free: cart.totals.total === 0,
-      base: cart.lineItems[0]!,
-      options: [...cart.upsells, ...cart.availableAddons],
+      laterPurchase: cart.laterPurchase,
+      base: cart.laterPurchase ? null : cart.lineItems[0]!,
+      options,
+      nothingChosen: !cart.lineItems.length,
     },
     countries: listCountries("name"),
   };
@@ -106,6 +120,7 @@ export async function runCheckoutIntent({ event }: CheckoutContext, intent: stri
     }
     if (intent === "confirm") {
       await finalizeFreeCart(opened.id);
+      if (updated.laterPurchase) return { redirect: `/e/${event.uuid}`, toast: { type: "success", title: "Added to your Chorus" } };
       return {
         redirect: `/e/${event.uuid}#deliver`,
         toast: { type: "success", title: "All set", description: "Your Chorus is ready to deliver." },

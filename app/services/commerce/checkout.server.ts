@@ -6,7 +6,7 @@ import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
 import { setCartCheckoutSession } from "~/models/cart.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import { loadCartState, type CartState } from "./carts.server";
+import { loadCartState, refuseUnsellable, type CartState } from "./carts.server";
 
 // Card checkout of a cart: what the payment service is asked to charge, always from our own
 // pricing, and what comes back on its events so the webhook knows what was sold.
@@ -100,7 +100,10 @@ export function checkoutInputForCart(
  * is said before any money moves.
  */
 export async function startCartCheckout(state: CartState, user: Pick<User, "email" | "paymentCustomerId">, urls: CheckoutUrls) {
-  if (state.cart.status !== "open" || state.event.paid) throw new ApiError(409, "CART_PAID", "This Chorus is paid for already.");
+  // A later purchase is for a paid Chorus; any other cart of a paid Chorus would sell it twice.
+  if (state.cart.status !== "open" || (state.event.paid && !state.laterPurchase))
+    throw new ApiError(409, "CART_PAID", "This Chorus is paid for already.");
+  refuseUnsellable(state);
   if (state.promoProblem && state.promoCode)
     throw new ApiError(409, "PROMO_CODE_INVALID", state.promoProblem, { promoCode: state.promoProblem });
   if (state.pricing.totals.total === 0) throw new ApiError(409, "NOTHING_TO_PAY", "This cart costs nothing: confirm it without a payment.");

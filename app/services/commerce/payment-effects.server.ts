@@ -1,4 +1,5 @@
 import type { Payment, User } from "drizzle/schema";
+import { BASE_PRODUCT_KEY } from "~/domain/commerce/catalogue";
 import { membershipPlan } from "~/domain/commerce/memberships";
 import type { PaymentEvent } from "~/integrations/payments/payments-port";
 import { enqueue } from "~/jobs/queue.server";
@@ -9,6 +10,7 @@ import {
   findOrInsertPayment,
   findOrInsertProviderInvoice,
   findPaymentByProviderId,
+  findInvoiceOfPayment,
   findPaymentOfCart,
   setPaymentRefund,
 } from "~/models/payment.server";
@@ -141,12 +143,20 @@ async function chargeRefunded(charge: Record<string, unknown>, tx: Db): Promise<
   const status: Payment["status"] = full ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
   await setPaymentRefund(tx, payment.id, refunded, status);
   // A full refund takes back what payment unlocked; a partial one (a goodwill gesture) leaves it.
+  // A later purchase (add-ons bought once the Chorus was paid for) never sold the Chorus, so its
+  // refund takes back only what it sold (no longer counted among the event's purchases).
   let eventPaid: boolean | null = null;
-  if (full && payment.eventId) {
+  if (full && payment.eventId && (await soldTheChorus(tx, payment.id))) {
     await setEventPaid(tx, payment.eventId, false);
     eventPaid = false;
   }
   return { effect: "refund", paymentId: payment.id, status, eventPaid };
+}
+
+/** Whether a payment paid for the Chorus itself: its invoice has the Chorus's line (a payment with no invoice is taken to have). */
+async function soldTheChorus(tx: Db, paymentId: string) {
+  const invoice = await findInvoiceOfPayment(tx, paymentId);
+  return !invoice || invoice.lines.some((line) => line.key === BASE_PRODUCT_KEY);
 }
 
 async function accountOf(tx: Db, ids: { userId: string | null; customerId: string | null; subscriptionId: string | null }) {

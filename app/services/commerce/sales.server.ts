@@ -8,7 +8,8 @@ import { insertRedemption } from "~/models/promo-code.server";
 import type { CartState } from "./carts.server";
 
 /**
- * What a settled cart leaves behind, in the caller's transaction: the cart paid, the Chorus paid,
+ * What a settled cart leaves behind, in the caller's transaction: the cart paid, the Chorus paid
+ * (unless it is a later purchase),
  * an invoice with the lines as they were sold, the promo code's redemption, and (when money
  * changed hands) the receipt queued. Each write is once per cart, so running it again changes nothing.
  */
@@ -19,7 +20,8 @@ export async function recordSale(
   const { state, payment, paidAt } = input;
   const { pricing } = state;
   const cart = (await markCartPaid(tx, state.cart.id, state.cart.paidAt ?? paidAt))!;
-  await setEventPaid(tx, state.event.id, true);
+  // A later purchase adds to a Chorus already paid for: its standing is the first cart's to give.
+  if (!state.laterPurchase) await setEventPaid(tx, state.event.id, true);
   const { invoice, created } = await findOrInsertInvoice(tx, {
     userId: state.cart.userId,
     cartId: state.cart.id,

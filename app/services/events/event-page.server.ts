@@ -10,6 +10,7 @@ import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { keepsakesOf } from "~/services/commerce/keepsakes.server";
 import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import type { EventKeys } from "~/services/events/event-access.server";
@@ -147,7 +148,14 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     return {
       footerReport,
       takenDown,
-      page: { ...page, messages: await guestbookMessages(event), thankYou: await thankYouVideoOf(event), stock },
+      page: {
+        ...page,
+        messages: await guestbookMessages(event),
+        thankYou: await thankYouVideoOf(event),
+        stock,
+        // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
+        keepsakes: await keepsakesOf(event),
+      },
     };
   }
   if (view.role === "public") {

@@ -7,7 +7,7 @@ import { env } from "~/lib/env.server";
 // What each viewer of an event may see (spec §4). Nothing private leaves through a
 // view that is not the creator's: no keys, no addresses, no invitee list.
 
-function occasionOf(event: Event) {
+export function occasionOf(event: Event) {
   const occasion = findOccasion(event.occasion);
   const label = event.occasion === "other" && event.occasionOther ? event.occasionOther : (occasion?.label ?? event.occasion);
   const phrase = event.occasion === "other" && event.occasionOther ? event.occasionOther : (occasion?.phrase ?? event.occasion);
