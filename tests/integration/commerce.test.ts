@@ -7,7 +7,7 @@ import { db } from "~/lib/db.server";
 import { inviteTokenFor } from "~/lib/invite-token.server";
 import { signedFileUrl } from "~/lib/media-url.server";
 import { findCartById } from "~/models/cart.server";
-import { findEventById, insertRecipient } from "~/models/event.server";
+import { findEventById, insertRecipient, setEventPaid } from "~/models/event.server";
 import { insertPromoCode, type NewPromoCode } from "~/models/promo-code.server";
 import { publishVersion } from "~/models/published-media.server";
 import { insertRsvp, updateRsvp } from "~/models/rsvp.server";
@@ -20,6 +20,7 @@ import { createUser, lastMailTo, loggedInUser, logIn, uniqueEmail } from "../sup
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { jobsOf, untilJobsFinished } from "../support/jobs";
+import { grantProducts } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
@@ -117,6 +118,15 @@ describe("carts", () => {
     expect(reply.body.data.base.gives).toContain("Full-quality download");
     expect(reply.body.data.upsells[0]).toMatchObject({ key: "premium", selected: false });
     expect(reply.body.data.addons.length).toBeGreaterThan(0);
+    expect(reply.body.data.base.owned).toBe(false);
+
+    // Once paid, with an add-on bought, each offer says whether the Chorus has it already.
+    await setEventPaid(db(), event.id, true);
+    await grantProducts(event, ["originals-zip"]);
+    const after = (await client.get(`/api/v2/stripe/available-products/${event.id}`)).body.data;
+    expect(after.base.owned).toBe(true);
+    expect(after.upsells.find((p: { key: string }) => p.key === "premium").owned).toBe(false);
+    expect(after.addons.find((p: { key: string }) => p.key === "originals-zip").owned).toBe(true);
   });
 });
 
@@ -233,8 +243,12 @@ describe("free checkout", () => {
       promoCode: code.code,
       country: "DE",
     });
-    // The paid cart is the event's cart from now on, and it cannot be changed.
-    expect((await openCart(client, event)).id).toBe(cart.id);
+    // The paid cart cannot be changed; the event's cart from now on is a later purchase of what the
+    // Chorus does not have yet, without the Chorus itself.
+    const later = await openCart(client, event);
+    expect(later.id).not.toBe(cart.id);
+    expect(later.laterPurchase).toBe(true);
+    expect(later.lineItems.some((line: { key: string }) => line.key === "chorus")).toBe(false);
     expect((await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"] })).status).toBe(409);
   });
 

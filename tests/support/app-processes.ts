@@ -55,7 +55,7 @@ function launch(script: string, environment: Record<string, string>, readyLine: 
 }
 
 /** A web process (`server.ts`) with this environment; resolves once it listens. */
-export const startWebProcess = (environment: Record<string, string>) => launch("server.ts", environment, "Chorus is ready on");
+export const startWebProcess = (environment: Record<string, string>) => launch("server.ts", environment, "Chorus is ready: open");
 
 /** A worker process (`npm run worker`) with this environment; resolves once it works jobs. */
 export const startWorkerProcess = (environment: Record<string, string>) =>

@@ -32,6 +32,7 @@ import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/
 import { findUserById } from "~/models/user.server";
 import { requireManager } from "~/services/events/events.server";
 import type { CartUpdate } from "./cart-input.server";
+import { eventEntitlements } from "./entitlements.server";
 import { judgePromoCode, ruleOf } from "./promo-codes.server";
 import { recordSale } from "./sales.server";
 
@@ -121,7 +122,10 @@ export async function loadCartState(
   };
 }
 
-const productOffer = (product: Product, state: { products: CartProductRow[]; event: Event; organiser: User | null }) => {
+const productOffer = (
+  product: Product,
+  state: { products: CartProductRow[]; event: Event; organiser: User | null; owned?: (key: string) => boolean },
+) => {
   const included = inclusionOf(product.key, pricingContextOf(state.event, state.organiser));
   return {
     key: product.key,
@@ -132,6 +136,8 @@ const productOffer = (product: Product, state: { products: CartProductRow[]; eve
     price: formatMoney(product.unitAmount, product.currency),
     included,
     selected: state.products.some((p) => p.key === product.key),
+    /** The Chorus has it already (bought, or included): a later cart does not offer it again. A cart offers only what is not. */
+    owned: state.owned?.(product.key) ?? false,
   };
 };
 
@@ -139,7 +145,9 @@ const productOffer = (product: Product, state: { products: CartProductRow[]; eve
 export async function availableProductsOf(event: Event) {
   const organiser = await findUserById(db(), event.creatorId);
   const open = await findOpenCartOfEvent(db(), event.id);
-  const state = { event, organiser, products: open ? await listCartProducts(db(), open.id) : [] };
+  const rights = await eventEntitlements(event);
+  const owned = (key: string) => (key === BASE_PRODUCT_KEY ? rights.unlocked : rights.has(key));
+  const state = { event, organiser, products: open ? await listCartProducts(db(), open.id) : [], owned };
   return {
     base: productOffer(productByKey(BASE_PRODUCT_KEY)!, state),
     upsells: upsellsFor().map((p) => productOffer(p, state)),
