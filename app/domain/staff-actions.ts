@@ -12,6 +12,11 @@ export const STAFF_ACTION_WORDS: Record<StaffActionKind, string> = {
   announcement_created: "Announcement created",
   announcement_ended: "Announcement ended",
   impersonation_started: "Impersonation started",
+  role_changed: "Role changed",
+  verification_resent: "Confirmation e-mail sent again",
+  account_disabled: "Account disabled",
+  account_enabled: "Account enabled",
+  render_retried: "Render tried again",
 };
 
 export const STAFF_ACTION_KINDS = Object.keys(STAFF_ACTION_WORDS) as StaffActionKind[];

@@ -35,7 +35,9 @@ export function getAuthState(request: Request): Promise<AuthState> {
       const session = await getSession(request);
       const userId = session.get("userId");
       const impersonatorId = session.get("impersonatorId");
-      const user = userId ? await findUserById(db(), userId) : null;
+      const found = userId ? await findUserById(db(), userId) : null;
+      // A disabled account's sessions end when staff disable it; one that slipped through counts for nothing.
+      const user = found?.disabledAt ? null : found;
       const impersonator = user && impersonatorId ? await findUserById(db(), impersonatorId) : null;
       return { session, user, impersonator };
     })();

@@ -1,5 +1,5 @@
-import { events, recipients, rsvps, type Event } from "drizzle/schema";
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { events, recipients, rsvps, users, type Event } from "drizzle/schema";
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { newEventCode, newEventKey } from "~/lib/event-keys.server";
 
@@ -177,4 +177,29 @@ export async function markEventOpened(db: Db, id: string) {
 export async function findEventsByIds(db: Db, ids: string[]) {
   if (!ids.length) return [];
   return db.select().from(events).where(inArray(events.id, ids));
+}
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Choruses for staff, newest first, deleted ones too, with their organiser's e-mail. `search`
+ * matches part of the title, the short event id exactly, or the Chorus's uuid or id exactly.
+ */
+export async function searchEventsForStaff(db: Db, options: { search: string | null; limit: number; offset: number }) {
+  const search = options.search;
+  const where = search
+    ? or(
+        ilike(events.title, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+        eq(sql`lower(${events.eventId})`, search.toLowerCase()),
+        ...(UUID_SHAPE.test(search) ? [eq(events.uuid, search.toLowerCase()), eq(events.id, search.toLowerCase())] : []),
+      )
+    : undefined;
+  return db
+    .select({ event: events, organiserEmail: users.email })
+    .from(events)
+    .innerJoin(users, eq(users.id, events.creatorId))
+    .where(where)
+    .orderBy(desc(events.createdAt), desc(events.id))
+    .limit(options.limit)
+    .offset(options.offset);
 }

@@ -172,3 +172,14 @@ export async function listPurchasedKeysOfEvent(db: Db, eventId: string): Promise
     .where(eq(invoices.eventId, eventId));
   return new Set(rows.filter((row) => row.paymentStatus !== "refunded").flatMap((row) => row.lines.map((line) => line.key)));
 }
+
+/** One account's payments for staff, newest first, with the Chorus each paid for. */
+export async function listPaymentsOfUser(db: Db, userId: string, limit = 50) {
+  return db
+    .select({ payment: payments, eventUuid: events.uuid, eventTitle: events.title })
+    .from(payments)
+    .leftJoin(events, eq(events.id, payments.eventId))
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(limit);
+}

@@ -1,5 +1,5 @@
 import { renderJobs, type RenderJob } from "drizzle/schema";
-import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type RenderJobChanges = Partial<Omit<RenderJob, "id" | "eventId" | "createdAt">>;
@@ -69,4 +69,24 @@ export async function listStalledRenderJobs(db: Db, seconds: number) {
 /** The latest renders of every event, for staff. */
 export async function listRecentRenderJobs(db: Db, limit = 20) {
   return db.select().from(renderJobs).orderBy(desc(renderJobs.createdAt)).limit(limit);
+}
+
+/** The latest renders of each of these events, newest first. */
+export async function listRenderJobsOfEvents(db: Db, eventIds: string[], perEvent = 3) {
+  if (!eventIds.length) return [];
+  const ranked = db
+    .select({
+      id: renderJobs.id,
+      rank: sql<number>`row_number() over (partition by ${renderJobs.eventId} order by ${renderJobs.createdAt} desc)`.as("rank"),
+    })
+    .from(renderJobs)
+    .where(inArray(renderJobs.eventId, eventIds))
+    .as("ranked");
+  return db
+    .select({ job: renderJobs })
+    .from(renderJobs)
+    .innerJoin(ranked, eq(ranked.id, renderJobs.id))
+    .where(lte(ranked.rank, perEvent))
+    .orderBy(desc(renderJobs.createdAt))
+    .then((rows) => rows.map((row) => row.job));
 }

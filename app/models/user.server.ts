@@ -1,5 +1,5 @@
 import { userProfiles, users, type User, type UserRole } from "drizzle/schema";
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -50,6 +50,7 @@ type UserChanges = Partial<
     | "membershipRenewsAt"
     | "membershipEndsAt"
     | "membershipChangedAt"
+    | "disabledAt"
   >
 >;
 
@@ -75,4 +76,31 @@ export async function findUserBySubscriptionId(db: Db, subscriptionId: string) {
 export async function lockUser(db: Db, id: string) {
   const [user] = await db.select().from(users).where(eq(users.id, id)).for("update").limit(1);
   return user ?? null;
+}
+
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Accounts for staff, newest first, with their names. `search` matches part of the e-mail, the
+ * first or last name, or "first last", whatever the case.
+ */
+export async function searchUsers(db: Db, options: { search: string | null; limit: number; offset: number }) {
+  const pattern = options.search ? `%${likeLiteral(options.search)}%` : null;
+  return db
+    .select({ user: users, firstName: userProfiles.firstName, lastName: userProfiles.lastName })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .where(
+      pattern
+        ? or(
+            ilike(users.email, pattern),
+            ilike(userProfiles.firstName, pattern),
+            ilike(userProfiles.lastName, pattern),
+            sql`(${userProfiles.firstName} || ' ' || ${userProfiles.lastName}) ilike ${pattern}`,
+          )
+        : undefined,
+    )
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(options.limit)
+    .offset(options.offset);
 }

@@ -41,7 +41,10 @@ export interface RenderJobUpdate {
   piecesRendered: number;
   piecesReused: number;
   error: string | null;
+  /** How many times a worker has taken the render up. */
+  attempts: number;
   createdAt: string;
+  startedAt: string | null;
   finishedAt: string | null;
 }
 

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { StaffNav } from "~/components/admin/staff-pages";
-import { STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
+import { RETRY_RENDER_INTENT, STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailField } from "~/domain/account-rules";
@@ -19,6 +19,7 @@ import { requireAdminRenderJob } from "~/services/render/render-access.server";
 import { cancelRender } from "~/services/render/render-jobs.server";
 import { recentRenders } from "~/services/render/render-realtime.server";
 import { impersonate } from "~/services/staff/impersonation.server";
+import { retryRender } from "~/services/staff/render-retry.server";
 
 export const meta: MetaFunction = () => [{ title: `Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -43,6 +44,18 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     });
   }
+  if (form.get("intent") === RETRY_RENDER_INTENT) {
+    // Admins only, as Stop: a new render of the same Chorus with the same choices.
+    return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
+      const { job, admin } = await requireAdminRenderJob(staff, jobId);
+      const { created } = await retryRender(admin, job);
+      return json<FormReply>({
+        ok: true,
+        message: created ? "The render is queued again." : "This Chorus already has a render waiting or running.",
+        values: { intent: RETRY_RENDER_INTENT },
+      });
+    });
+  }
   return handleForm(form, z.object({ email: emailField }), async ({ email }) => {
     const target = await findUserByEmail(db(), email);
     if (!target) throw notFound("There is no account with this e-mail.");
@@ -54,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminPage() {
   const { isAdminUser, messages, renders } = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
-  const stopReply = reply?.values?.intent === STOP_RENDER_INTENT ? reply : undefined;
+  const stopReply = reply?.values?.intent === STOP_RENDER_INTENT || reply?.values?.intent === RETRY_RENDER_INTENT ? reply : undefined;
   return (
     <div className="stack">
       <h1>Admin</h1>

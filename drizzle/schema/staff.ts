@@ -12,7 +12,12 @@ export type StaffActionKind =
   | "event_restored"
   | "announcement_created"
   | "announcement_ended"
-  | "impersonation_started";
+  | "impersonation_started"
+  | "role_changed"
+  | "verification_resent"
+  | "account_disabled"
+  | "account_enabled"
+  | "render_retried";
 
 /** What a staff action was done to. */
 export type StaffActionSubject = "payment" | "promo_code" | "event" | "announcement" | "user";

@@ -25,6 +25,8 @@ export const users = pgTable(
     membershipEndsAt: timestamp({ withTimezone: true }),
     membershipChangedAt: timestamp({ withTimezone: true }),
     emailVerifiedAt: timestamp({ withTimezone: true }),
+    // Set while staff have disabled the account: it cannot log in and its sessions count for nothing.
+    disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import type { Event, User } from "drizzle/schema";
-import { announcements, events } from "drizzle/schema";
+import { announcements, events, users } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
@@ -7,6 +7,7 @@ import { insertAnnouncement } from "~/models/announcement.server";
 import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
 import { findEventById, insertRecipient } from "~/models/event.server";
 import { insertPromoCode } from "~/models/promo-code.server";
+import { insertRenderJob, updateRenderJob } from "~/models/render-job.server";
 import { insertRsvp } from "~/models/rsvp.server";
 import { openCartOf } from "~/services/commerce/carts.server";
 import type { RunningServer } from "../../server";
@@ -90,6 +91,18 @@ async function freshFreeCartId() {
 /** A cart of a paid occasion's Chorus not paid for yet: something to pay. */
 async function freshUnpaidCartId() {
   return (await openCartOf(await createTestEvent(creatorUser))).id;
+}
+
+/**
+ * A failed render of a Chorus of its own that already has a render waiting: trying it again is a
+ * valid request that queues nothing more (the waiting render is the answer).
+ */
+async function freshFailedRenderId() {
+  const chorus = await createTestEvent(await createUser());
+  const failed = await insertRenderJob(db(), { eventId: chorus.id, requestedById: null, publishWhenDone: false, resolution: "720p" });
+  await updateRenderJob(db(), failed.id, { status: "failed", error: "Matrix", finishedAt: new Date() });
+  await insertRenderJob(db(), { eventId: chorus.id, requestedById: null, publishWhenDone: false, resolution: "720p" });
+  return failed.id;
 }
 
 async function freshRsvpId() {
@@ -241,6 +254,11 @@ const CASES: Case[] = [
     allowed: everyone,
     request: async () => ({ method: "GET", path: "/api/v2/geo-countries?sortBy=name" }),
   },
+  {
+    call: "POST /api/admin/renderjobs/{id}/retry",
+    allowed: ["admin"],
+    request: async () => ({ method: "POST", path: `/api/admin/renderjobs/${await freshFailedRenderId()}/retry` }),
+  },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {
     call: "POST /api/twilio/lookup-phone-number",
@@ -391,6 +409,8 @@ describe("authorisation matrix: staff console pages × every kind of viewer", ()
     call: string;
     allowed: Kind[];
     request: () => Promise<{ method: "GET" | "POST"; path: string; form?: Record<string, string> }>;
+    /** Puts the viewer back as they were, after a call that changes who they are. */
+    after?: (kind: Kind) => Promise<void>;
   }
 
   const CONSOLE_CASES: ConsoleCase[] = [
@@ -443,6 +463,50 @@ describe("authorisation matrix: staff console pages × every kind of viewer", ()
       request: async () => ({ method: "POST", path: "/admin/announcements", form: { intent: "end", id: await freshAnnouncementId() } }),
     },
     { call: "GET /admin/audit", allowed: admins, request: async () => ({ method: "GET", path: "/admin/audit?kind=event_taken_down" }) },
+    { call: "GET /admin/choruses", allowed: staff, request: async () => ({ method: "GET", path: `/admin/choruses?q=${event.eventId}` }) },
+    { call: "GET /admin/people", allowed: admins, request: async () => ({ method: "GET", path: "/admin/people?q=example" }) },
+    { call: "GET /admin/people/{id}", allowed: admins, request: async () => ({ method: "GET", path: `/admin/people/${creatorUser.id}` }) },
+    {
+      call: "POST /admin/people/{id} (role)",
+      allowed: admins,
+      request: async () => ({ method: "POST", path: `/admin/people/${(await createUser()).id}`, form: { intent: "role", role: "editor" } }),
+    },
+    {
+      call: "POST /admin/people/{id} (resend verification)",
+      allowed: admins,
+      request: async () => ({
+        method: "POST",
+        path: `/admin/people/${(await createUser({ verified: false })).id}`,
+        form: { intent: "resend-verification" },
+      }),
+    },
+    {
+      call: "POST /admin/people/{id} (disable)",
+      allowed: admins,
+      request: async () => ({ method: "POST", path: `/admin/people/${(await createUser()).id}`, form: { intent: "disable" } }),
+    },
+    {
+      call: "POST /admin/people/{id} (enable)",
+      allowed: admins,
+      request: async () => {
+        const person = await createUser();
+        await db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, person.id));
+        return { method: "POST", path: `/admin/people/${person.id}`, form: { intent: "enable" } };
+      },
+    },
+    {
+      call: "POST /admin/people/{id} (impersonate)",
+      allowed: admins,
+      request: async () => ({ method: "POST", path: `/admin/people/${(await createUser()).id}`, form: { intent: "impersonate" } }),
+      // The administrator comes back to themselves for the calls after this one.
+      after: (kind) => (kind === "admin" ? clients.admin.form("/admin/stop-impersonating", {}).then(() => undefined) : Promise.resolve()),
+    },
+    {
+      call: "POST /admin (retry a render)",
+      allowed: admins,
+      request: async () => ({ method: "POST", path: "/admin", form: { intent: "retry-render", jobId: await freshFailedRenderId() } }),
+    },
+    { call: "GET /admin/queues", allowed: admins, request: async () => ({ method: "GET", path: "/admin/queues" }) },
   ];
 
   const consoleRows = CONSOLE_CASES.flatMap((c) =>
@@ -452,6 +516,7 @@ describe("authorisation matrix: staff console pages × every kind of viewer", ()
   test.each(consoleRows)("%s as %s: %s", async (_call, kind, expected, c) => {
     const { method, path, form } = await c.request();
     const reply = form ? await clients[kind].form(path, form) : await clients[kind].raw(method, path);
+    await c.after?.(kind);
     const location = reply.headers.get("location") ?? "";
     const text = await reply.text();
     if (expected === "allowed") {
@@ -462,6 +527,15 @@ describe("authorisation matrix: staff console pages × every kind of viewer", ()
       expect(location).toMatch(/^\/auth\/login\?redirectTo=/);
     } else {
       expect(reply.status).toBe(kind === "editor" ? 403 : 404);
+    }
+    // A refused post to a person's page changed nothing of them.
+    if (expected === "refused" && path.startsWith("/admin/people/") && form) {
+      const [person] = await db()
+        .select()
+        .from(users)
+        .where(eq(users.id, path.split("/")[3]!));
+      expect(person!.role).toBe("user");
+      expect(!!person!.disabledAt).toBe(form.intent === "enable");
     }
     // A refused post changed nothing: its Chorus is as it was, its announcement still live.
     if (expected === "refused" && form?.eventId) {

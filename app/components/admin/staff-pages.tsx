@@ -6,14 +6,17 @@ import type { ReactNode } from "react";
 /** "2030-12-31 18:05 UTC": the same on the server and in every browser. */
 export const staffTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
-/** The staff pages this member of staff may open: editors moderate reports only. */
+/** The staff pages this member of staff may open: editors moderate reports and look Choruses up. */
 export function StaffNav({ admin = true }: { admin?: boolean }) {
   return (
     <nav className="staff-nav" aria-label="Staff pages">
       <Link to="/admin">Admin</Link>
       <NavLink to="/admin/reports">Reports</NavLink>
+      <NavLink to="/admin/choruses">Choruses</NavLink>
       {admin ? (
         <>
+          <NavLink to="/admin/people">People</NavLink>
+          <NavLink to="/admin/queues">Queue health</NavLink>
           <NavLink to="/admin/announcements">Announcements</NavLink>
           <NavLink to="/admin/payments">Payments and refunds</NavLink>
           <NavLink to="/admin/promo-codes">Promo codes</NavLink>

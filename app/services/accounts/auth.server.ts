@@ -32,6 +32,12 @@ export class EmailNotVerifiedError extends ApiError {
   }
 }
 
+class AccountDisabledError extends ApiError {
+  constructor() {
+    super(403, "ACCOUNT_DISABLED", "This account has been disabled. Please write to our support team if you think this is a mistake.");
+  }
+}
+
 const wrongCredentials = () =>
   new ApiError(401, "INVALID_CREDENTIALS", "That e-mail and password do not match an account.", {
     password: "That e-mail and password do not match an account.",
@@ -64,6 +70,8 @@ export async function logInWithPassword(input: { email: string; password: string
   }
   await forgetAttempts(accountKey);
   await forgetAttempts(fromHereKey);
+  // Said only to whoever knows the password, so it tells no one else the account exists.
+  if (user.disabledAt) throw new AccountDisabledError();
   if (!user.emailVerifiedAt) {
     await startEmailVerification(user);
     throw new EmailNotVerifiedError();

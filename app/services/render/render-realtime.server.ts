@@ -21,7 +21,9 @@ export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdat
     piecesRendered: job.piecesRendered,
     piecesReused: job.piecesReused,
     error: job.error,
+    attempts: job.attempts,
     createdAt: job.createdAt.toISOString(),
+    startedAt: job.startedAt?.toISOString() ?? null,
     finishedAt: job.finishedAt?.toISOString() ?? null,
   };
 }

@@ -22,6 +22,8 @@ function subjectLink(action: StaffAction, eventUuids: Map<string, string>) {
       return `/admin/promo-codes/${action.subjectId}`;
     case "announcement":
       return "/admin/announcements";
+    case "user":
+      return `/admin/people/${action.subjectId}`;
     case "event": {
       const uuid = eventUuids.get(action.subjectId);
       return uuid ? `/e/${uuid}` : null;

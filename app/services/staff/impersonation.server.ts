@@ -22,6 +22,7 @@ export async function impersonate({ user, impersonator }: SignedIn, targetId: st
   if (targetId === user.id) throw badRequest("You are already logged in as yourself.");
   const target = await findUserById(db(), targetId);
   if (!target) throw notFound("There is no user with this id.");
+  if (target.disabledAt) throw badRequest("This account is disabled: enable it before you act as them.");
   // Recorded before the session starts, so no one is ever acted as without a trace in the audit log.
   await recordStaffAction(user, "impersonation_started", { type: "user", id: target.id }, { email: target.email });
   return { admin: user, target };

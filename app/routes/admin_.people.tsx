@@ -1,0 +1,77 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PRODUCT_NAME } from "~/domain/product";
+import { requireAdmin } from "~/lib/auth.server";
+import { pageParam } from "~/lib/params.server";
+import { searchPeople } from "~/services/staff/people.server";
+
+export const meta: MetaFunction = () => [{ title: `People — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+// Accounts, newest first: administrators only, since a person's page shows their payments.
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const page = pageParam(url);
+  const { people, hasMore } = await searchPeople({ search: search || null, page });
+  return json({ search, page, people, hasMore }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function AdminPeoplePage() {
+  const { search, page, people, hasMore } = useLoaderData<typeof loader>();
+  return (
+    <div className="stack">
+      <StaffNav />
+      <h1>People</h1>
+      <Form method="get" className="staff-search" role="search">
+        <div className="field">
+          <label htmlFor="q">E-mail or name</label>
+          <input id="q" name="q" type="search" defaultValue={search} placeholder="name@example.com or Ada Lovelace" />
+        </div>
+        <button className="button" type="submit">
+          Search
+        </button>
+        {search ? <Link to="/admin/people">Show all</Link> : null}
+      </Form>
+      {people.length === 0 ? (
+        <p className="card empty-state">{search ? `No one matches “${search}”.` : "No accounts yet."}</p>
+      ) : (
+        <table className="table staff-table">
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Account</th>
+              <th scope="col">Joined</th>
+            </tr>
+          </thead>
+          <tbody>
+            {people.map((person) => (
+              <tr key={person.id}>
+                <td data-label="E-mail" className="staff-table__wrap">
+                  <Link to={`/admin/people/${person.id}`}>{person.email}</Link>
+                </td>
+                <td data-label="Name">{person.name || "—"}</td>
+                <td data-label="Role">{person.role}</td>
+                <td data-label="Account">
+                  {person.disabled ? (
+                    <span className="badge badge--muted">Disabled</span>
+                  ) : person.verified ? (
+                    <span className="badge badge--ok">Active</span>
+                  ) : (
+                    <span className="badge">E-mail not confirmed</span>
+                  )}
+                </td>
+                <td data-label="Joined">{staffTime(person.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager page={page} hasMore={hasMore} query={search ? { q: search } : {}} label="Pages of people" />
+    </div>
+  );
+}
