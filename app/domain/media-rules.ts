@@ -29,6 +29,11 @@ export interface MediaCaller {
   holdsPrivateKey: boolean;
   /** Any credential at all was sent: a session, an upload token or a key. */
   identified: boolean;
+  /**
+   * Staff with edit rights (admins and editors, spec §6) manage any Chorus's contributions as its
+   * organiser does: hide, rearrange, caption, take down or restore an item.
+   */
+  editRights?: boolean;
 }
 
 export interface MediaFacts {
@@ -42,13 +47,13 @@ export type MediaRefusal = "unauthorized" | "forbidden" | "not-found";
 export type MediaDecision = { allowed: true; relation: MediaRelation } | { allowed: false; relation: MediaRelation; refusal: MediaRefusal };
 
 /**
- * How the caller stands to the item. The organiser first; then the contributor who sent it
+ * How the caller stands to the item. The organiser (or staff with edit rights) first; then the contributor who sent it
  * (by the token their browser kept, or the account that uploaded or claimed it); then the
  * recipient, for their own thank-you video only. An archived item is gone for everyone but
  * the organiser: the contributor deleted it, or the organiser chose to leave it out.
  */
 export function relationTo(caller: MediaCaller, item: MediaFacts): MediaRelation {
-  if (caller.role === "creator") return "organiser";
+  if (caller.role === "creator" || caller.editRights) return "organiser";
   if (item.archived) return "stranger";
   if (caller.holdsUploadToken || (!!caller.userId && caller.userId === item.uploaderId)) return "uploader";
   if (caller.holdsPrivateKey && item.purpose === "thank_you") return "recipient";

@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertAnnouncement } from "~/models/announcement.server";
+import { findMediaById, insertMedia } from "~/models/media.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
@@ -317,5 +318,37 @@ describe("audit log", () => {
 
   test("editors are refused the audit log", async () => {
     expect((await editor.client.raw("GET", "/admin/audit")).status).toBe(403);
+  });
+});
+
+describe("edit rights over any Chorus's contributions (spec §6)", () => {
+  test("an editor hides, archives and restores an item of someone else's Chorus; another user learns nothing of it", async () => {
+    const organiser = await loggedInUser(server.url);
+    const chorus = await createTestEvent(organiser.user);
+    const item = await insertMedia(db(), {
+      eventId: chorus.id,
+      purpose: "contribution",
+      originalKey: `events/${chorus.id}/uploads/${crypto.randomUUID()}`,
+      originalName: "photo.jpg",
+      mimeType: "image/jpeg",
+      sizeBytes: 1000,
+      contributorName: "Sam",
+      caption: "Something that should not be here",
+      uploadTokenHash: null,
+      uploaderId: null,
+      uploadId: `test-${crypto.randomUUID()}`,
+    });
+    const editor = await loggedInUser(server.url, "editor");
+    const hidden = await editor.client.put(`/api/v2/media/${item.id}`, { hidden: true });
+    expect(hidden.status, JSON.stringify(hidden.body)).toBe(200);
+    expect((await findMediaById(db(), item.id))!.hidden).toBe(true);
+    expect((await editor.client.delete(`/api/v2/media/${item.id}`)).status).toBe(200);
+    expect((await findMediaById(db(), item.id))!.archivedAt).not.toBeNull();
+    expect((await editor.client.put(`/api/v2/media/${item.id}/restore`)).status).toBe(200);
+    expect((await findMediaById(db(), item.id))!.archivedAt).toBeNull();
+
+    const stranger = await loggedInUser(server.url);
+    expect((await stranger.client.put(`/api/v2/media/${item.id}`, { hidden: false })).status).toBe(404);
+    expect((await findMediaById(db(), item.id))!.hidden).toBe(true);
   });
 });

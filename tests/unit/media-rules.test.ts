@@ -43,6 +43,15 @@ describe("who may act on a media item (spec §7.2)", () => {
     expect(allowed(caller({ role: "creator", userId: "o" }), item({ archived: true }))).toEqual(ALL);
   });
 
+  test("staff with edit rights (an editor on someone else's Chorus) manage its items as the organiser does", () => {
+    expect(allowed(caller({ userId: "e", editRights: true }), item())).toEqual(ALL);
+    expect(allowed(caller({ userId: "e", editRights: true }), item({ archived: true }))).toEqual(ALL);
+    expect(decideMediaAccess("arrange", caller({ userId: "e", editRights: false }), item())).toMatchObject({
+      allowed: false,
+      refusal: "not-found",
+    });
+  });
+
   test("the contributor with the item's upload token may reword it and take it back, nothing else", () => {
     expect(allowed(caller({ holdsUploadToken: true }), item())).toEqual(["view", "edit-details", "archive"]);
     const arrange = decideMediaAccess("arrange", caller({ holdsUploadToken: true }), item());

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Event, Media, User } from "drizzle/schema";
 import { decideMediaAccess, type MediaAction, type MediaCaller, type MediaRelation } from "~/domain/media-rules";
+import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { forbidden, isApiError, notFound, unauthorized } from "~/lib/http.server";
@@ -63,6 +64,7 @@ export async function requireMedia(
     holdsUploadToken: uploadTokenMatches(token, record.uploadTokenHash),
     holdsPrivateKey: keysMatch(privateKey, opened.event.privateKey),
     identified,
+    editRights: hasEditRights(user),
   };
   const decision = decideMediaAccess(action, caller, {
     uploaderId: record.uploaderId,
