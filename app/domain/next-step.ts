@@ -35,9 +35,6 @@ export interface NextStep {
   also: { label: string; to: NextStepTarget } | null;
 }
 
-/** From paying onwards, the page's Deliver part is the one that matters: it stays unfolded. */
-export const isDeliveryStep = (step: NextStep) => ["pay", "deliver", "await-thanks", "thank-you"].includes(step.kind);
-
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** What the organiser should do next with their Chorus. */

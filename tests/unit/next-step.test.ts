@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isDeliveryStep, nextStepOf, type ChorusProgress } from "~/domain/next-step";
+import { nextStepOf, type ChorusProgress } from "~/domain/next-step";
 
 const fresh: ChorusProgress = {
   contributions: 0,
@@ -68,11 +68,5 @@ describe("the organiser's next step", () => {
     const thanked = nextStepOf({ ...delivered, thanked: true });
     expect(thanked.kind).toBe("thank-you");
     expect(thanked.action?.to).toEqual({ section: "thank-you" });
-  });
-
-  test("delivery matters from paying onwards, not while the video is being made", () => {
-    expect(isDeliveryStep(nextStepOf({ ...fresh, contributions: 2, arranged: true }))).toBe(false);
-    expect(isDeliveryStep(nextStepOf({ ...fresh, contributions: 2, published: true }))).toBe(true);
-    expect(isDeliveryStep(nextStepOf({ ...fresh, delivered: true }))).toBe(true);
   });
 });

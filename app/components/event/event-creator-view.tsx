@@ -1,6 +1,5 @@
 import { useRef } from "react";
 import { OriginalsOffer } from "~/components/commerce/keepsake-links";
-import { isDeliveryStep } from "~/domain/next-step";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
@@ -134,7 +133,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventShareLinks links={page.shareLinks} />
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
-      <EventDeliverForm delivery={page.delivery} ready={isDeliveryStep(page.nextStep)} />
+      <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />
     </div>

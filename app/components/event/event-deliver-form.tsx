@@ -1,18 +1,15 @@
 import { Field, FormMessages } from "~/components/ui/field";
 import type { PageOf } from "~/services/events/event-page.server";
-import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
-/**
- * Send the recipient their private link now or at a chosen moment; needs an address for them.
- * Folded until the video is `ready` to go (published), unless a delivery form was just sent.
- */
-export function EventDeliverForm({ delivery, ready }: { delivery: PageOf<"creator">["delivery"]; ready: boolean }) {
+/** Send the recipient their private link now or at a chosen moment; needs an address for them. */
+export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["delivery"] }) {
   const reply = useIntentReply("deliver");
   const values = reply && !reply.ok ? reply.values : undefined;
   const error = reply?.errors?.deliverAt ?? reply?.errors?.recipients;
   return (
-    <FoldedSection id="deliver" heading="Deliver" about="Send the recipient their private link" open={ready || !!reply}>
+    <section className="card event-section" id="deliver" aria-labelledby="deliver-heading">
+      <h2 id="deliver-heading">Deliver</h2>
       {delivery.deliveredAt ? <p>Delivered on {delivery.deliveredAt}.</p> : null}
       {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
       {!delivery.unlocked || reply?.errors?.payment ? (
@@ -54,6 +51,6 @@ export function EventDeliverForm({ delivery, ready }: { delivery: PageOf<"creato
           </IntentForm>
         </>
       )}
-    </FoldedSection>
+    </section>
   );
 }
