@@ -21,6 +21,16 @@ export async function findArrangement(db: Db, eventId: string): Promise<EventArr
   );
 }
 
+/** Whether the organiser has saved any montage choice for the event yet. */
+export async function arrangementSaved(db: Db, eventId: string) {
+  const [row] = await db
+    .select({ eventId: eventArrangements.eventId })
+    .from(eventArrangements)
+    .where(eq(eventArrangements.eventId, eventId))
+    .limit(1);
+  return !!row;
+}
+
 /** Saves some of the choices, creating the row on first use. */
 export async function updateArrangement(db: Db, eventId: string, changes: ArrangementChanges) {
   const [row] = await db

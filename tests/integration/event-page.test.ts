@@ -124,6 +124,41 @@ describe("what each viewer sees on /e/{uuid}", () => {
     for (const hidden of [...secrets, "Cyrus", "Record a short clip", "favourite memory", "Silva"]) expect(closed).not.toContain(hidden);
   });
 
+  test("the organiser's page opens with its next step, and folds what is not needed yet", async () => {
+    const { client, event } = await organiser();
+    const pageNow = async () => pageOf(await client.raw("GET", `/e/${event.uuid}`));
+    /** The opening tag of a folded part, to tell whether it starts open. */
+    const detailsTag = (page: string, id: string) => page.match(new RegExp(`<details[^>]*id="${id}"[^>]*>`))?.[0] ?? "";
+
+    const fresh = await pageNow();
+    expect(fresh.indexOf("What's next")).toBeLessThan(fresh.indexOf('aria-label="On this page"'));
+    expect(fresh).toMatch(/<h2 id="next-step-heading">Invite people<\/h2>/);
+    for (const id of ["share", "invitees", "message-all", "recipients", "settings", "delete"]) {
+      expect(detailsTag(fresh, id)).toMatch(/^<details/);
+      expect(detailsTag(fresh, id)).not.toMatch(/\sopen/);
+    }
+    expect(detailsTag(fresh, "invite")).toMatch(/\sopen/);
+    for (const id of ["video", "contributions", "invite", "invitees", "share", "recipients", "deliver", "settings"]) {
+      expect(fresh).toContain(`href="#${id}"`);
+    }
+
+    // Published but not paid for: paying is next. Paid for: delivering.
+    await db().update(events).set({ publishedMedia: crypto.randomUUID() }).where(eq(events.id, event.id));
+    expect(await pageNow()).toMatch(/<h2 id="next-step-heading">Pay to deliver it<\/h2>/);
+    await db().update(events).set({ paid: true }).where(eq(events.id, event.id));
+    expect(await pageNow()).toMatch(/<h2 id="next-step-heading">Deliver it<\/h2>/);
+
+    // Delivered and thanked: the card leads to the recipient's words.
+    await db()
+      .update(events)
+      .set({ status: "delivered", deliveredAt: new Date(), thankYouMessage: "Thank you all!" })
+      .where(eq(events.id, event.id));
+    const thanked = await pageNow();
+    expect(thanked).toMatch(/<h2 id="next-step-heading">They said thank you<\/h2>/);
+    expect(thanked).toContain('href="#thank-you"');
+    expect(thanked).toMatch(/<blockquote[^>]*id="thank-you"/);
+  });
+
   test("a malformed or unknown uuid is a 404 page", async () => {
     for (const path of ["/e/not-a-uuid", `/e/${crypto.randomUUID()}`]) {
       const response = await anonymous().raw("GET", path);

@@ -31,11 +31,10 @@ export function GuestbookBookLink({ offer }: { offer: Offer }) {
   return <KeepsakeLink offer={offer} download="Download the guestbook (PDF)" add="Add the guestbook keepsake to your Chorus" />;
 }
 
-/** The originals as a section of its own, for the event page and the arrange page. */
-export function OriginalsSection({ offer }: { offer: Offer }) {
+/** What the originals add-on is, and its download or cart link. */
+export function OriginalsOffer({ offer }: { offer: Offer }) {
   return (
-    <section className="card event-section" id="originals" aria-labelledby="originals-heading">
-      <h2 id="originals-heading">Every original</h2>
+    <>
       <p>
         {offer.bought
           ? "Every photo and clip exactly as it was sent, at full size, in one zip."
@@ -44,6 +43,16 @@ export function OriginalsSection({ offer }: { offer: Offer }) {
       <p>
         <OriginalsLink offer={offer} />
       </p>
+    </>
+  );
+}
+
+/** The originals as a section of its own, for the arrange page (the event page folds it). */
+export function OriginalsSection({ offer }: { offer: Offer }) {
+  return (
+    <section className="card event-section" id="originals" aria-labelledby="originals-heading">
+      <h2 id="originals-heading">Every original</h2>
+      <OriginalsOffer offer={offer} />
     </section>
   );
 }

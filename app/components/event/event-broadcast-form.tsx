@@ -1,4 +1,5 @@
 import { FormMessages } from "~/components/ui/field";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 /** One e-mail from the organiser to every invitee who can be reached by e-mail. */
@@ -6,8 +7,7 @@ export function EventBroadcastForm({ invitees }: { invitees: number }) {
   const reply = useIntentReply("broadcast");
   const error = reply?.errors?.message;
   return (
-    <section className="card event-section" id="message-all" aria-labelledby="message-all-heading">
-      <h2 id="message-all-heading">Message all invitees</h2>
+    <FoldedSection id="message-all" heading="Message all invitees" about="One e-mail to everyone you invited" open={!!reply}>
       {invitees === 0 ? <p className="field-hint">Once you have invited people, you can write to all of them at once.</p> : null}
       <FormMessages formError={error ? undefined : reply?.formError} message={reply?.message} />
       <IntentForm key={reply?.sentAt ?? "broadcast"} intent="broadcast" section="message-all">
@@ -34,6 +34,6 @@ export function EventBroadcastForm({ invitees }: { invitees: number }) {
           Send to everyone
         </IntentButton>
       </IntentForm>
-    </section>
+    </FoldedSection>
   );
 }

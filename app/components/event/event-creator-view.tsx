@@ -1,12 +1,15 @@
-import { OriginalsSection } from "~/components/commerce/keepsake-links";
+import { useRef } from "react";
+import { OriginalsOffer } from "~/components/commerce/keepsake-links";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
+import { FoldedSection, useUnfolding } from "./event-fold";
 import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
+import { EventNextStep } from "./event-next-step";
 import { EventRecipients } from "./event-recipients";
 import { EventSettingsForm } from "./event-settings-form";
 import { EventShareLinks } from "./event-share-links";
@@ -14,15 +17,29 @@ import { EventThankYouVideo } from "./event-thank-you-video";
 
 type Page = PageOf<"creator">;
 
-const SECTIONS = [
-  ["contributions", "Contributions"],
-  ["share", "Share links"],
-  ["invite", "Invite"],
-  ["invitees", "Invitees"],
-  ["recipients", "Recipients"],
-  ["deliver", "Deliver"],
-  ["settings", "Settings"],
-] as const;
+/** The page's parts, in order, for its section nav; the guestbook and thank-you only when there is one. */
+function sectionsOf(page: Page): [id: string, label: string][] {
+  const guestbook = page.messages.length > 0 || !!page.keepsakes.guestbook;
+  return [
+    ["video", "Video"],
+    ["contributions", "Contributions"],
+    ["originals", "Originals"],
+    ...(guestbook ? [["guestbook", "Guestbook"] as [string, string]] : []),
+    ...(page.thankYou ? [[thankYouVideoId(page), "Thank-you"] as [string, string]] : []),
+    ["invite", "Invite"],
+    ["invitees", "Invitees"],
+    ["share", "Share links"],
+    ["message-all", "Message all"],
+    ["recipients", "Recipients"],
+    ["deliver", "Deliver"],
+    ["settings", "Settings"],
+    ["delete", "Delete"],
+  ];
+}
+
+// The next step's "See the thank-you" goes to #thank-you: the recipient's message if they wrote
+// one, else their video.
+const thankYouVideoId = (page: Page) => (page.thankYouMessage ? "thank-you-video" : "thank-you");
 
 function EventHead({ page }: { page: Page }) {
   return (
@@ -50,7 +67,7 @@ function EventHead({ page }: { page: Page }) {
         </div>
       </dl>
       {page.thankYouMessage ? (
-        <blockquote className="event-thanks">
+        <blockquote className="event-thanks" id="thank-you">
           <p>{page.thankYouMessage}</p>
           <footer>— the recipient's thank-you</footer>
         </blockquote>
@@ -59,8 +76,14 @@ function EventHead({ page }: { page: Page }) {
   );
 }
 
-/** The organiser's page: everything about their Chorus, each part a form that works without JavaScript. */
+/**
+ * The organiser's page: everything about their Chorus, each part a form that works without
+ * JavaScript. It opens with the next step and a nav to every part; the parts used now and then
+ * are folded on a phone (event-fold.tsx).
+ */
 export function EventCreatorView({ page }: { page: Page }) {
+  const root = useRef<HTMLDivElement>(null);
+  useUnfolding(root);
   if (page.deleted) {
     return (
       <div className="event-page stack">
@@ -70,31 +93,44 @@ export function EventCreatorView({ page }: { page: Page }) {
     );
   }
   return (
-    <div className="event-page stack">
+    <div className="event-page stack" ref={root}>
       <EventHead page={page} />
+      <EventNextStep step={page.nextStep} uuid={page.uuid} cartPath={page.delivery.cartPath} />
       <nav aria-label="On this page" className="event-nav">
         <ul>
-          {SECTIONS.map(([id, label]) => (
+          {sectionsOf(page).map(([id, label]) => (
             <li key={id}>
               <a href={`#${id}`}>{label}</a>
             </li>
           ))}
         </ul>
       </nav>
-      <section className="card event-section event-make-video" aria-labelledby="make-video-heading">
-        <h2 id="make-video-heading">The video</h2>
+      {/* Folded until there is something to put in it. */}
+      <FoldedSection
+        id="video"
+        heading="The video"
+        about="Theme, music, preview and publishing"
+        open={page.media.items.length > 0}
+        className="event-make-video"
+      >
         <p>Choose a theme and music, watch a preview, then render and publish. You can change it and publish again at any time.</p>
         <a className="button" href={`/e/${page.uuid}/arrange`}>
           Make the video
         </a>
-      </section>
+      </FoldedSection>
       <EventContributions media={page.media} eventUuid={page.uuid} stock={page.stock} />
-      <OriginalsSection offer={page.keepsakes.originals} />
+      <FoldedSection
+        id="originals"
+        heading="Every original"
+        about={page.keepsakes.originals.bought ? "Download every photo and clip" : "Every photo and clip, at full size"}
+      >
+        <OriginalsOffer offer={page.keepsakes.originals} />
+      </FoldedSection>
       <EventGuestbook messages={page.messages} timeZone={page.settings.timeZone} keepsake={page.keepsakes.guestbook} />
-      <EventThankYouVideo video={page.thankYou} from="the recipient" />
-      <EventShareLinks links={page.shareLinks} />
+      <EventThankYouVideo video={page.thankYou} from="the recipient" id={thankYouVideoId(page)} />
       <EventInviteForm collecting={page.collecting} />
       <EventInvitees page={page} />
+      <EventShareLinks links={page.shareLinks} />
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
       <EventDeliverForm delivery={page.delivery} />

@@ -1,17 +1,18 @@
-import { IntentButton, IntentForm } from "./event-intent-form";
+import { FoldedSection } from "./event-fold";
+import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 /** Deleting hides the Chorus from everyone but its organiser, who can bring it back. */
 export function EventDeleteForm() {
+  const reply = useIntentReply("delete");
   return (
-    <section className="card event-section event-danger" id="delete" aria-labelledby="delete-heading">
-      <h2 id="delete-heading">Delete this Chorus</h2>
+    <FoldedSection id="delete" heading="Delete this Chorus" about="Hide it from everyone but you" open={!!reply} className="event-danger">
       <p>Contributors, the recipient and view-only links will no longer open it. You can restore it from this page.</p>
       <IntentForm intent="delete">
         <IntentButton intent="delete" pending="Deleting…" secondary>
           Delete this Chorus
         </IntentButton>
       </IntentForm>
-    </section>
+    </FoldedSection>
   );
 }
 

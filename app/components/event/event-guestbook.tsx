@@ -25,7 +25,7 @@ export function EventGuestbook({
 }) {
   if (!messages.length && !keepsake) return null;
   return (
-    <section className="card event-section" aria-labelledby="guestbook-heading">
+    <section className="card event-section" id="guestbook" aria-labelledby="guestbook-heading">
       <h2 id="guestbook-heading">{`Guestbook messages (${messages.length})`}</h2>
       {messages.length ? (
         <ul className="guestbook-list">

@@ -1,7 +1,8 @@
 import { Field, FormMessages } from "~/components/ui/field";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
-/** Add one invitee: a name, at least one way to reach them, and whether to send now. */
+/** Add one invitee: a name, at least one way to reach them, and whether to send now. Folded while not collecting. */
 export function EventInviteForm({ collecting }: { collecting: boolean }) {
   const reply = useIntentReply("invite");
   const values = reply?.ok ? undefined : reply?.values;
@@ -9,8 +10,7 @@ export function EventInviteForm({ collecting }: { collecting: boolean }) {
   // A failed submit keeps what was ticked; a fresh form has every box ticked.
   const ticked = (name: string) => (values ? name in values : true);
   return (
-    <section className="card event-section" id="invite" aria-labelledby="invite-heading">
-      <h2 id="invite-heading">Invite people</h2>
+    <FoldedSection id="invite" heading="Invite people" about="Add someone by e-mail or text" open={collecting || !!reply}>
       {!collecting ? (
         <p className="form-note">This Chorus is not collecting right now. Extend the deadline in Settings to send invitations.</p>
       ) : null}
@@ -51,6 +51,6 @@ export function EventInviteForm({ collecting }: { collecting: boolean }) {
           Add to the list
         </IntentButton>
       </IntentForm>
-    </section>
+    </FoldedSection>
   );
 }

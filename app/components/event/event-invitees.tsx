@@ -1,5 +1,6 @@
 import { FormMessages } from "~/components/ui/field";
 import type { PageOf } from "~/services/events/event-page.server";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 type Page = PageOf<"creator">;
@@ -18,13 +19,22 @@ function InviteButton({ invitee }: { invitee: Page["invitees"][number] }) {
   );
 }
 
+/** What the folded list says: how many people, and how far they got. */
+function inviteesAbout(page: Page) {
+  if (page.invitees.length === 0) return "No one yet";
+  const people = `${page.invitees.length} ${page.invitees.length === 1 ? "person" : "people"}`;
+  const waiting = page.notYetInvited ? ` · ${page.notYetInvited} to invite` : "";
+  return `${people} · ${page.contributors.length} contributed${waiting}`;
+}
+
 /** Everyone invited, how to reach them and how far they got. */
 export function EventInvitees({ page }: { page: Page }) {
   const reply = useIntentReply("invite-one", "invite-all");
+  // Someone just added from the invite form shows up in the list, unfolded.
+  const added = useIntentReply("invite");
   return (
-    <section className="card event-section" id="invitees" aria-labelledby="invitees-heading">
+    <FoldedSection id="invitees" heading="Invitees" about={inviteesAbout(page)} open={!!reply || !!added?.ok}>
       <div className="event-section__head">
-        <h2 id="invitees-heading">Invitees</h2>
         {page.collecting && page.notYetInvited > 0 ? (
           <IntentForm intent="invite-all" section="invitees">
             <IntentButton intent="invite-all" pending="Sending…">
@@ -68,6 +78,6 @@ export function EventInvitees({ page }: { page: Page }) {
           </tbody>
         </table>
       )}
-    </section>
+    </FoldedSection>
   );
 }

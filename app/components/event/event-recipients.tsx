@@ -1,5 +1,6 @@
 import { Field, FormMessages } from "~/components/ui/field";
 import type { PageOf } from "~/services/events/event-page.server";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 type Recipient = PageOf<"creator">["recipients"][number];
@@ -58,8 +59,12 @@ export function EventRecipients({ recipients }: { recipients: Recipient[] }) {
   // Successes, and a refused removal, are said above the list; a failed edit or add is said in its form.
   const section = changed?.ok || changed?.intent === "remove-recipient" ? changed : added?.ok ? added : undefined;
   return (
-    <section className="card event-section" id="recipients" aria-labelledby="recipients-heading">
-      <h2 id="recipients-heading">Recipients</h2>
+    <FoldedSection
+      id="recipients"
+      heading="Recipients"
+      about={recipients.map((r) => [r.firstName, r.lastName].filter(Boolean).join(" ")).join(", ")}
+      open={!!added || !!changed}
+    >
       <p className="field-hint">Who the Chorus is for. An e-mail or mobile number lets us deliver the video to them.</p>
       <FormMessages formError={section?.formError} message={section?.message} />
       <ul className="event-recipients">
@@ -104,6 +109,6 @@ export function EventRecipients({ recipients }: { recipients: Recipient[] }) {
           </IntentButton>
         </IntentForm>
       </details>
-    </section>
+    </FoldedSection>
   );
 }

@@ -1,5 +1,6 @@
 import { Field, FormMessages } from "~/components/ui/field";
 import type { PageOf } from "~/services/events/event-page.server";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 type Settings = PageOf<"creator">["settings"];
@@ -22,8 +23,7 @@ export function EventSettingsForm({ settings }: { settings: Settings }) {
   const promptError = Object.entries(errors).find(([key]) => key.startsWith("prompts"))?.[1];
   const status = values?.status ?? settings.status;
   return (
-    <section className="card event-section" id="settings" aria-labelledby="settings-heading">
-      <h2 id="settings-heading">Settings</h2>
+    <FoldedSection id="settings" heading="Settings" about="Title, message, questions, deadline…" open={!!reply}>
       <FormMessages formError={reply?.formError} message={reply?.message} />
       <IntentForm intent="settings" section="settings">
         <Field
@@ -110,6 +110,6 @@ export function EventSettingsForm({ settings }: { settings: Settings }) {
           Save changes
         </IntentButton>
       </IntentForm>
-    </section>
+    </FoldedSection>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { PageOf } from "~/services/events/event-page.server";
-import { IntentButton, IntentForm } from "./event-intent-form";
+import { FoldedSection } from "./event-fold";
+import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 /** A read-only link with a Copy button; the button appears once JavaScript can use the clipboard. */
 function CopyField({ id, label, hint, value }: { id: string; label: string; hint: string; value: string }) {
@@ -61,9 +62,9 @@ function RotateForm({ intent, what }: { intent: "rotate-private-key" | "rotate-v
 }
 
 export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLinks"] }) {
+  const reply = useIntentReply("rotate-private-key", "rotate-view-key");
   return (
-    <section className="card event-section" id="share" aria-labelledby="share-heading">
-      <h2 id="share-heading">Share links</h2>
+    <FoldedSection id="share" heading="Share links" about="Links to contribute, to receive, to watch" open={!!reply}>
       <CopyField
         id="link-contribute"
         label="Contributor link"
@@ -88,6 +89,6 @@ export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLink
         />
         <RotateForm intent="rotate-view-key" what="view-only" />
       </div>
-    </section>
+    </FoldedSection>
   );
 }

@@ -2,12 +2,14 @@ import type { Event, Recipient, User } from "drizzle/schema";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { eventStatusOf } from "~/domain/event-status";
+import { nextStepOf } from "~/domain/next-step";
 import { timeZoneOptions } from "~/domain/time-zones";
 import { dayIn } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
 import type { FormReply } from "~/lib/form.server";
 import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { arrangementSaved } from "~/models/arrangement.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
 import { keepsakesOf } from "~/services/commerce/keepsakes.server";
@@ -145,13 +147,24 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
     );
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(address.stockSearch, address.clientIp);
+    const thankYou = await thankYouVideoOf(event);
     return {
       footerReport,
       takenDown,
       page: {
         ...page,
+        nextStep: nextStepOf({
+          contributions: page.media.items.length,
+          collecting: page.collecting,
+          arranged: await arrangementSaved(db(), event.id),
+          published: !!event.publishedMedia,
+          unlocked: page.delivery.unlocked,
+          deliveryScheduledFor: page.delivery.scheduledFor,
+          delivered: !!event.deliveredAt || event.status === "delivered",
+          thanked: !!event.thankYouMessage || !!thankYou,
+        }),
         messages: await guestbookMessages(event),
-        thankYou: await thankYouVideoOf(event),
+        thankYou,
         stock,
         // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
         keepsakes: await keepsakesOf(event),
