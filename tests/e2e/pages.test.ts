@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, collectPageErrors, DESKTOP, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
+import { createTestEvent } from "../support/events";
 
 /** Public pages, with the status each answers: events are not built yet, so /e/:uuid is a 404 page. */
 const PUBLIC_PAGES = [
@@ -89,6 +90,29 @@ describe.skipIf(!chromiumPath)("pages in Chromium", () => {
       await gotoHydrated(page, "/dashboard");
       await page.getByRole("heading", { name: "My Choruses" }).waitFor();
       await checkedScreenshot(page, `dashboard-${label}`, viewport.width);
+      await page.context().close();
+    }
+  });
+  test("screenshots of a Chorus as its contributor, its recipient and its organiser see it, and of the log-in page, on desktop and phone", async () => {
+    const organiser = await createUser();
+    const chorus = await createTestEvent(organiser);
+    for (const [label, viewport] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const visitor = await newPage(e2e.browser, e2e.server.url, { viewport });
+      await gotoHydrated(visitor, "/auth/login");
+      await checkedScreenshot(visitor, `login-${label}`, viewport.width);
+      await gotoHydrated(visitor, `/e/${chorus.uuid}`);
+      await checkedScreenshot(visitor, `contributor-${label}`, viewport.width);
+      await gotoHydrated(visitor, `/e/${chorus.uuid}?privateKey=${chorus.privateKey}`);
+      await checkedScreenshot(visitor, `recipient-${label}`, viewport.width);
+      await visitor.context().close();
+
+      const page = await newPage(e2e.browser, e2e.server.url, { viewport });
+      await logInBrowser(page, organiser.email, PASSWORD);
+      await gotoHydrated(page, `/e/${chorus.uuid}`);
+      await checkedScreenshot(page, `organiser-${label}`, viewport.width);
       await page.context().close();
     }
   });
