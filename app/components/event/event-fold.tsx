@@ -5,7 +5,7 @@ import { useEffect, useRef, type ReactNode, type RefObject } from "react";
 // danger zone…) are folded into a summary that says what is inside. They are folded in the
 // server's HTML, so a phone without JavaScript gets the short page too and opens a part by
 // tapping its summary. With JavaScript, wide screens open them all (the page fits there), and a
-// link or address naming a folded part opens it (docs/decisions/023).
+// link or address naming a folded part opens it (docs/decisions/026).
 
 /** Wide enough to show every part open: the phone layout stops here (the stylesheet's 600 px). */
 const WIDE = "(min-width: 601px)";
