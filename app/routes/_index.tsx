@@ -1,5 +1,6 @@
 import { json, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { homePageOccasions } from "~/domain/occasions";
 import { DASHBOARD_TITLE, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { occasionHref } from "~/lib/links.server";
@@ -11,7 +12,7 @@ export const meta: MetaFunction = () => [
 
 export async function loader() {
   return json({
-    occasions: homePageOccasions().map((o) => ({ type: o.type, label: o.label, emoji: o.emoji, href: occasionHref(o) })),
+    occasions: homePageOccasions().map((o) => ({ type: o.type, label: o.label, href: occasionHref(o) })),
   });
 }
 
@@ -41,7 +42,7 @@ export default function HomePage() {
           {occasions.map((o) => (
             <li key={o.type}>
               <a href={o.href}>
-                <span aria-hidden="true">{o.emoji}</span> {o.label}
+                <OccasionIcon type={o.type} size={24} className="occasion-icon--inline" /> {o.label}
               </a>
             </li>
           ))}

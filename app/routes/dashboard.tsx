@@ -17,11 +17,11 @@ import { headlineOf, publicEventView } from "~/services/events/event-views.serve
 export const meta: MetaFunction = () => [{ title: `${DASHBOARD_TITLE} — ${PRODUCT_NAME}` }];
 
 function summaryOf(event: Event, recipients: Recipient[], contributions: number, now: Date): EventSummary {
-  const { emoji, label } = publicEventView(event, recipients).occasion;
+  const { type, label } = publicEventView(event, recipients).occasion;
   return {
     uuid: event.uuid,
     headline: headlineOf(event, recipients),
-    occasion: { emoji, label },
+    occasion: { type, label },
     status: eventStatusOf(event, now),
     deadline: { day: formatDeadlineDay(event.deadline, event.timeZone), iso: event.deadline.toISOString() },
     contributions,

@@ -6,6 +6,7 @@ import { RenderPanel } from "~/components/arrange/render-panel";
 import { ThemePanel } from "~/components/arrange/theme-panel";
 import { OriginalsSection } from "~/components/commerce/keepsake-links";
 import { FormMessages } from "~/components/ui/field";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
@@ -77,7 +78,7 @@ export default function ArrangePage() {
         </p>
         <h1>Make the video</h1>
         <p className="muted">
-          <span aria-hidden="true">{page.event.emoji}</span> {page.event.headline}
+          <OccasionIcon type={page.event.occasion} size={28} className="occasion-icon--inline" /> {page.event.headline}
         </p>
       </header>
       {reply && !reply.ok ? <FormMessages formError={reply.formError} /> : null}

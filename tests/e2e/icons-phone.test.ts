@@ -9,10 +9,10 @@ import { createTestEvent } from "../support/events";
 // the header draw their icons instead, and the recipient's two ways of saying thank you read as two
 // different things.
 
-/** The text of every control and of the site header, where an icon must be drawn rather than typed (an occasion's own emoji is its content, spec §3, and stays). */
+/** The text of every control, of the site header and of the page itself, where a picture must be drawn rather than typed. */
 const controlTexts = (page: Page) =>
   page.evaluate(() =>
-    [...document.querySelectorAll(".site-header, button, summary, a.button, .empty-state__icon, .event-video__icon")].map(
+    [...document.querySelectorAll(".site-header, main, button, summary, a.button, .empty-state__icon, .event-video__icon")].map(
       (el) => (el as HTMLElement).innerText,
     ),
   );

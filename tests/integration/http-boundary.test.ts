@@ -151,3 +151,18 @@ describe("a page opened at another address of the server", () => {
     expect(home).not.toContain("other-address-bar");
   });
 });
+
+describe("occasion pictures", () => {
+  test("each occasion's picture is an SVG drawing cached for a day; an unknown occasion is a 404", async () => {
+    for (const type of ["birthday", "memorial", "wedding-guestbook"]) {
+      const reply = await fetch(`${server.url}/icons/occasions/${type}`);
+      expect(reply.status, type).toBe(200);
+      expect(reply.headers.get("content-type")).toBe("image/svg+xml");
+      expect(reply.headers.get("cache-control")).toContain("max-age=86400");
+      const svg = await reply.text();
+      expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(svg).toContain("<path");
+    }
+    expect((await fetch(`${server.url}/icons/occasions/not-an-occasion`)).status).toBe(404);
+  });
+});

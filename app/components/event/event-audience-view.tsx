@@ -121,7 +121,7 @@ export function EventAudienceView({ page }: { page: Page }) {
   useMarkOpened(page);
   return (
     <div className="event-page event-page--narrow stack">
-      <EventHero emoji={page.occasion.emoji} headline={page.headline}>
+      <EventHero occasion={page.occasion.type} headline={page.headline}>
         {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
       </EventHero>
       {page.video ? <VideoPlayer video={page.video} headline={page.headline} downloadable={page.downloadable} /> : <VideoWaiting />}

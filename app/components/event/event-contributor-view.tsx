@@ -9,7 +9,7 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
   return (
     <div className="event-page event-page--narrow stack">
       <EventHero
-        emoji={page.occasion.emoji}
+        occasion={page.occasion.type}
         headline={page.headline}
         greeting={page.greeting ? `Hi ${page.greeting}, you're invited!` : null}
       >

@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import { OriginalsOffer } from "~/components/commerce/keepsake-links";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
@@ -45,7 +46,7 @@ function EventHead({ page }: { page: Page }) {
   return (
     <header className="event-head">
       <p className="event-head__occasion">
-        <span aria-hidden="true">{page.occasion.emoji}</span> {page.occasion.label}
+        <OccasionIcon type={page.occasion.type} size={20} className="occasion-icon--inline" /> {page.occasion.label}
       </p>
       <h1>{page.headline}</h1>
       <dl className="event-facts">

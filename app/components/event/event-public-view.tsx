@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import type { PageOf } from "~/services/events/event-page.server";
 import { EventThankYouVideo } from "./event-thank-you-video";
@@ -9,8 +10,8 @@ export function EventPublicView({ page }: { page: PageOf<"public"> }) {
   return (
     <div className="event-page--narrow stack">
       <div className="card empty-state">
-        <p className="empty-state__icon" aria-hidden="true">
-          {page.occasion.emoji}
+        <p className="empty-state__icon">
+          <OccasionIcon type={page.occasion.type} />
         </p>
         <h1>{page.headline}</h1>
         <p>This {PRODUCT_NAME} is no longer collecting contributions.</p>

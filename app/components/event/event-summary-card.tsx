@@ -1,10 +1,11 @@
 import { Link } from "@remix-run/react";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import type { EventStatusKind } from "~/domain/event-status";
 
 export interface EventSummary {
   uuid: string;
   headline: string;
-  occasion: { emoji: string; label: string };
+  occasion: { type: string; label: string };
   status: { kind: EventStatusKind; label: string };
   /** "Fri 4 Dec 2026", in the event's time zone, and the instant for <time>. */
   deadline: { day: string; iso: string };
@@ -20,8 +21,8 @@ const inviteesText = (n: number) => (n === 0 ? "No one invited yet" : n === 1 ? 
 export function EventSummaryCard({ event }: { event: EventSummary }) {
   return (
     <article className="event-card">
-      <span className="event-card__emoji" aria-hidden="true">
-        {event.occasion.emoji}
+      <span className="event-card__emoji">
+        <OccasionIcon type={event.occasion.type} size={40} />
       </span>
       <div className="event-card__body">
         <p className="event-card__occasion">{event.occasion.label}</p>

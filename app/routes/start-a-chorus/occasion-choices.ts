@@ -3,7 +3,6 @@ import { findOccasion, guestbookOccasions, webAppOccasions, WEDDING_GUESTBOOK_TY
 export interface OccasionChoice {
   /** The radio value: an occasion type, or "wedding-guestbook". */
   value: string;
-  emoji: string;
   label: string;
   /** The label in guestbook mode (spec §2.4). */
   guestbookLabel: string;
@@ -19,7 +18,6 @@ export function occasionChoices(): OccasionChoice[] {
   const guestbookLabels = new Map(guestbookOccasions().map((option) => [option.type as string, option.label]));
   const choices = webAppOccasions().map((occasion) => ({
     value: occasion.type as string,
-    emoji: occasion.emoji,
     label: occasion.label,
     guestbookLabel: guestbookLabels.get(occasion.type) ?? occasion.label,
     guestbookOnly: false,
@@ -32,7 +30,6 @@ export function occasionChoices(): OccasionChoice[] {
     if (choices[wedding]!.guestbookLabel === weddingGuestbook) choices[wedding]!.guestbookLabel = choices[wedding]!.label;
     choices.splice(wedding + 1, 0, {
       value: WEDDING_GUESTBOOK_TYPE,
-      emoji: "📖",
       label: weddingGuestbook,
       guestbookLabel: weddingGuestbook,
       guestbookOnly: true,

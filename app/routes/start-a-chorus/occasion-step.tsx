@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import type { ChangeEvent } from "react";
 import { Field } from "~/components/ui/field";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { WEDDING_GUESTBOOK_TYPE } from "~/domain/occasions";
 import type { StartDraft } from "~/domain/start-draft";
 import { DefaultSubmit, StepActions } from "./form-controls";
@@ -48,8 +49,8 @@ export function OccasionStep({ draft, errors, choices }: Props) {
             <li key={choice.value} className={choice.guestbookOnly ? "start-guestbook-only" : undefined}>
               <label>
                 <input type="radio" name="occasion" value={choice.value} defaultChecked={draft.occasion === choice.value} />
-                <span className="start-emoji" aria-hidden="true">
-                  {choice.emoji}
+                <span className="start-emoji">
+                  <OccasionIcon type={choice.value} size={32} />
                 </span>
                 <span className="start-label--plain">{choice.label}</span>
                 <span className="start-label--guestbook">{choice.guestbookLabel}</span>

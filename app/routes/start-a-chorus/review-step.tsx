@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormMessages } from "~/components/ui/field";
+import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import type { ReviewSummary } from "./review-summary.server";
@@ -46,8 +47,8 @@ export function ReviewStep({ summary, loggedIn, loginHref, registerHref, formErr
     <div className="start-form">
       <FormMessages formError={formError} />
       <div className="start-review__preview">
-        <span className="start-review__emoji" aria-hidden="true">
-          {occasion?.emoji ?? "🎉"}
+        <span className="start-review__emoji">
+          <OccasionIcon type={occasion?.type ?? "congratulations"} />
         </span>
         <div>
           <p className="start-review__kicker">Your {PRODUCT_NAME}</p>

@@ -24,7 +24,7 @@ function occasionSummary(draft: StartDraft) {
   const { occasion, guestbook } = occasionOfChoice(draft.occasion, draft.guestbook);
   const custom = occasion === "other" ? draft.occasionOther.trim() : "";
   const label = custom ? (guestbook ? `${custom} Guestbook` : custom) : guestbook ? choice.guestbookLabel : choice.label;
-  return { emoji: choice.emoji, label, guestbook };
+  return { type: choice.value, label, guestbook };
 }
 
 function deadlineSummary(draft: StartDraft, now: Date) {

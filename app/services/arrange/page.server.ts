@@ -29,7 +29,7 @@ export async function loadArrangePage(context: ArrangeContext) {
       id: event.id,
       uuid: event.uuid,
       headline: event.title || `${names} — ${occasion?.label ?? "Chorus"}`,
-      emoji: occasion?.emoji ?? "✨",
+      occasion: event.occasion,
     },
     theme,
     music,

@@ -1,0 +1,72 @@
+import type { LucideIcon } from "lucide-react";
+import {
+  Apple,
+  Baby,
+  Bird,
+  BookHeart,
+  BookOpen,
+  Briefcase,
+  Cake,
+  Flower,
+  Flower2,
+  GraduationCap,
+  Hand,
+  HandHeart,
+  Heart,
+  HeartHandshake,
+  Medal,
+  PartyPopper,
+  School,
+  Shirt,
+  Snowflake,
+  Sparkles,
+  Star,
+  TreePalm,
+  Trophy,
+  Gem,
+} from "lucide-react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { WEDDING_GUESTBOOK_TYPE, type OccasionType } from "~/domain/occasions";
+
+// Each occasion's picture, drawn from the interface's icon set (Lucide) instead of its emoji (spec §3
+// keeps the emoji as data): an emoji shows as an empty box on a device without an emoji font. The
+// pictures are served as small SVG files (/icons/occasions/{type}), so a page that shows one carries
+// no drawing code, and a list of occasions costs one cached file each.
+
+const ICONS: Record<OccasionType | typeof WEDDING_GUESTBOOK_TYPE, LucideIcon> = {
+  birthday: Cake,
+  other: Sparkles,
+  anniversary: HeartHandshake,
+  thankyou: HandHeart,
+  school: School,
+  "teacher-appreciation": Apple,
+  graduation: GraduationCap,
+  yearbook: BookOpen,
+  business: Briefcase,
+  recognition: Trophy,
+  military: Medal,
+  retirement: TreePalm,
+  farewell: Hand,
+  wedding: Gem,
+  mothers: Flower2,
+  fathers: Shirt,
+  congratulations: PartyPopper,
+  valentines: Heart,
+  getwell: Flower,
+  memorial: Bird,
+  babyshower: Baby,
+  barmitzvah: Star,
+  batmitzvah: Star,
+  holiday: Snowflake,
+  [WEDDING_GUESTBOOK_TYPE]: BookHeart,
+};
+
+/** The brand's blue, as the interface's icons are drawn. */
+const INK = "#1f5fd6";
+
+/** An occasion's picture as a standalone SVG document, or null for a type that is not one. */
+export function occasionIconSvg(type: string): string | null {
+  const Icon = Object.hasOwn(ICONS, type) ? ICONS[type as keyof typeof ICONS] : null;
+  if (!Icon) return null;
+  return renderToStaticMarkup(<Icon color={INK} size={48} strokeWidth={1.6} />);
+}
