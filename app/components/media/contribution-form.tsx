@@ -5,7 +5,7 @@ import { PHOTO_MAX_EDGE } from "~/lib/browser/downscale-photo";
 import { connectRealtime } from "~/realtime/client";
 import { ClipRecorder } from "./clip-recorder";
 import { EARLY_PRESS_SCRIPT } from "./early-press";
-import { loadUploader, useUploads, type UploadContext } from "./use-uploads";
+import { loadUploader, useUploads, type SentWords, type UploadContext } from "./use-uploads";
 
 export interface UploadLimits {
   maxVideoBytes: number;
@@ -70,24 +70,30 @@ export function ContributionForm(props: {
   });
   const nonce = useNonce();
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => setHydrated(true), []);
+  // What was typed before the app started is taken over as it hydrates: the inputs are React's from
+  // then on, and its first render would put back the empty values it started with.
+  const typedEarly = useRef<SentWords | undefined>(undefined);
+  useEffect(() => {
+    const element = form.current;
+    if (element) {
+      const field = (name: string) => (element.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? "";
+      typedEarly.current = { contributorName: field("contributorName"), caption: field("caption") };
+      setName(typedEarly.current.contributorName);
+      setCaption(typedEarly.current.caption);
+    }
+    setHydrated(true);
+  }, []);
 
-  // Once the app runs (the form then says data-ready): what was typed before it started, and the
-  // files of a press it held, are taken over.
+  // Once the app runs (the form then says data-ready), the files of a press it held are sent.
   const { add } = uploader;
   useEffect(() => {
     const element = form.current;
-    if (!hydrated || !element) return;
-    const field = (name: string) => (element.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? "";
-    const words = { contributorName: field("contributorName"), caption: field("caption") };
-    setName(words.contributorName);
-    setCaption(words.caption);
-    if (!element.hasAttribute("data-waiting")) return;
+    if (!hydrated || !element?.hasAttribute("data-waiting")) return;
     element.removeAttribute("data-waiting");
     const input = element.elements.namedItem("file") as HTMLInputElement;
     const held = Array.from(input.files ?? []);
     input.value = "";
-    if (held.length) void add(held, words);
+    if (held.length) void add(held, typedEarly.current);
   }, [hydrated, add]);
 
   // After the last byte, each file is checked and prepared; its progress arrives on the event's public

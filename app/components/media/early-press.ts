@@ -8,7 +8,7 @@
 // would without JavaScript. With JavaScript off none of this runs.
 
 /** How long a held press waits for the app before the plain post goes ahead. */
-export const EARLY_PRESS_WAIT_MS = 60_000;
+const EARLY_PRESS_WAIT_MS = 60_000;
 
 export const EARLY_PRESS_SCRIPT = `(function () {
   var script = document.currentScript;

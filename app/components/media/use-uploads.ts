@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/browser/downscale-photo";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetKeptFile, keepFile, keptFiles, NotKept, type KeptFile } from "~/lib/browser/kept-files";
+import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
 import type * as UploadClient from "./upload-client";
 
@@ -104,6 +104,8 @@ export function useUploads(context: UploadContext) {
   const locks = useRef(new Map<string, () => void>());
   /** The fingerprint of each item sent on from an earlier visit, to free it if cancelled before it starts. */
   const keptIds = useRef(new Map<string, string>());
+  /** Why the browser could not keep a file, by fingerprint, for the page's next visit to say. */
+  const notKept = useRef(new Map<string, string>());
   const contextRef = useRef(context);
   contextRef.current = context;
 
@@ -111,7 +113,7 @@ export function useUploads(context: UploadContext) {
     setItems((list) => list.map((item) => (item.id === id ? { ...item, ...changes } : item)));
   }, []);
 
-  const persist = (item: UploadItem, fingerprint: string, state: StoredUpload["state"], notKept?: string) =>
+  const persist = (item: UploadItem, fingerprint: string, state: StoredUpload["state"]) =>
     saveUpload({
       fingerprint,
       eventUuid: contextRef.current.eventUuid,
@@ -123,7 +125,7 @@ export function useUploads(context: UploadContext) {
       bytesSent: item.bytesSent,
       mediaUuid: item.mediaUuid,
       error: item.error,
-      notKept,
+      notKept: notKept.current.get(fingerprint),
       updatedAt: Date.now(),
     });
 
@@ -220,7 +222,8 @@ export function useUploads(context: UploadContext) {
       const sent = { contributorName: ctx.contributorName, caption: ctx.caption };
       if (!kept) {
         await keepFile({ fingerprint, eventUuid: ctx.eventUuid, purpose: ctx.purpose, ...sent, file }).catch((error: unknown) => {
-          persist(item, fingerprint, "uploading", error instanceof NotKept ? error.message : "this browser could not keep it");
+          notKept.current.set(fingerprint, error instanceof NotKept ? error.message : "this browser could not keep it");
+          persist(item, fingerprint, "uploading");
         });
       }
       upload.start();

@@ -7,7 +7,7 @@ const DATABASE = "chorus-files";
 const STORE = "files";
 
 /** A kept file is dropped this long after it was picked, sent or not (the server drops an unfinished upload sooner). */
-export const KEPT_FILE_DAYS = 7;
+const KEPT_FILE_DAYS = 7;
 
 export interface KeptFile {
   fingerprint: string;
