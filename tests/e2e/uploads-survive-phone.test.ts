@@ -187,6 +187,36 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     await context.close();
   }, 60_000);
 
+  test("a browser that cannot keep files says so after a reload, with the reason, as before", async () => {
+    const event = await createTestEvent(await createUser());
+    const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
+    context.setDefaultTimeout(10_000);
+    // As in a browser without IndexedDB.
+    await context.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined }));
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 150,
+      downloadThroughput: 100_000,
+      uploadThroughput: 50_000,
+    });
+    await page.goto(`/e/${event.uuid}`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Photos and videos").setInputFiles(clip);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.locator(".upload-item").filter({ hasText: "Uploading" }).waitFor();
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    const note = page.getByText(/An upload was interrupted: long-hello\.mp4\. Choose the same file again/);
+    await note.waitFor();
+    expect(await note.textContent()).toContain(
+      "Your browser could not keep long-hello.mp4 to send it on by itself: this browser does not keep files for pages.",
+    );
+    expect(await page.getByText("picked earlier").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   test("a press of Upload before the page's script has started is held and sent through the resumable upload", async () => {
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
