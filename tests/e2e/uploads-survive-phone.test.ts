@@ -10,7 +10,7 @@ import { listMediaOfEvent } from "~/models/media.server";
 import { storage } from "~/services/media/storage.server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
-import { chromiumPath, PHONE } from "../support/browser";
+import { chromiumPath, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
 import { sha256File } from "../support/media-fixtures";
@@ -177,6 +177,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     });
     await again.goto(`/e/${event.uuid}`);
     await again.getByText("Sending the file you picked earlier").waitFor();
+    await saveScreenshot(again, "uploads-sent-on-phone");
     await again.locator(".upload-item").filter({ hasText: "long-hello.mp4" }).getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => keptNames(again)).toEqual([]);
     expect(await again.getByText("Sending the file you picked earlier").count()).toBe(0);
@@ -239,6 +240,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     await page.getByRole("button", { name: "Upload" }).click();
     const waiting = page.getByText("Getting ready to send…");
     await waiting.waitFor({ state: "visible" });
+    await saveScreenshot(page, "uploads-early-press-waiting-phone");
     expect(await page.locator("form.contribution-form[data-ready]").count()).toBe(0);
 
     letScriptsThrough();
