@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/browser/downscale-photo";
+import { forgetKeptFile, keepFile, keptFiles, NotKept, type KeptFile } from "~/lib/browser/kept-files";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
 import type * as UploadClient from "./upload-client";
@@ -22,6 +23,8 @@ export interface UploadItem {
   downscaled: boolean;
   error?: string;
   mediaUuid?: string;
+  /** Picked on an earlier visit of the page, kept in the browser and sent on by itself. */
+  resumed?: boolean;
 }
 
 export interface UploadContext {
@@ -63,23 +66,48 @@ const shouldRetry = (error: tus.DetailedError) => {
   return status === 0 || status >= 500 || status === 409 || status === 423;
 };
 
+/** What the form says when a file is sent: its name and words go up with the file. */
+export type SentWords = Pick<UploadContext, "contributorName" | "caption">;
+
+/**
+ * Holds a lock named after an upload while this tab sends it (Web Locks, where the browser has
+ * them), so a second tab of the same page does not send the same kept file at the same time.
+ * Resolves with its release, or null when another tab holds it.
+ */
+function holdUploadLock(fingerprint: string): Promise<(() => void) | null> {
+  if (typeof navigator === "undefined" || !navigator.locks) return Promise.resolve(() => {});
+  return new Promise((resolve) => {
+    void navigator.locks
+      .request(`chorus-upload:${fingerprint}`, { ifAvailable: true }, (lock) => {
+        if (!lock) return resolve(null);
+        return new Promise<void>((release) => resolve(() => release()));
+      })
+      .catch(() => resolve(() => {}));
+  });
+}
+
+const newItemId = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
 /**
  * Resumable uploads with tus: chunked, retried with backoff, resumed from the
- * server's offset after a dropped connection, a reload (the same file picked again)
- * or a server restart. State is mirrored in localStorage.
+ * server's offset after a dropped connection, a reload or a server restart. Each file is kept
+ * in the browser until the server has it (kept-files.ts), so when the page opens again its
+ * upload carries on by itself; state is mirrored in localStorage.
  */
 export function useUploads(context: UploadContext) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [interrupted, setInterrupted] = useState<StoredUpload[]>([]);
-  const uploads = useRef(new Map<string, { upload: tus.Upload; file: File }>());
+  const uploads = useRef(new Map<string, { upload: tus.Upload; file: File; fingerprint: string }>());
   /** Every file as it was picked, so one whose upload never started can be retried. */
   const picked = useRef(new Map<string, File>());
+  /** The lock of each upload this tab is sending, released when it ends. */
+  const locks = useRef(new Map<string, () => void>());
+  /** The fingerprint of each item sent on from an earlier visit, to free it if cancelled before it starts. */
+  const keptIds = useRef(new Map<string, string>());
+  /** Why the browser could not keep a file, by fingerprint, for the page's next visit to say. */
+  const notKept = useRef(new Map<string, string>());
   const contextRef = useRef(context);
   contextRef.current = context;
-
-  useEffect(() => {
-    setInterrupted(storedUploads(context.eventUuid, context.purpose).filter((u) => u.state !== "done"));
-  }, [context.eventUuid, context.purpose]);
 
   const patch = useCallback((id: string, changes: Partial<UploadItem>) => {
     setItems((list) => list.map((item) => (item.id === id ? { ...item, ...changes } : item)));
@@ -97,12 +125,20 @@ export function useUploads(context: UploadContext) {
       bytesSent: item.bytesSent,
       mediaUuid: item.mediaUuid,
       error: item.error,
+      notKept: notKept.current.get(fingerprint),
       updatedAt: Date.now(),
     });
 
+  /** The file is on the server, cancelled or refused: free what the browser kept of it. */
+  const release = useCallback((fingerprint: string) => {
+    void forgetKeptFile(fingerprint);
+    locks.current.get(fingerprint)?.();
+    locks.current.delete(fingerprint);
+  }, []);
+
   const start = useCallback(
-    async (id: string, file: File, client: typeof UploadClient) => {
-      const ctx = contextRef.current;
+    async (id: string, file: File, client: typeof UploadClient, words?: SentWords, kept?: KeptFile) => {
+      const ctx = { ...contextRef.current, ...words };
       // Chunks start at 2 MB and grow while they arrive fast (upload-chunk-size.ts); tus-js-client
       // reads its chunkSize option afresh for every chunk.
       let chunkStarted = 0;
@@ -138,6 +174,7 @@ export function useUploads(context: UploadContext) {
           if (mediaUuid) patch(id, { mediaUuid });
         },
         onSuccess: () => {
+          void upload.options.fingerprint!(file, upload.options).then(release);
           setItems((list) =>
             list.map((item) => {
               if (item.id !== id) return item;
@@ -149,6 +186,9 @@ export function useUploads(context: UploadContext) {
         },
         onError: (error) => {
           const message = errorMessage(error);
+          // A file the server answered with a refusal will not be taken on a later visit either;
+          // one cut off by the network stays kept and is sent on when the page opens again.
+          if ((error as tus.DetailedError).originalResponse) void upload.options.fingerprint!(file, upload.options).then(release);
           setItems((list) =>
             list.map((item) => {
               if (item.id !== id) return item;
@@ -159,19 +199,36 @@ export function useUploads(context: UploadContext) {
           );
         },
       });
-      uploads.current.set(id, { upload, file });
+      const fingerprint = await upload.options.fingerprint!(file, upload.options);
+      uploads.current.set(id, { upload, file, fingerprint });
+      if (!locks.current.has(fingerprint)) {
+        const unlock = await holdUploadLock(fingerprint);
+        if (unlock) locks.current.set(fingerprint, unlock);
+      }
       const previous = await upload.findPreviousUploads();
       if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
-      const fingerprint = await upload.options.fingerprint!(file, upload.options);
-      persist(
-        { id, name: file.name, size: file.size, type: file.type, bytesSent: 0, state: "uploading", downscaled: false },
-        fingerprint,
-        "uploading",
-      );
+      const item: UploadItem = {
+        id,
+        name: file.name,
+        size: file.size,
+        type: file.type,
+        bytesSent: 0,
+        state: "uploading",
+        downscaled: false,
+      };
+      persist(item, fingerprint, "uploading");
       setInterrupted((list) => list.filter((u) => u.fingerprint !== fingerprint));
+      // Kept before its first byte goes, so a page closed from now on sends it on when opened again.
+      const sent = { contributorName: ctx.contributorName, caption: ctx.caption };
+      if (!kept) {
+        await keepFile({ fingerprint, eventUuid: ctx.eventUuid, purpose: ctx.purpose, ...sent, file }).catch((error: unknown) => {
+          notKept.current.set(fingerprint, error instanceof NotKept ? error.message : "this browser could not keep it");
+          persist(item, fingerprint, "uploading");
+        });
+      }
       upload.start();
     },
-    [patch],
+    [patch, release],
   );
 
   /**
@@ -180,7 +237,7 @@ export function useUploads(context: UploadContext) {
    * loads it again.
    */
   const prepare = useCallback(
-    async (id: string, original: File) => {
+    async (id: string, original: File, words?: SentWords) => {
       const client = await loadUploader().catch(() => null);
       if (!client) {
         patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry." });
@@ -198,25 +255,74 @@ export function useUploads(context: UploadContext) {
           : new File([original], original.name, { type: signature.mime, lastModified: original.lastModified });
       const { file, downscaled } = await downscalePhoto(typed);
       patch(id, { size: file.size, downscaled, state: "uploading" });
-      await start(id, file, client);
+      await start(id, file, client, words);
     },
     [patch, start],
   );
 
+  /** Sends files picked or recorded; `words` stand for the form's when it has not caught up with them yet. */
   const add = useCallback(
-    async (files: File[]) => {
+    async (files: File[], words?: SentWords) => {
       for (const original of files) {
-        const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+        const id = newItemId();
         picked.current.set(id, original);
         setItems((list) => [
           ...list,
           { id, name: original.name, size: original.size, type: original.type, bytesSent: 0, state: "preparing", downscaled: false },
         ]);
-        await prepare(id, original);
+        await prepare(id, original, words);
       }
     },
     [prepare],
   );
+
+  // When the page opens, the files kept from an earlier visit are sent on from the server's offset;
+  // uploads interrupted without a kept file are listed, with the reason, to be picked again.
+  const { eventUuid, purpose } = context;
+  useEffect(() => {
+    let gone = false;
+    void (async () => {
+      const stored = storedUploads(eventUuid, purpose);
+      const kept = [];
+      for (const file of await keptFiles(eventUuid, purpose)) {
+        if (stored.some((u) => u.fingerprint === file.fingerprint && u.state === "done")) void forgetKeptFile(file.fingerprint);
+        else kept.push(file);
+      }
+      if (gone) return;
+      const resuming = new Set(kept.map((k) => k.fingerprint));
+      setInterrupted(stored.filter((u) => u.state !== "done" && !resuming.has(u.fingerprint)));
+      for (const entry of kept) {
+        // Another tab of this page is already sending it.
+        const unlock = await holdUploadLock(entry.fingerprint);
+        if (!unlock) continue;
+        if (gone) return unlock();
+        locks.current.set(entry.fingerprint, unlock);
+        const { file } = entry;
+        const id = newItemId();
+        picked.current.set(id, file);
+        keptIds.current.set(id, entry.fingerprint);
+        const item: UploadItem = {
+          id,
+          name: file.name,
+          size: file.size,
+          type: file.type,
+          bytesSent: 0,
+          state: "preparing",
+          downscaled: false,
+        };
+        setItems((list) => [...list, { ...item, resumed: true }]);
+        const client = await loadUploader().catch(() => null);
+        if (!client) {
+          patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry." });
+          continue;
+        }
+        await start(id, file, client, { contributorName: entry.contributorName, caption: entry.caption }, entry);
+      }
+    })();
+    return () => {
+      gone = true;
+    };
+  }, [eventUuid, purpose, patch, start]);
 
   const retry = useCallback(
     (id: string) => {
@@ -239,11 +345,13 @@ export function useUploads(context: UploadContext) {
     async (id: string) => {
       const entry = uploads.current.get(id);
       patch(id, { state: "cancelled" });
+      const fingerprint = entry?.fingerprint ?? keptIds.current.get(id);
+      if (fingerprint) release(fingerprint);
       if (!entry) return;
       await entry.upload.abort(true).catch(() => {});
-      forgetUpload(await entry.upload.options.fingerprint!(entry.file, entry.upload.options));
+      forgetUpload(entry.fingerprint);
     },
-    [patch],
+    [patch, release],
   );
 
   const counted = (item: UploadItem) => item.state !== "cancelled" && item.state !== "refused";

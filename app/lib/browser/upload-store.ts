@@ -1,6 +1,7 @@
 // What a contributor's browser keeps about their uploads (spec §3 "values kept locally"):
 // their upload token (their key to their own uploads, no account needed), the uploads
-// they finished, the ones that failed, and the state of those still in progress.
+// they finished, the ones that failed, and the state of those still in progress. The files
+// themselves are kept apart, in IndexedDB (kept-files.ts), under the same fingerprints.
 
 const KEY = "chorus.uploads.v1";
 
@@ -16,6 +17,8 @@ export interface StoredUpload {
   bytesSent: number;
   mediaUuid?: string;
   error?: string;
+  /** Why the browser could not keep the file itself to send on after a reload (kept-files.ts). */
+  notKept?: string;
   updatedAt: number;
 }
 
