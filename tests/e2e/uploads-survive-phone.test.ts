@@ -62,12 +62,24 @@ const keptNames = (page: Page) =>
     () =>
       new Promise<string[]>((resolve, reject) => {
         const open = indexedDB.open("chorus-files");
-        open.onerror = () => reject(open.error);
+        // Looking must not create the database (the page makes it, with its store, when it first keeps a file).
+        let absent = false;
+        open.onupgradeneeded = () => {
+          absent = true;
+          open.transaction?.abort();
+        };
+        open.onerror = () => (absent ? resolve([]) : reject(open.error));
         open.onsuccess = () => {
           const database = open.result;
-          if (!database.objectStoreNames.contains("files")) return resolve([]);
+          if (!database.objectStoreNames.contains("files")) {
+            database.close();
+            return resolve([]);
+          }
           const all = database.transaction("files").objectStore("files").getAll();
-          all.onsuccess = () => resolve((all.result as { file: File }[]).map((k) => k.file.name));
+          all.onsuccess = () => {
+            resolve((all.result as { file: File }[]).map((k) => k.file.name));
+            database.close();
+          };
           all.onerror = () => reject(all.error);
         };
       }),

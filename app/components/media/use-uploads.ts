@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/browser/downscale-photo";
-import { forgetKeptFile, keepFile, keptFiles, NotKept, type KeptFile } from "~/lib/browser/kept-files";
+import type { KeptFile } from "~/lib/browser/kept-files";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
 import type * as UploadClient from "./upload-client";
@@ -49,6 +49,12 @@ function errorMessage(error: Error) {
   }
   return response ? "The server refused this file." : "The connection dropped and did not come back. Tap Retry when you have signal.";
 }
+
+/**
+ * What keeps picked files in the browser (kept-files.ts), fetched when first needed: when the page
+ * opens with unfinished uploads from an earlier visit, or when a file is picked.
+ */
+const keptFilesModule = () => import("~/lib/browser/kept-files");
 
 let uploader: Promise<typeof UploadClient> | null = null;
 /** The upload client (upload-client.ts), fetched once; a failed fetch is tried again next time. */
@@ -131,7 +137,9 @@ export function useUploads(context: UploadContext) {
 
   /** The file is on the server, cancelled or refused: free what the browser kept of it. */
   const release = useCallback((fingerprint: string) => {
-    void forgetKeptFile(fingerprint);
+    void keptFilesModule()
+      .then((kept) => kept.forgetKeptFile(fingerprint))
+      .catch(() => undefined);
     locks.current.get(fingerprint)?.();
     locks.current.delete(fingerprint);
   }, []);
@@ -221,10 +229,17 @@ export function useUploads(context: UploadContext) {
       // Kept before its first byte goes, so a page closed from now on sends it on when opened again.
       const sent = { contributorName: ctx.contributorName, caption: ctx.caption };
       if (!kept) {
-        await keepFile({ fingerprint, eventUuid: ctx.eventUuid, purpose: ctx.purpose, ...sent, file }).catch((error: unknown) => {
-          notKept.current.set(fingerprint, error instanceof NotKept ? error.message : "this browser could not keep it");
+        const keeping = await keptFilesModule().catch(() => null);
+        const refusal = keeping
+          ? await keeping.keepFile({ fingerprint, eventUuid: ctx.eventUuid, purpose: ctx.purpose, ...sent, file }).then(
+              () => null,
+              (error: unknown) => (error instanceof keeping.NotKept ? error.message : "this browser could not keep it"),
+            )
+          : "the page could not load what keeps it";
+        if (refusal) {
+          notKept.current.set(fingerprint, refusal);
           persist(item, fingerprint, "uploading");
-        });
+        }
       }
       upload.start();
     },
@@ -284,8 +299,11 @@ export function useUploads(context: UploadContext) {
     void (async () => {
       const stored = storedUploads(eventUuid, purpose);
       const kept = [];
-      for (const file of await keptFiles(eventUuid, purpose)) {
-        if (stored.some((u) => u.fingerprint === file.fingerprint && u.state === "done")) void forgetKeptFile(file.fingerprint);
+      // Files are kept only while their upload is unfinished: with none, there is nothing to load.
+      const unfinished = stored.some((u) => u.state !== "done");
+      const keeping = unfinished ? await keptFilesModule().catch(() => null) : null;
+      for (const file of keeping ? await keeping.keptFiles(eventUuid, purpose) : []) {
+        if (stored.some((u) => u.fingerprint === file.fingerprint && u.state === "done")) void keeping!.forgetKeptFile(file.fingerprint);
         else kept.push(file);
       }
       if (gone) return;
