@@ -241,6 +241,11 @@ const CASES: Case[] = [
     allowed: everyone,
     request: async () => ({ method: "GET", path: "/api/v2/geo-countries?sortBy=name" }),
   },
+  {
+    call: "GET /api/v2/tremendous/products",
+    allowed: everyone,
+    request: async () => ({ method: "GET", path: "/api/v2/tremendous/products?country=US" }),
+  },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {
     call: "POST /api/twilio/lookup-phone-number",
