@@ -4,6 +4,7 @@ import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
+import { EventGiftSection } from "./event-gift-section";
 import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
@@ -20,6 +21,7 @@ const SECTIONS = [
   ["invite", "Invite"],
   ["invitees", "Invitees"],
   ["recipients", "Recipients"],
+  ["gift", "Gift card"],
   ["deliver", "Deliver"],
   ["settings", "Settings"],
 ] as const;
@@ -97,6 +99,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventInvitees page={page} />
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
+      <EventGiftSection section={page.gift} />
       <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />

@@ -17,6 +17,7 @@ import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
+import { giftOfEvent, organiserGiftSection } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
@@ -125,6 +126,8 @@ export interface EventPageAddress {
   keys: EventKeys;
   stockSearch: StockSearch | null;
   clientIp: string;
+  /** The country whose gift cards the organiser asked to see (?giftCountry=), if any. */
+  giftCountry?: string | null;
 }
 
 /** What the event page at /e/{rawUuid} shows `user` (signed in or not). */
@@ -155,6 +158,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         stock,
         // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
         keepsakes: await keepsakesOf(event),
+        gift: await organiserGiftSection(event, address.giftCountry ?? null),
       },
     };
   }

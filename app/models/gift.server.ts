@@ -1,0 +1,43 @@
+import { giftContributions, gifts, type Gift } from "drizzle/schema";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "~/lib/db.server";
+
+export type GiftChoice = Pick<Gift, "country" | "productId" | "productName" | "currency" | "minAmount" | "maxAmount" | "targetAmount">;
+
+export async function findGiftOfEvent(db: Db, eventId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db.select().from(gifts).where(eq(gifts.eventId, eventId)).limit(1);
+  const [found] = options.forUpdate ? await query.for("update") : await query;
+  return found ?? null;
+}
+
+export async function findGiftById(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = db.select().from(gifts).where(eq(gifts.id, id)).limit(1);
+  const [found] = options.forUpdate ? await query.for("update") : await query;
+  return found ?? null;
+}
+
+/** Turns the event's gift on, or changes its brand and target. */
+export async function upsertGift(db: Db, eventId: string, choice: GiftChoice) {
+  const [saved] = await db
+    .insert(gifts)
+    .values({ eventId, ...choice })
+    .onConflictDoUpdate({ target: gifts.eventId, set: { ...choice, updatedAt: new Date() } })
+    .returning();
+  return saved!;
+}
+
+export async function deleteGift(db: Db, id: string) {
+  await db.delete(gifts).where(eq(gifts.id, id));
+}
+
+/** The pot: what paid contributions have brought in, less what was refunded of them. */
+export async function giftPot(db: Db, giftId: string) {
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${giftContributions.amount} - ${giftContributions.amountRefunded}), 0)::int`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(giftContributions)
+    .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")));
+  return { total: row?.total ?? 0, count: row?.count ?? 0 };
+}
