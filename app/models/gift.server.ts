@@ -1,4 +1,4 @@
-import { giftContributions, gifts, type Gift } from "drizzle/schema";
+import { giftContributions, gifts, type Gift, type GiftContribution } from "drizzle/schema";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
@@ -40,4 +40,34 @@ export async function giftPot(db: Db, giftId: string) {
     .from(giftContributions)
     .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")));
   return { total: row?.total ?? 0, count: row?.count ?? 0 };
+}
+
+export type NewGiftContribution = Pick<GiftContribution, "giftId" | "name" | "email" | "amount" | "currency">;
+
+export async function insertGiftContribution(db: Db, input: NewGiftContribution) {
+  const [made] = await db.insert(giftContributions).values(input).returning();
+  return made!;
+}
+
+export async function setGiftContributionSession(db: Db, id: string, provider: string, checkoutSessionId: string) {
+  await db.update(giftContributions).set({ provider, checkoutSessionId }).where(eq(giftContributions.id, id));
+}
+
+export async function lockGiftContribution(db: Db, id: string) {
+  const [found] = await db.select().from(giftContributions).where(eq(giftContributions.id, id)).for("update").limit(1);
+  return found ?? null;
+}
+
+/** Recorded by the payment webhook: the contribution's money is in. */
+export async function markGiftContributionPaid(
+  db: Db,
+  id: string,
+  paid: { provider: string; paymentIntentId: string; checkoutSessionId: string | null; amount: number },
+) {
+  const [saved] = await db
+    .update(giftContributions)
+    .set({ ...paid, status: "paid", paidAt: new Date() })
+    .where(eq(giftContributions.id, id))
+    .returning();
+  return saved!;
 }

@@ -6,6 +6,7 @@ import { db } from "~/lib/db.server";
 import { insertAnnouncement } from "~/models/announcement.server";
 import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
 import { findEventById, insertRecipient } from "~/models/event.server";
+import { upsertGift } from "~/models/gift.server";
 import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRsvp } from "~/models/rsvp.server";
 import { openCartOf } from "~/services/commerce/carts.server";
@@ -57,6 +58,15 @@ beforeAll(async () => {
   guestbookEvent = await createPaidTestEvent(creator.user, { guestbook: true });
   await grantProducts(guestbookEvent, ["guestbook-book"]);
   cartId = (await openCartOf(event)).id;
+  await upsertGift(db(), event.id, {
+    country: "US",
+    productId: "LOCAL-COFFEE-USD",
+    productName: "Morning Roast",
+    currency: "USD",
+    minAmount: 500,
+    maxAmount: 1_000_000,
+    targetAmount: null,
+  });
   promoCode = (await insertPromoCode(db(), { code: `MATRIX-${event.eventId}`, kind: "percent", value: 10 })).code;
   clients.creator = creator.client;
   clients.contributor = contributor.client;
@@ -245,6 +255,16 @@ const CASES: Case[] = [
     call: "GET /api/v2/tremendous/products",
     allowed: everyone,
     request: async () => ({ method: "GET", path: "/api/v2/tremendous/products?country=US" }),
+  },
+  {
+    // Anyone who can open the Chorus may chip into its gift, but not through the recipient's or a view-only link.
+    call: "POST /api/v2/tremendous/contributions",
+    allowed: ["anonymous", "another user", "contributor", "creator", "editor", "admin"],
+    request: async (k) => ({
+      method: "POST",
+      path: `/api/v2/tremendous/contributions${keysOf(k)}`,
+      body: { eventUuid: event.uuid, name: "Matrix", email: "matrix@example.test", amount: "10" },
+    }),
   },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {

@@ -1,4 +1,4 @@
-import { gifts } from "drizzle/schema";
+import { giftContributions, gifts } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
@@ -7,6 +7,7 @@ import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
+import { until } from "../support/wait";
 
 // Group gift cards with the local gift-card vendor (no TREMENDOUS_API_KEY): the catalogue, the
 // organiser's gift, contributions paid through the local payment service and its webhook.
@@ -103,5 +104,95 @@ describe("the organiser's gift, without JavaScript", () => {
     const refused = await stranger.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-COFFEE-USD", target: "" });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(await giftOf(event.id)).toBeUndefined();
+  });
+});
+
+/** An organiser's Chorus with a gift card on (US coffee card: $5 to $100). */
+async function chorusWithGift(target = "") {
+  const { client, event } = await organiser();
+  const on = await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-COFFEE-USD", target });
+  expect(on.status).toBe(200);
+  return { organiserClient: client, event, gift: (await giftOf(event.id))! };
+}
+
+const contributionsOf = (giftId: string) => db().select().from(giftContributions).where(eq(giftContributions.giftId, giftId));
+
+/** Pays on the local payment service's page with the test card, as a person without JavaScript. */
+async function payWithTestCard(client: TestClient, checkoutUrl: string) {
+  const path = new URL(checkoutUrl).pathname;
+  expect(path).toMatch(/^\/local-payments\/checkout\//);
+  const paid = await client.form(path, { cardNumber: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123" });
+  expect(paid.status).toBe(302);
+}
+
+describe("contributors chip in", () => {
+  test("from the event page without JavaScript: the chip-in form opens the payment page; the webhook records it in the pot", async () => {
+    const { event, gift } = await chorusWithGift("50");
+    const contributor = new TestClient(server.url);
+
+    const eventPage = await (await contributor.raw("GET", `/e/${event.uuid}`)).text();
+    expect(eventPage).toContain("Chip in for the gift card");
+    expect(eventPage).toContain(`/e/${event.uuid}/gift`);
+    const form = await contributor.raw("GET", `/e/${event.uuid}/gift`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain("Chip in for a Morning Roast gift card");
+
+    const sent = await contributor.form(`/e/${event.uuid}/gift`, { name: "Bea", email: "bea@example.test", amount: "12.50" });
+    expect(sent.status).toBe(302);
+    const [pending] = await contributionsOf(gift.id);
+    expect(pending).toMatchObject({ name: "Bea", amount: 1250, currency: "USD", status: "pending", provider: "local" });
+
+    await payWithTestCard(contributor, sent.headers.get("location")!);
+    await until(async () => (await contributionsOf(gift.id))[0]?.status === "paid", {
+      timeout: 20_000,
+      what: "the webhook to record the contribution",
+    });
+    const [paid] = await contributionsOf(gift.id);
+    expect(paid!.paymentIntentId).toBeTruthy();
+
+    const after = await (await contributor.raw("GET", `/e/${event.uuid}`)).text();
+    expect(after).toMatch(/\$12\.50<\/strong>.*from.*1.*person.*of a \$50\.00 target/s);
+  });
+
+  test("POST /api/v2/tremendous/contributions starts one and answers the payment page", async () => {
+    const { event, gift } = await chorusWithGift();
+    const reply = await new TestClient(server.url).post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Cy",
+      email: "cy@example.test",
+      amount: 20,
+    });
+
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.url).toContain("/local-payments/checkout/");
+    expect(await contributionsOf(gift.id)).toMatchObject([{ id: reply.body.data.id, amount: 2000, status: "pending" }]);
+  });
+
+  test("an amount outside the card's limits, or past what still fits on it, is refused with the field named", async () => {
+    const { event } = await chorusWithGift();
+    const client = new TestClient(server.url);
+    const ask = (amount: string) =>
+      client.post("/api/v2/tremendous/contributions", { eventUuid: event.uuid, name: "Di", email: "di@example.test", amount });
+
+    const tooLittle = await ask("4.99");
+    expect(tooLittle.status).toBe(400);
+    expect(tooLittle.body.error.fields.amount).toBe("Chip in at least $5.00.");
+    const tooMuch = await ask("100.01");
+    expect(tooMuch.body.error.fields.amount).toBe("At most $100.00 more fits on this card.");
+    const notMoney = await ask("lots");
+    expect(notMoney.status).toBe(400);
+  });
+
+  test("a Chorus with no gift has nothing to chip into (404), and the recipient's own page offers no chip-in", async () => {
+    const { event } = await organiser();
+    const reply = await new TestClient(server.url).post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Ed",
+      email: "ed@example.test",
+      amount: "10",
+    });
+    expect(reply.status).toBe(404);
+    expect(reply.body.success).toBe(false);
+    expect((await new TestClient(server.url).raw("GET", `/e/${event.uuid}/gift`)).status).toBe(404);
   });
 });

@@ -202,6 +202,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         thankYouFrom: recipientNames,
         // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
         offer: await contributorOfferFor(viewer.rsvp),
+        gift: await giftOfEvent(event),
       },
     };
   }
