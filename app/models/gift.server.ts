@@ -71,3 +71,16 @@ export async function markGiftContributionPaid(
     .returning();
   return saved!;
 }
+
+export async function updateGift(
+  db: Db,
+  id: string,
+  fields: Partial<Pick<Gift, "status" | "orderId" | "claimUrl" | "amountPaidOut" | "failure">>,
+) {
+  const [saved] = await db
+    .update(gifts)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(eq(gifts.id, id))
+    .returning();
+  return saved!;
+}

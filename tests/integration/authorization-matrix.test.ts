@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertAnnouncement } from "~/models/announcement.server";
 import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
-import { findEventById, insertRecipient } from "~/models/event.server";
+import { findEventById, insertRecipient, updateEvent } from "~/models/event.server";
 import { upsertGift } from "~/models/gift.server";
 import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRsvp } from "~/models/rsvp.server";
@@ -100,6 +100,22 @@ async function freshFreeCartId() {
 /** A cart of a paid occasion's Chorus not paid for yet: something to pay. */
 async function freshUnpaidCartId() {
   return (await openCartOf(await createTestEvent(creatorUser))).id;
+}
+
+/** A delivered Chorus of the same organiser with a gift card on: one whose gift is due to be sent. */
+async function freshDeliveredGiftEventId() {
+  const delivered = await createTestEvent(creatorUser);
+  await updateEvent(db(), delivered.id, { deliveredAt: new Date(), status: "delivered" });
+  await upsertGift(db(), delivered.id, {
+    country: "US",
+    productId: "LOCAL-COFFEE-USD",
+    productName: "Morning Roast",
+    currency: "USD",
+    minAmount: 500,
+    maxAmount: 10_000,
+    targetAmount: null,
+  });
+  return delivered.id;
 }
 
 async function freshRsvpId() {
@@ -264,6 +280,15 @@ const CASES: Case[] = [
       method: "POST",
       path: `/api/v2/tremendous/contributions${keysOf(k)}`,
       body: { eventUuid: event.uuid, name: "Matrix", email: "matrix@example.test", amount: "10" },
+    }),
+  },
+  {
+    call: "POST /api/v2/tremendous/orders",
+    allowed: managers,
+    request: async (k) => ({
+      method: "POST",
+      path: `/api/v2/tremendous/orders${keysOf(k)}`,
+      body: { eventId: await freshDeliveredGiftEventId() },
     }),
   },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },

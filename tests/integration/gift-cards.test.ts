@@ -1,10 +1,12 @@
-import { giftContributions, gifts } from "drizzle/schema";
+import { giftContributions, gifts, localGiftCardOrders } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
+import { insertRecipient, updateEvent } from "~/models/event.server";
+import { payOutGift } from "~/services/gift-cards/payout.server";
 import type { RunningServer } from "../../server";
-import { loggedInUser } from "../support/accounts";
-import { createTestEvent } from "../support/events";
+import { loggedInUser, uniqueEmail } from "../support/accounts";
+import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -194,5 +196,96 @@ describe("contributors chip in", () => {
     expect(reply.status).toBe(404);
     expect(reply.body.success).toBe(false);
     expect((await new TestClient(server.url).raw("GET", `/e/${event.uuid}/gift`)).status).toBe(404);
+  });
+});
+
+/** A paid Chorus with a recipient to deliver to, a gift on, and `amounts` paid into it through the webhook. */
+async function chorusWithPaidPot(amounts: string[]) {
+  const { user, client } = await loggedInUser(server.url);
+  const event = await createPaidTestEvent(user);
+  await insertRecipient(db(), event.id, { firstName: "Ana", lastName: "Silva", email: uniqueEmail("ana"), phone: null });
+  await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-BOOKS-USD", target: "" });
+  const gift = (await giftOf(event.id))!;
+  for (const amount of amounts) {
+    const payer = new TestClient(server.url);
+    const started = await payer.post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Friend",
+      email: "friend@example.test",
+      amount,
+    });
+    await payWithTestCard(payer, started.body.data.url);
+  }
+  await until(async () => (await contributionsOf(gift.id)).every((c) => c.status === "paid"), {
+    timeout: 20_000,
+    what: "the webhook to record every contribution",
+  });
+  return { client, event, gift };
+}
+
+describe("payout at delivery", () => {
+  test("delivering the Chorus orders the pot as one card; the recipient's page links to it; paid in = paid out", async () => {
+    const { client, event, gift } = await chorusWithPaidPot(["20", "15.50"]);
+
+    expect((await client.post(`/api/v2/events/${event.id}/deliver`, {})).status).toBe(200);
+    await until(async () => (await giftOf(event.id))?.status === "delivered", { timeout: 20_000, what: "the gift card to be ordered" });
+
+    const delivered = (await giftOf(event.id))!;
+    const paidIn = (await contributionsOf(gift.id)).reduce((sum, c) => sum + c.amount - c.amountRefunded, 0);
+    expect(delivered.amountPaidOut).toBe(3550);
+    expect(paidIn).toBe(delivered.amountPaidOut);
+    const orders = await db()
+      .select()
+      .from(localGiftCardOrders)
+      .where(eq(localGiftCardOrders.externalId, `chorus-gift:${gift.id}`));
+    expect(orders).toMatchObject([
+      { amount: 3550, currency: "USD", productId: "LOCAL-BOOKS-USD", recipientName: expect.stringMatching(/^Ana Silva/) },
+    ]);
+
+    const recipientPage = await (await new TestClient(server.url).raw("GET", `/e/${event.uuid}?privateKey=${event.privateKey}`)).text();
+    expect(recipientPage).toContain("$35.50 at Corner Bookshop, from everyone who chipped in.");
+    expect(recipientPage).toContain(`/local-gift-cards/${orders[0]!.id}`);
+    const claim = await new TestClient(server.url).raw("GET", `/local-gift-cards/${orders[0]!.id}`);
+    expect(claim.status).toBe(200);
+    expect(await claim.text()).toMatch(/Card code: <strong>[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}<\/strong>/);
+    // Ordered: the gift takes no more contributions.
+    const late = await new TestClient(server.url).post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Late",
+      email: "late@example.test",
+      amount: "5",
+    });
+    expect(late.status).toBe(404);
+  });
+
+  test("the organiser can send it only once the Chorus is delivered; two payout runs at once order one card", async () => {
+    const { client, event, gift } = await chorusWithPaidPot(["10"]);
+
+    const early = await client.post("/api/v2/tremendous/orders", { eventId: event.id });
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe("NOT_DUE");
+
+    // As if the worker died after ordering: the runs that follow find the same order by the gift's key.
+    await updateEvent(db(), event.id, { deliveredAt: new Date(), status: "delivered" });
+    await Promise.all([payOutGift(gift.id, { finalAttempt: true }), payOutGift(gift.id, { finalAttempt: true })]);
+    expect((await client.post("/api/v2/tremendous/orders", { eventId: event.id })).status).toBe(200);
+    await payOutGift(gift.id, { finalAttempt: true });
+
+    expect(await giftOf(event.id)).toMatchObject({ status: "delivered", amountPaidOut: 1000 });
+    expect(
+      await db()
+        .select()
+        .from(localGiftCardOrders)
+        .where(eq(localGiftCardOrders.externalId, `chorus-gift:${gift.id}`)),
+    ).toHaveLength(1);
+  });
+
+  test("a vendor that refuses the order for good leaves the gift failed, saying so", async () => {
+    const { event, gift } = await chorusWithPaidPot(["10"]);
+    await db().update(gifts).set({ productId: "LOCAL-NO-LONGER-SOLD" }).where(eq(gifts.id, gift.id));
+
+    await payOutGift(gift.id, { finalAttempt: false });
+
+    expect(await giftOf(event.id)).toMatchObject({ status: "failed", failure: expect.stringContaining("The card was not sent.") });
   });
 });

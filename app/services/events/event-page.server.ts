@@ -17,7 +17,7 @@ import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
-import { giftOfEvent, organiserGiftSection } from "~/services/gift-cards/gifts.server";
+import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
@@ -223,6 +223,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       downloadable: await eventUnlocked(event),
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
+      gift: view.role === "recipient" ? await recipientGiftOf(event) : null,
       uuid: event.uuid,
       limits: uploadLimits(),
       messages: await guestbookMessages(event),

@@ -107,3 +107,10 @@ export async function turnOffGift(event: Event) {
     await deleteGift(tx, gift.id);
   });
 }
+
+/** The card the recipient's page offers, once it is delivered. */
+export async function recipientGiftOf(event: Event) {
+  const gift = await findGiftOfEvent(db(), event.id);
+  if (!gift || gift.status !== "delivered" || !gift.claimUrl) return null;
+  return { productName: gift.productName, amount: gift.amountPaidOut, currency: gift.currency, claimUrl: gift.claimUrl };
+}
