@@ -84,3 +84,19 @@ export async function updateGift(
     .returning();
   return saved!;
 }
+
+/** Paid contributions still holding money (not refunded in full), oldest first. */
+export async function listRefundableGiftContributions(db: Db, giftId: string) {
+  return db
+    .select()
+    .from(giftContributions)
+    .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")))
+    .orderBy(giftContributions.createdAt);
+}
+
+export async function markGiftContributionRefunded(db: Db, id: string, amountRefunded: number) {
+  await db
+    .update(giftContributions)
+    .set({ status: "refunded", amountRefunded, refundedAt: new Date() })
+    .where(eq(giftContributions.id, id));
+}

@@ -5,7 +5,7 @@ import { db } from "~/lib/db.server";
 import { insertRecipient, updateEvent } from "~/models/event.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
 import type { RunningServer } from "../../server";
-import { loggedInUser, uniqueEmail } from "../support/accounts";
+import { lastMailTo, loggedInUser, uniqueEmail } from "../support/accounts";
 import { createPaidTestEvent, createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { startTestServer } from "../support/test-server";
@@ -206,21 +206,19 @@ async function chorusWithPaidPot(amounts: string[]) {
   await insertRecipient(db(), event.id, { firstName: "Ana", lastName: "Silva", email: uniqueEmail("ana"), phone: null });
   await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-BOOKS-USD", target: "" });
   const gift = (await giftOf(event.id))!;
+  const emails: string[] = [];
   for (const amount of amounts) {
     const payer = new TestClient(server.url);
-    const started = await payer.post("/api/v2/tremendous/contributions", {
-      eventUuid: event.uuid,
-      name: "Friend",
-      email: "friend@example.test",
-      amount,
-    });
+    const email = uniqueEmail("friend");
+    emails.push(email);
+    const started = await payer.post("/api/v2/tremendous/contributions", { eventUuid: event.uuid, name: "Friend", email, amount });
     await payWithTestCard(payer, started.body.data.url);
   }
   await until(async () => (await contributionsOf(gift.id)).every((c) => c.status === "paid"), {
     timeout: 20_000,
     what: "the webhook to record every contribution",
   });
-  return { client, event, gift };
+  return { client, event, gift, emails };
 }
 
 describe("payout at delivery", () => {
@@ -279,13 +277,39 @@ describe("payout at delivery", () => {
         .where(eq(localGiftCardOrders.externalId, `chorus-gift:${gift.id}`)),
     ).toHaveLength(1);
   });
+});
 
-  test("a vendor that refuses the order for good leaves the gift failed, saying so", async () => {
-    const { event, gift } = await chorusWithPaidPot(["10"]);
+describe("refunds", () => {
+  test("a vendor that refuses the order for good fails the gift, saying so, and every contribution goes back", async () => {
+    const { event, gift, emails } = await chorusWithPaidPot(["10"]);
     await db().update(gifts).set({ productId: "LOCAL-NO-LONGER-SOLD" }).where(eq(gifts.id, gift.id));
 
     await payOutGift(gift.id, { finalAttempt: false });
 
-    expect(await giftOf(event.id)).toMatchObject({ status: "failed", failure: expect.stringContaining("The card was not sent.") });
+    expect((await giftOf(event.id))?.failure).toContain("The card was not sent.");
+    await until(async () => (await giftOf(event.id))?.status === "refunded", { timeout: 20_000, what: "the contributions to be refunded" });
+    const [contribution] = await contributionsOf(gift.id);
+    expect(contribution).toMatchObject({ status: "refunded", amountRefunded: 1000 });
+    expect((await lastMailTo(emails[0]!))?.subject).toBe("Your $10.00 for a gift card is refunded");
+  });
+
+  test("deleting the Chorus refunds every contribution and tells each contributor; paid in = paid out + refunded", async () => {
+    const { client, event, gift, emails } = await chorusWithPaidPot(["10", "7.25"]);
+
+    const deleted = await client.form(`/e/${event.uuid}`, { intent: "delete" });
+    expect(deleted.status).toBe(302);
+
+    await until(async () => (await contributionsOf(gift.id)).every((c) => c.status === "refunded"), {
+      timeout: 20_000,
+      what: "every refund",
+    });
+    const contributions = await contributionsOf(gift.id);
+    const paidIn = contributions.reduce((sum, c) => sum + c.amount, 0);
+    const refunded = contributions.reduce((sum, c) => sum + c.amountRefunded, 0);
+    expect(paidIn).toBe(1725);
+    expect(paidIn).toBe((await giftOf(event.id))!.amountPaidOut + refunded);
+    expect((await giftOf(event.id))?.status).toBe("refunded");
+    for (const email of emails)
+      await expect.poll(async () => (await lastMailTo(email))?.subject, { timeout: 15_000 }).toMatch(/is refunded$/);
   });
 });

@@ -1,3 +1,4 @@
+import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { findGiftById, lockGiftContribution, markGiftContributionPaid } from "~/models/gift.server";
 
@@ -32,5 +33,8 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
   // Money that arrives once the card is ordered cannot join it: it is refunded with the others.
   const gift = await findGiftById(tx, contribution.giftId);
+  if (gift?.status === "refunded" || gift?.status === "failed") {
+    await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+  }
   return { effect: "gift-contribution", contributionId: id, alreadyPaid: false, giftCollecting: gift?.status === "collecting" };
 }

@@ -8,6 +8,7 @@ import { findGiftById, findGiftOfEvent, giftPot, updateGift } from "~/models/gif
 import { findUserById } from "~/models/user.server";
 import { giftSummary } from "./gifts.server";
 import { giftCardProvider } from "./provider.server";
+import { queueGiftRefunds } from "./refunds.server";
 
 // Payout at delivery (docs/decisions/023-group-gift-cards.md): one job orders the pot as one card for
 // the recipient. The pot is frozen first (status "ordering", amountPaidOut), so contributions stop and
@@ -54,6 +55,8 @@ async function recipientOf(event: Event | null, eventId: string) {
 /** The payout job: orders the frozen pot, records the order, and fails clearly when the vendor gives up. */
 export async function payOutGift(giftId: string, { finalAttempt }: { finalAttempt: boolean }) {
   const gift = await freezePot(giftId);
+  // Too little in the pot to buy the smallest card: what there is goes back.
+  if (gift?.status === "failed") await queueGiftRefunds(gift.eventId);
   if (!gift || gift.status !== "ordering") return;
   const event = await findEventById(db(), gift.eventId, { withDeleted: true });
   try {
@@ -66,6 +69,7 @@ export async function payOutGift(giftId: string, { finalAttempt }: { finalAttemp
     });
     if (order.status === "failed") {
       await updateGift(db(), gift.id, { status: "failed", orderId: order.id, failure: "The gift-card service could not send the card." });
+      await queueGiftRefunds(gift.eventId);
       return;
     }
     if (order.status === "delivered") {
@@ -80,6 +84,7 @@ export async function payOutGift(giftId: string, { finalAttempt }: { finalAttemp
     if (!isGiftCardServiceError(error)) throw error;
     if (error.retryable && !finalAttempt) throw error;
     await updateGift(db(), gift.id, { status: "failed", failure: `${error.message} The card was not sent.` });
+    await queueGiftRefunds(gift.eventId);
   }
 }
 
