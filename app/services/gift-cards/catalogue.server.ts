@@ -20,6 +20,3 @@ export async function listGiftCardProducts(country: string): Promise<GiftCardPro
   const products = await fromVendor(() => giftCardProvider().listProducts(country));
   return [...products].sort((a, b) => a.name.localeCompare(b.name, "en"));
 }
-
-/** One brand, as the vendor sells it now; null when it sells no such brand. */
-export const findGiftCardProduct = (id: string) => fromVendor(() => giftCardProvider().getProduct(id));

@@ -33,6 +33,9 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
   // Money that arrives once the card is ordered cannot join it: it is refunded with the others.
   const gift = await findGiftById(tx, contribution.giftId);
+  if (gift?.status === "ordering" || gift?.status === "delivered") {
+    console.warn(`gift contribution ${id} arrived after gift ${gift.id} was ordered; payment ${paymentIntentId} should be refunded`);
+  }
   if (gift?.status === "refunded" || gift?.status === "failed") {
     await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
   }

@@ -35,8 +35,6 @@ export async function giftSummary(gift: Gift) {
   };
 }
 
-export type GiftSummary = Awaited<ReturnType<typeof giftSummary>>;
-
 export async function giftOfEvent(event: Event) {
   const gift = await findGiftOfEvent(db(), event.id);
   return gift ? giftSummary(gift) : null;
