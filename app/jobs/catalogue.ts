@@ -63,6 +63,11 @@ export const JOBS = {
   // An event of the local payment service (no STRIPE_SECRET_KEY) on its way to our webhook route,
   // tried again with growing delays until the route takes it, as Stripe retries its webhooks.
   "local-payment-webhook": job<{ eventId: string }>({ keyed: true }),
+  // A group gift card ordered from the vendor once its Chorus is delivered (docs/decisions/023):
+  // keyed by the gift, leased so a dead worker's order is taken up again, retried with growing delays.
+  "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),
+  // Every contribution to a gift refunded, when its Chorus is deleted or its card could not be sent.
+  "gift-card-refunds": job<{ giftId: string }>({ keyed: true }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

@@ -3,6 +3,8 @@ import { abandonTrack, processTrack } from "~/services/arrange/tracks.server";
 import { sendInvoiceReceipt } from "~/services/commerce/invoices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
+import { payOutGift } from "~/services/gift-cards/payout.server";
+import { refundGiftContributions } from "~/services/gift-cards/refunds.server";
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
@@ -49,4 +51,6 @@ export const jobHandlers: JobHandlers = {
   },
   "expired-sessions-sweep": () => sweepExpiredSessions(),
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
+  "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
+  "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
 };

@@ -191,6 +191,18 @@ const schema = z.object({
   // idempotency key) after a network failure or a 5xx before the payer is told to retry.
   STRIPE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   STRIPE_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // Group gift cards (docs/decisions/023-group-gift-cards.md): Tremendous's API key, and the funding
+  // source its orders are paid from. Unset: a local gift-card vendor inside the app, with a small
+  // catalogue and a claim page, delivering each order after LOCAL_GIFT_CARD_DELIVERY_SECONDS.
+  TREMENDOUS_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  // Tremendous's production API unless set (https://testflight.tremendous.com/api/v2 is its sandbox).
+  TREMENDOUS_API_URL: optionalUrl,
+  TREMENDOUS_FUNDING_SOURCE_ID: z.string().min(1).default("balance"),
+  TREMENDOUS_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  LOCAL_GIFT_CARD_DELIVERY_SECONDS: z.coerce.number().min(0).default(5),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),

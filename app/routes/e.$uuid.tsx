@@ -33,6 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
       stockSearch: search.has("stock") ? { stock: search.get("stock") ?? "", stockPage: search.get("stockPage") ?? undefined } : null,
       clientIp: clientIp(request),
+      giftCountry: search.get("giftCountry"),
     });
     return json(page, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {

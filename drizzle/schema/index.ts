@@ -9,3 +9,4 @@ export * from "./realtime";
 export * from "./commerce";
 export * from "./payments";
 export * from "./staff";
+export * from "./gifts";

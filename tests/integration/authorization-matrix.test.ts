@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertAnnouncement } from "~/models/announcement.server";
 import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
-import { findEventById, insertRecipient } from "~/models/event.server";
+import { findEventById, insertRecipient, updateEvent } from "~/models/event.server";
+import { upsertGift } from "~/models/gift.server";
 import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRenderJob, updateRenderJob } from "~/models/render-job.server";
 import { insertRsvp } from "~/models/rsvp.server";
@@ -58,6 +59,15 @@ beforeAll(async () => {
   guestbookEvent = await createPaidTestEvent(creator.user, { guestbook: true });
   await grantProducts(guestbookEvent, ["guestbook-book"]);
   cartId = (await openCartOf(event)).id;
+  await upsertGift(db(), event.id, {
+    country: "US",
+    productId: "LOCAL-COFFEE-USD",
+    productName: "Morning Roast",
+    currency: "USD",
+    minAmount: 500,
+    maxAmount: 1_000_000,
+    targetAmount: null,
+  });
   promoCode = (await insertPromoCode(db(), { code: `MATRIX-${event.eventId}`, kind: "percent", value: 10 })).code;
   clients.creator = creator.client;
   clients.contributor = contributor.client;
@@ -103,6 +113,22 @@ async function freshFailedRenderId() {
   await updateRenderJob(db(), failed.id, { status: "failed", error: "Matrix", finishedAt: new Date() });
   await insertRenderJob(db(), { eventId: chorus.id, requestedById: null, publishWhenDone: false, resolution: "720p" });
   return failed.id;
+}
+
+/** A delivered Chorus of the same organiser with a gift card on: one whose gift is due to be sent. */
+async function freshDeliveredGiftEventId() {
+  const delivered = await createTestEvent(creatorUser);
+  await updateEvent(db(), delivered.id, { deliveredAt: new Date(), status: "delivered" });
+  await upsertGift(db(), delivered.id, {
+    country: "US",
+    productId: "LOCAL-COFFEE-USD",
+    productName: "Morning Roast",
+    currency: "USD",
+    minAmount: 500,
+    maxAmount: 10_000,
+    targetAmount: null,
+  });
+  return delivered.id;
 }
 
 async function freshRsvpId() {
@@ -258,6 +284,30 @@ const CASES: Case[] = [
     call: "POST /api/admin/renderjobs/{id}/retry",
     allowed: ["admin"],
     request: async () => ({ method: "POST", path: `/api/admin/renderjobs/${await freshFailedRenderId()}/retry` }),
+  },
+  {
+    call: "GET /api/v2/tremendous/products",
+    allowed: everyone,
+    request: async () => ({ method: "GET", path: "/api/v2/tremendous/products?country=US" }),
+  },
+  {
+    // Anyone who can open the Chorus may chip into its gift, but not through the recipient's or a view-only link.
+    call: "POST /api/v2/tremendous/contributions",
+    allowed: ["anonymous", "another user", "contributor", "creator", "editor", "admin"],
+    request: async (k) => ({
+      method: "POST",
+      path: `/api/v2/tremendous/contributions${keysOf(k)}`,
+      body: { eventUuid: event.uuid, name: "Matrix", email: "matrix@example.test", amount: "10" },
+    }),
+  },
+  {
+    call: "POST /api/v2/tremendous/orders",
+    allowed: managers,
+    request: async (k) => ({
+      method: "POST",
+      path: `/api/v2/tremendous/orders${keysOf(k)}`,
+      body: { eventId: await freshDeliveredGiftEventId() },
+    }),
   },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
 import { GiftIcon } from "~/components/ui/icons";
+import { formatMoney } from "~/domain/commerce/money";
 import { api } from "~/lib/browser/api-client";
 import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
@@ -127,6 +128,15 @@ export function EventAudienceView({ page }: { page: Page }) {
       {page.video ? <VideoPlayer video={page.video} headline={page.headline} downloadable={page.downloadable} /> : <VideoWaiting />}
       <Contributors names={page.contributors} />
       <EventGuestbook messages={page.messages} timeZone={page.timeZone} />
+      {page.gift ? (
+        <section className="card event-section" id="gift" aria-labelledby="gift-heading">
+          <h2 id="gift-heading">A gift card for you</h2>
+          <p>{`${formatMoney(page.gift.amount, page.gift.currency)} at ${page.gift.productName}, from everyone who chipped in.`}</p>
+          <a className="button" href={page.gift.claimUrl} rel="noreferrer">
+            Claim your gift card
+          </a>
+        </section>
+      ) : null}
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}
       {page.kind === "recipient" ? <ThankYouVideo uuid={page.uuid} limits={page.limits} /> : null}
     </div>

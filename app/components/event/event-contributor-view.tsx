@@ -1,6 +1,7 @@
 import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/events/event-page.server";
+import { GiftPot } from "./event-gift-section";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 
@@ -47,6 +48,15 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           guestbook={page.guestbook}
         />
       </section>
+      {page.gift?.status === "collecting" ? (
+        <section className="card event-section" id="gift" aria-labelledby="gift-heading">
+          <h2 id="gift-heading">Chip in for the gift card</h2>
+          <GiftPot gift={page.gift} />
+          <a className="button" href={`/e/${page.uuid}/gift`}>
+            Chip in
+          </a>
+        </section>
+      ) : null}
       {page.offer ? <ContributorOfferCard offer={page.offer} /> : null}
     </div>
   );

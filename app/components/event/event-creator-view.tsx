@@ -7,6 +7,7 @@ import { EventContributions } from "./event-contributions";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
 import { FoldedSection, useUnfolding } from "./event-fold";
+import { EventGiftSection } from "./event-gift-section";
 import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
@@ -32,6 +33,7 @@ function sectionsOf(page: Page): [id: string, label: string][] {
     ["share", "Share links"],
     ["message-all", "Message all"],
     ["recipients", "Recipients"],
+    ["gift", "Gift card"],
     ["deliver", "Deliver"],
     ["settings", "Settings"],
     ["delete", "Delete"],
@@ -134,6 +136,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventShareLinks links={page.shareLinks} />
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
+      <EventGiftSection section={page.gift} />
       <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />

@@ -15,6 +15,7 @@ import {
   setPaymentRefund,
 } from "~/models/payment.server";
 import { findUserById, findUserByPaymentCustomerId, findUserBySubscriptionId, lockUser, updateUser } from "~/models/user.server";
+import { giftContributionPaid, type GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
 import { loadCartState } from "./carts.server";
 import { cartFromMetadata } from "./checkout.server";
 import { recordSale } from "./sales.server";
@@ -29,7 +30,7 @@ export type PaymentEffect =
   | { effect: "refund"; paymentId: string; status: Payment["status"]; eventPaid: boolean | null }
   | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
-  | { effect: "ignored"; reason: string };
+  | GiftContributionEffect;
 
 const ignored = (reason: string): PaymentEffect => ({ effect: "ignored", reason });
 
@@ -65,6 +66,8 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
+      // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
+      if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
     case "charge.refunded":
       return chargeRefunded(object, tx);

@@ -9,6 +9,7 @@ import { eventUnlocked, requireUnlocked } from "~/services/commerce/unlock.serve
 import { deliverOnce } from "~/services/events/delivery.server";
 import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
 import { notify } from "~/services/events/notifications.server";
+import { queueGiftPayout } from "~/services/gift-cards/payout.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { sendSms } from "~/services/messaging/sms.server";
@@ -68,6 +69,8 @@ export async function deliverToRecipients(jobId: string, eventId: string) {
     }
   }
   await updateEvent(db(), event.id, { deliveredAt: new Date(), status: "delivered" });
+  // The group gift card, if there is one, goes with the video.
+  await queueGiftPayout(event.id);
   if (organiser) {
     await notify([
       { userId: organiser.id, eventId: event.id, kind: "event.delivered", title: `${headline} was delivered`, url: `/e/${event.uuid}` },

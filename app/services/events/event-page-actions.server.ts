@@ -18,6 +18,7 @@ import {
 } from "~/services/events/event-page-form.server";
 import { markEventOpened, rotateKey, setDeleted, updateEventAs } from "~/services/events/events.server";
 import { addRecipient, changeRecipient, removeRecipient } from "~/services/events/recipients.server";
+import { giftIntents } from "~/services/gift-cards/gift-page-intents.server";
 import { queueBroadcast } from "~/services/invitations/broadcast.server";
 import { addInvitee, inviteAllPending, parseInvitee, queueInvitation } from "~/services/invitations/invitations.server";
 import { mediaIntents } from "~/services/media/media-page-intents.server";
@@ -90,6 +91,8 @@ function settingsFromForm(event: Event, form: FormData) {
 const managerIntents: Record<string, EventIntent> = {
   // The contributions grid: move, hide, archive, restore, edit (media-page-intents.server.ts).
   ...mediaIntents,
+  // The group gift card: turn it on, change it, turn it off (gift-page-intents.server.ts).
+  ...giftIntents,
   async invite({ event, form }) {
     const sendNow = form.has("sendNow");
     const rsvp = await addInvitee(event, inviteeFromForm(form), { invite: sendNow });

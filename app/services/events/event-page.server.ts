@@ -19,6 +19,7 @@ import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
+import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
@@ -127,6 +128,8 @@ export interface EventPageAddress {
   keys: EventKeys;
   stockSearch: StockSearch | null;
   clientIp: string;
+  /** The country whose gift cards the organiser asked to see (?giftCountry=), if any. */
+  giftCountry?: string | null;
 }
 
 /** What the event page at /e/{rawUuid} shows `user` (signed in or not). */
@@ -168,6 +171,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         stock,
         // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
         keepsakes: await keepsakesOf(event),
+        gift: await organiserGiftSection(event, address.giftCountry ?? null),
       },
     };
   }
@@ -211,6 +215,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         thankYouFrom: recipientNames,
         // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
         offer: await contributorOfferFor(viewer.rsvp),
+        gift: await giftOfEvent(event),
       },
     };
   }
@@ -231,6 +236,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       downloadable: await eventUnlocked(event),
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
+      gift: view.role === "recipient" ? await recipientGiftOf(event) : null,
       uuid: event.uuid,
       limits: uploadLimits(),
       messages: await guestbookMessages(event),

@@ -18,6 +18,7 @@ import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
+import { queueGiftRefunds } from "~/services/gift-cards/refunds.server";
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
 
@@ -117,7 +118,12 @@ export async function updateEventAs(viewer: EventViewer, event: Event, payload: 
 }
 
 export async function setDeleted(event: Event, deleted: boolean) {
-  return (await setEventDeleted(db(), event.id, deleted))!;
+  return db().transaction(async (tx) => {
+    const saved = (await setEventDeleted(tx, event.id, deleted))!;
+    // A deleted Chorus sends no gift card: its contributions go back (restoring it does not reopen the gift).
+    if (deleted) await queueGiftRefunds(event.id, tx);
+    return saved;
+  });
 }
 
 export async function rotateKey(event: Event, which: "privateKey" | "viewKey") {

@@ -1,0 +1,102 @@
+import { giftContributions, gifts, type Gift, type GiftContribution } from "drizzle/schema";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "~/lib/db.server";
+
+export type GiftChoice = Pick<Gift, "country" | "productId" | "productName" | "currency" | "minAmount" | "maxAmount" | "targetAmount">;
+
+export async function findGiftOfEvent(db: Db, eventId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db.select().from(gifts).where(eq(gifts.eventId, eventId)).limit(1);
+  const [found] = options.forUpdate ? await query.for("update") : await query;
+  return found ?? null;
+}
+
+export async function findGiftById(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = db.select().from(gifts).where(eq(gifts.id, id)).limit(1);
+  const [found] = options.forUpdate ? await query.for("update") : await query;
+  return found ?? null;
+}
+
+/** Turns the event's gift on, or changes its brand and target. */
+export async function upsertGift(db: Db, eventId: string, choice: GiftChoice) {
+  const [saved] = await db
+    .insert(gifts)
+    .values({ eventId, ...choice })
+    .onConflictDoUpdate({ target: gifts.eventId, set: { ...choice, updatedAt: new Date() } })
+    .returning();
+  return saved!;
+}
+
+export async function deleteGift(db: Db, id: string) {
+  await db.delete(gifts).where(eq(gifts.id, id));
+}
+
+/** The pot: what paid contributions have brought in, less what was refunded of them. */
+export async function giftPot(db: Db, giftId: string) {
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${giftContributions.amount} - ${giftContributions.amountRefunded}), 0)::int`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(giftContributions)
+    .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")));
+  return { total: row?.total ?? 0, count: row?.count ?? 0 };
+}
+
+export type NewGiftContribution = Pick<GiftContribution, "giftId" | "name" | "email" | "amount" | "currency">;
+
+export async function insertGiftContribution(db: Db, input: NewGiftContribution) {
+  const [made] = await db.insert(giftContributions).values(input).returning();
+  return made!;
+}
+
+export async function setGiftContributionSession(db: Db, id: string, provider: string, checkoutSessionId: string) {
+  await db.update(giftContributions).set({ provider, checkoutSessionId }).where(eq(giftContributions.id, id));
+}
+
+export async function lockGiftContribution(db: Db, id: string) {
+  const [found] = await db.select().from(giftContributions).where(eq(giftContributions.id, id)).for("update").limit(1);
+  return found ?? null;
+}
+
+/** Recorded by the payment webhook: the contribution's money is in. */
+export async function markGiftContributionPaid(
+  db: Db,
+  id: string,
+  paid: { provider: string; paymentIntentId: string; checkoutSessionId: string | null; amount: number },
+) {
+  const [saved] = await db
+    .update(giftContributions)
+    .set({ ...paid, status: "paid", paidAt: new Date() })
+    .where(eq(giftContributions.id, id))
+    .returning();
+  return saved!;
+}
+
+export async function updateGift(
+  db: Db,
+  id: string,
+  fields: Partial<Pick<Gift, "status" | "orderId" | "claimUrl" | "amountPaidOut" | "failure">>,
+) {
+  const [saved] = await db
+    .update(gifts)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(eq(gifts.id, id))
+    .returning();
+  return saved!;
+}
+
+/** Paid contributions still holding money (not refunded in full), oldest first. */
+export async function listRefundableGiftContributions(db: Db, giftId: string) {
+  return db
+    .select()
+    .from(giftContributions)
+    .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")))
+    .orderBy(giftContributions.createdAt);
+}
+
+export async function markGiftContributionRefunded(db: Db, id: string, amountRefunded: number) {
+  await db
+    .update(giftContributions)
+    .set({ status: "refunded", amountRefunded, refundedAt: new Date() })
+    .where(eq(giftContributions.id, id));
+}

@@ -1,0 +1,21 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { getUser } from "~/lib/auth.server";
+import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { chipInInput, startGiftContribution } from "~/services/gift-cards/contributions.server";
+
+const contributionInput = chipInInput.extend({ eventUuid: z.uuid({ error: "Give the id of the Chorus." }) });
+
+/**
+ * POST /api/v2/tremendous/contributions `{eventUuid, name, email, amount}` (spec §7.2): starts a
+ * contribution to the Chorus's group gift card, `{id, url}`: the payment page to send the contributor
+ * to. The amount is in the card's currency; the payment webhook records it once paid.
+ */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request }) {
+    const { eventUuid, ...fields } = await parseBody(request, contributionInput);
+    // The recipient's own link (privateKey) and view-only links cannot chip in.
+    return ok(await startGiftContribution(await getUser(request), eventUuid, fields, keysFromUrl(new URL(request.url))));
+  },
+});

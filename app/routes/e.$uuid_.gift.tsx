@@ -1,0 +1,72 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { GiftPot } from "~/components/event/event-gift-section";
+import { Field, FormMessages } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { formatMoney } from "~/domain/commerce/money";
+import { PRODUCT_NAME } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
+import { handleForm, readForm, type FormReply } from "~/lib/form.server";
+import { asPageError } from "~/lib/http.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { chipInInput, giftToJoinView, startGiftContribution } from "~/services/gift-cards/contributions.server";
+
+export const meta: MetaFunction = () => [{ title: `Chip in for the gift — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  try {
+    return json(await giftToJoinView(await getUser(request), params.uuid, keysFromUrl(new URL(request.url))), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
+
+/** The chip-in form: on to the payment page, or back with what needs fixing. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await getUser(request);
+  return handleForm(await readForm(request), chipInInput, async (fields) => {
+    const { url } = await startGiftContribution(user, params.uuid, fields, keysFromUrl(new URL(request.url)));
+    return redirect(url);
+  });
+}
+
+export default function ChipInPage() {
+  const { uuid, gift } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const values = reply?.values;
+  return (
+    <div className="card form-card stack">
+      <h1>{`Chip in for a ${gift.productName} gift card`}</h1>
+      <GiftPot gift={gift} />
+      <p className="field-hint">
+        Everyone's share goes on one card, sent to the recipient with the video. Between {formatMoney(gift.minAmount, gift.currency)} and{" "}
+        {formatMoney(gift.maxAmount - gift.potTotal, gift.currency)}.
+      </p>
+      <FormMessages formError={reply?.formError} />
+      <Form method="post" className="stack" noValidate>
+        <Field name="name" label="Your name" autoComplete="name" defaultValue={values?.name} error={reply?.errors?.name} />
+        <Field
+          name="email"
+          label="Your e-mail, for the receipt"
+          type="email"
+          autoComplete="email"
+          defaultValue={values?.email}
+          error={reply?.errors?.email}
+        />
+        <Field
+          name="amount"
+          label={`Amount (${gift.currency})`}
+          inputMode="decimal"
+          defaultValue={values?.amount}
+          error={reply?.errors?.amount}
+        />
+        <SubmitButton pending="Opening the payment page…">Chip in and pay</SubmitButton>
+      </Form>
+      <p>
+        <a href={`/e/${uuid}`}>Back to the {PRODUCT_NAME}</a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { enqueue } from "~/jobs/queue.server";
+import type { Db } from "~/lib/db.server";
+import { findGiftById, lockGiftContribution, markGiftContributionPaid } from "~/models/gift.server";
+
+// What a completed checkout for a gift contribution does (called from the payment webhook's
+// transaction, docs/decisions/019-payments.md): the ledger row becomes paid, once.
+
+export type GiftContributionEffect =
+  | { effect: "gift-contribution"; contributionId: string; alreadyPaid: boolean; giftCollecting: boolean }
+  | { effect: "ignored"; reason: string };
+
+const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function giftContributionPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<GiftContributionEffect> {
+  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
+  if (session.payment_status !== undefined && session.payment_status !== "paid")
+    return { effect: "ignored", reason: "the session is not paid yet" };
+  const id = text(metadata.giftContributionId);
+  const paymentIntentId = idOf(session.payment_intent);
+  const amount = typeof session.amount_total === "number" ? session.amount_total : null;
+  if (!id || !UUID.test(id) || !paymentIntentId || amount === null)
+    return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
+  const contribution = await lockGiftContribution(tx, id);
+  if (!contribution) {
+    console.warn(`gift contribution ${id} is gone; payment ${paymentIntentId} should be refunded`);
+    return { effect: "ignored", reason: `there is no gift contribution ${id}` };
+  }
+  if (contribution.status !== "pending")
+    return { effect: "gift-contribution", contributionId: id, alreadyPaid: true, giftCollecting: true };
+  if (amount !== contribution.amount) console.warn(`gift contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
+  await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
+  // Money that arrives once the card is ordered cannot join it: it is refunded with the others.
+  const gift = await findGiftById(tx, contribution.giftId);
+  if (gift?.status === "ordering" || gift?.status === "delivered") {
+    console.warn(`gift contribution ${id} arrived after gift ${gift.id} was ordered; payment ${paymentIntentId} should be refunded`);
+  }
+  if (gift?.status === "refunded" || gift?.status === "failed") {
+    await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+  }
+  return { effect: "gift-contribution", contributionId: id, alreadyPaid: false, giftCollecting: gift?.status === "collecting" };
+}

@@ -1,0 +1,68 @@
+import { formatMoney } from "~/domain/commerce/money";
+import { PRODUCT_NAME } from "~/domain/product";
+import { isPaymentServiceError } from "~/integrations/payments/payments-port";
+import { enqueue } from "~/jobs/queue.server";
+import { db, type Db } from "~/lib/db.server";
+import {
+  findGiftById,
+  findGiftOfEvent,
+  listRefundableGiftContributions,
+  markGiftContributionRefunded,
+  updateGift,
+} from "~/models/gift.server";
+import { deliverOnce } from "~/services/events/delivery.server";
+import { renderEmail } from "~/services/messaging/email-layout.server";
+import { sendMail } from "~/services/messaging/mail.server";
+import { paymentsProvider } from "~/services/payments/provider.server";
+
+// Refunds (docs/decisions/023-group-gift-cards.md): when a Chorus is deleted, or its card could not
+// be sent, every contribution goes back through the payment adapter and its contributor is told.
+
+/**
+ * Stops the event's gift and queues its refunds, in `tx` when given. A gift already ordered or sent
+ * is left alone: its money is on the card.
+ */
+export async function queueGiftRefunds(eventId: string, tx: Db = db()) {
+  const gift = await findGiftOfEvent(tx, eventId, { forUpdate: true });
+  if (!gift || gift.status === "ordering" || gift.status === "delivered") return null;
+  if (gift.status === "collecting") await updateGift(tx, gift.id, { status: "refunded", failure: "The Chorus was deleted." });
+  await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+  return gift;
+}
+
+/** The refund job: each paid contribution back to its card, once (the idempotency key is per contribution), then a mail. */
+export async function refundGiftContributions(giftId: string) {
+  const gift = await findGiftById(db(), giftId);
+  if (!gift || (gift.status !== "refunded" && gift.status !== "failed")) return;
+  for (const contribution of await listRefundableGiftContributions(db(), gift.id)) {
+    const amount = contribution.amount - contribution.amountRefunded;
+    if (amount > 0 && contribution.paymentIntentId) {
+      try {
+        await paymentsProvider().refund({
+          paymentIntentId: contribution.paymentIntentId,
+          amount,
+          idempotencyKey: `gift-contribution-refund:${contribution.id}`,
+          metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
+        });
+      } catch (error) {
+        // Tried again with the queue's growing delays; the same key refunds once.
+        if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
+        throw error;
+      }
+    }
+    await markGiftContributionRefunded(db(), contribution.id, contribution.amount);
+    const why = gift.status === "failed" ? "the gift card could not be sent" : "the organiser deleted the Chorus";
+    const mail = renderEmail({
+      subject: `Your ${formatMoney(contribution.amount, contribution.currency)} for a gift card is refunded`,
+      heading: `${contribution.name}, your contribution is on its way back`,
+      paragraphs: [
+        `You chipped in ${formatMoney(contribution.amount, contribution.currency)} towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
+        "We have refunded it in full to the card you paid with; it can take a few days to show.",
+      ],
+    });
+    await deliverOnce(`gift-refund:${contribution.id}:email`, "email", contribution.email, () =>
+      sendMail({ to: contribution.email, ...mail }),
+    );
+  }
+  if (gift.status === "failed") await updateGift(db(), gift.id, { status: "refunded" });
+}
