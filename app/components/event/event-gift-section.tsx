@@ -1,7 +1,8 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useLocation, useSearchParams } from "@remix-run/react";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { formatMoney, moneyInput } from "~/domain/commerce/money";
 import type { PageOf } from "~/services/events/event-page.server";
+import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 type GiftSection = PageOf<"creator">["gift"];
@@ -25,11 +26,16 @@ export function EventGiftSection({ section }: { section: GiftSection }) {
   const reply = useIntentReply("gift");
   const values = reply && !reply.ok ? reply.values : undefined;
   const { pathname } = useLocation();
+  const [searchParams] = useSearchParams();
   const { gift } = section;
   const collecting = !gift || gift.status === "collecting";
   return (
-    <section className="card event-section" id="gift" aria-labelledby="gift-heading">
-      <h2 id="gift-heading">Group gift card</h2>
+    <FoldedSection
+      id="gift"
+      heading="Group gift card"
+      about={gift ? "Contributors chip in towards a gift card" : "Let contributors chip in towards one gift card"}
+      open={!!reply || searchParams.has("giftCountry")}
+    >
       <p>Contributors can chip in towards one gift card, sent to the recipient with the video.</p>
       {gift ? <GiftPot gift={gift} /> : null}
       {gift && gift.status !== "collecting" ? <p>Status: {gift.status === "delivered" ? "sent to the recipient" : gift.status}.</p> : null}
@@ -91,6 +97,6 @@ export function EventGiftSection({ section }: { section: GiftSection }) {
           ) : null}
         </>
       ) : null}
-    </section>
+    </FoldedSection>
   );
 }
