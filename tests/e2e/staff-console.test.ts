@@ -99,4 +99,36 @@ describe.skipIf(!chromiumPath)("the staff console in Chromium", () => {
     await saveScreenshot(page, "admin-audit-phone");
     await page.context().close();
   });
+  test("without JavaScript at 375 px: find a person, disable and enable their account; find a Chorus; read the queues' health", async () => {
+    const person = await createUser();
+    const organiser = await loggedInUser(e2e.server.url);
+    await createTestEvent(organiser.user, { title: "Phone lookup party" });
+    const admin = await createUser({ role: "admin" });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
+    await logInBrowser(page, admin.email, PASSWORD);
+
+    await page.goto("/admin/people");
+    await page.getByLabel("E-mail or name").fill(person.email);
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL((url) => url.searchParams.get("q") === person.email);
+    await fitsThePhone(page, "the people search");
+    await page.getByRole("link", { name: person.email }).click();
+    await page.waitForURL(`**/admin/people/${person.id}`);
+    await page.getByRole("button", { name: "Disable the account" }).click();
+    await page.getByRole("button", { name: "Enable the account" }).waitFor();
+    await fitsThePhone(page, "a person's page");
+    await saveScreenshot(page, "admin-person-phone");
+    await page.getByRole("button", { name: "Enable the account" }).click();
+    await page.getByRole("button", { name: "Disable the account" }).waitFor();
+
+    await page.goto("/admin/choruses?q=Phone+lookup+party");
+    await page.locator(".staff-table").getByText("Phone lookup party").waitFor();
+    await fitsThePhone(page, "the Chorus search");
+
+    await page.goto("/admin/queues");
+    await page.locator(".staff-table").getByText("render").first().waitFor();
+    await fitsThePhone(page, "the queues' health");
+    await saveScreenshot(page, "admin-queues-phone");
+    await page.context().close();
+  });
 });

@@ -219,7 +219,8 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     const editor = await loggedInUser(server.url, "editor");
     const created = await admin.client.post("/api/admin/renderjobs", { eventId: event.id, resolution: "1080p" });
     const id: string = created.body.data.id;
-    const stopButton = new RegExp(`name="jobId" value="${id}"`);
+    // Its Stop form (a stopped render offers "Try again" under the same job id instead).
+    const stopButton = new RegExp(`value="stop-render"/><button[^>]*name="jobId" value="${id}"`);
     expect(await (await admin.client.raw("GET", "/admin")).text()).toMatch(stopButton);
     const editorPage = await (await editor.client.raw("GET", "/admin")).text();
     expect(editorPage).toContain(id);
