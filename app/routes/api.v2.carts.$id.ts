@@ -3,7 +3,8 @@ import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { parseCartUpdate } from "~/services/commerce/cart-input.server";
-import { cartViewOf, requireCartManager, updateCart } from "~/services/commerce/carts.server";
+import { cartViewOf } from "~/services/commerce/cart-views.server";
+import { requireCartManager, updateCart } from "~/services/commerce/carts.server";
 
 /** GET and PUT /api/v2/carts/{id}: the cart priced now; change its products, promo code or billing country. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

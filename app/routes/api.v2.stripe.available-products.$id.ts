@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
-import { availableProductsOf } from "~/services/commerce/carts.server";
+import { availableProductsOf } from "~/services/commerce/cart-views.server";
 import { requireManager } from "~/services/events/events.server";
 
 /** GET /api/v2/stripe/available-products/{eventId}: the Chorus, its upsells and add-ons, with what each gives and costs. */

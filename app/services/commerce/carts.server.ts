@@ -1,20 +1,8 @@
-import type { Cart, CartProductRow, Event, Invoice, PromoCode, User } from "drizzle/schema";
-import {
-  addonsFor,
-  BASE_PRODUCT_KEY,
-  choosableKeys,
-  isLaterPurchase,
-  productByKey,
-  productsLeftFor,
-  upsellsFor,
-  type Product,
-} from "~/domain/commerce/catalogue";
+import type { Cart, CartProductRow, Event, User } from "drizzle/schema";
+import { BASE_PRODUCT_KEY, choosableKeys, productByKey } from "~/domain/commerce/catalogue";
 import { formatMoney } from "~/domain/commerce/money";
-import { canUsePromoCode, inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
 import { normaliseCode } from "~/domain/commerce/promo-codes";
-import { isFreeOccasion } from "~/domain/commerce/unlock";
-import { isMember } from "~/domain/membership";
-import { db, type Db } from "~/lib/db.server";
+import { db } from "~/lib/db.server";
 import { ApiError, badRequest, isApiError, notFound } from "~/lib/http.server";
 import {
   changeCart,
@@ -26,183 +14,22 @@ import {
   lockCart,
   replaceCartProducts,
 } from "~/models/cart.server";
-import { findEventById } from "~/models/event.server";
 import { findInvoiceOfCart, listPurchasedKeysOfEvent } from "~/models/payment.server";
-import { findPromoCodeByCode, findPromoCodeById, lockPromoCode } from "~/models/promo-code.server";
+import { findPromoCodeByCode } from "~/models/promo-code.server";
 import { findUserById } from "~/models/user.server";
 import { requireManager } from "~/services/events/events.server";
 import type { CartUpdate } from "./cart-input.server";
-import { eventEntitlements } from "./entitlements.server";
-import { judgePromoCode, ruleOf } from "./promo-codes.server";
+import { loadCartState, offersOf, pricingContextOf, type CartState } from "./cart-state.server";
+import { cartView, cartViewOf } from "./cart-views.server";
+import { judgePromoCode } from "./promo-codes.server";
 import { recordSale } from "./sales.server";
 
-// The cart of an event (spec §3 "Cart", §7.2 Carts): one open cart per event, owned by its
-// organiser, priced from the catalogue on every read. The browser chooses products by key, a
+// Changing the cart of an event (spec §3 "Cart", §7.2 Carts): one open cart per event, owned by its
+// organiser, priced from the catalogue on every read (cart-state.server.ts). The browser chooses products by key, a
 // promo code and a billing country; it never sends an amount. Once the Chorus is paid for, the
 // event's next cart is a later purchase: only the upsells and add-ons it does not have yet.
 
 export const cartNotFound = () => notFound("There is no cart with this id.");
-
-export const pricingContextOf = (
-  event: Pick<Event, "occasion">,
-  organiser: User | null,
-  products: readonly CartProductRow[] = [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
-): PricingContext => ({
-  freeOccasion: isFreeOccasion(event.occasion),
-  member: isMember(organiser),
-  laterPurchase: isLaterPurchase(products),
-});
-
-/**
- * What a cart may still offer: in a first cart, every upsell and add-on not bought already (what a
- * membership includes is shown as included); in a later purchase, only what the event does not
- * have in any way.
- */
-function offersOf(event: Event, context: PricingContext, purchased: ReadonlySet<string>): Product[] {
-  const has = (key: string) => purchased.has(key) || (!!context.laterPurchase && inclusionOf(key, context) !== null);
-  return productsLeftFor(event, has);
-}
-
-/** A cart with everything its prices depend on. */
-export interface CartState {
-  cart: Cart;
-  event: Event;
-  organiser: User;
-  products: CartProductRow[];
-  promoCode: PromoCode | null;
-  /** Why the cart's code does not count now (expired since it was applied, used up, covers nothing in it); null when it does or there is none. */
-  promoProblem: string | null;
-  /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
-  promoRefused: boolean;
-  pricing: Pricing;
-  /** A cart for what is bought after the Chorus was paid for: the Chorus itself is not in it. */
-  laterPurchase: boolean;
-  /** The upsells and add-ons this cart may offer (those the event has already are left out). */
-  offers: Product[];
-}
-
-/** Reads and prices a cart; inside a transaction that locked the cart, with exact redemption counts. */
-export async function loadCartState(
-  cart: Cart,
-  tx: Db = db(),
-  options: { lockPromo?: boolean; products?: CartProductRow[] | null } = {},
-): Promise<CartState> {
-  const event = (await findEventById(tx, cart.eventId, { withDeleted: true }))!;
-  const organiser = (await findUserById(tx, cart.userId))!;
-  const products = options.products ?? (await listCartProducts(tx, cart.id));
-  const promoCode = cart.promoCodeId
-    ? options.lockPromo
-      ? await lockPromoCode(tx, cart.promoCodeId)
-      : await findPromoCodeById(tx, cart.promoCodeId)
-    : null;
-  let promoProblem: string | null = null;
-  let promoRefused = false;
-  // A paid cart keeps the discount it was sold with; an open one is judged again on every read.
-  if (promoCode && cart.status === "open") {
-    const verdict = await judgePromoCode(promoCode, organiser, tx);
-    if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
-  }
-  const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;
-  const context = pricingContextOf(event, organiser, products);
-  const pricing = priceCart(products, context, usable, cart.billingCountry);
-  if (promoCode && !promoProblem && !pricing.promotion) promoProblem = "This code does not apply to anything in your cart.";
-  // A paid cart's own products are among those purchased: it offers what is left beside it.
-  const offers = offersOf(event, context, await listPurchasedKeysOfEvent(tx, event.id));
-  return {
-    cart,
-    event,
-    organiser,
-    products,
-    promoCode,
-    promoProblem,
-    promoRefused,
-    pricing,
-    laterPurchase: !!context.laterPurchase,
-    offers,
-  };
-}
-
-const productOffer = (
-  product: Product,
-  state: { products: CartProductRow[]; event: Event; organiser: User | null; owned?: (key: string) => boolean },
-) => {
-  const included = inclusionOf(product.key, pricingContextOf(state.event, state.organiser));
-  return {
-    key: product.key,
-    name: product.name,
-    gives: product.gives,
-    unitAmount: product.unitAmount,
-    currency: product.currency,
-    price: formatMoney(product.unitAmount, product.currency),
-    included,
-    selected: state.products.some((p) => p.key === product.key),
-    /** The Chorus has it already (bought, or included): a later cart does not offer it again. A cart offers only what is not. */
-    owned: state.owned?.(product.key) ?? false,
-  };
-};
-
-/** GET /v2/stripe/available-products/{id}: what this Chorus can have, with what each gives and costs. */
-export async function availableProductsOf(event: Event) {
-  const organiser = await findUserById(db(), event.creatorId);
-  const open = await findOpenCartOfEvent(db(), event.id);
-  const rights = await eventEntitlements(event);
-  const owned = (key: string) => (key === BASE_PRODUCT_KEY ? rights.unlocked : rights.has(key));
-  const state = { event, organiser, products: open ? await listCartProducts(db(), open.id) : [], owned };
-  return {
-    base: productOffer(productByKey(BASE_PRODUCT_KEY)!, state),
-    upsells: upsellsFor().map((p) => productOffer(p, state)),
-    addons: addonsFor(event).map((p) => productOffer(p, state)),
-  };
-}
-
-/** The buyer of an event's cart and what a promo code would be priced against. */
-export async function promoCartOf(event: Event) {
-  const organiser = (await findUserById(db(), event.creatorId))!;
-  const open = await findOpenCartOfEvent(db(), event.id);
-  const products = open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
-  return {
-    buyer: organiser,
-    cart: { products, context: pricingContextOf(event, organiser, products), country: open?.billingCountry ?? null },
-  };
-}
-
-/** The cart as the API and the cart page show it (spec §3 "Cart"). */
-export function cartView(state: CartState, invoice: Invoice | null = null) {
-  const { cart, pricing } = state;
-  return {
-    id: cart.id,
-    createdAt: cart.createdAt.toISOString(),
-    updatedAt: cart.updatedAt.toISOString(),
-    eventId: cart.eventId,
-    userId: cart.userId,
-    status: cart.status,
-    version: cart.version,
-    products: state.products,
-    checkoutSessionId: cart.checkoutSessionId,
-    canUsePromoCode: cart.status === "open" && canUsePromoCode(pricing),
-    promoCode: state.promoCode?.code ?? null,
-    promoCodeProblem: state.promoProblem,
-    billingCountry: cart.billingCountry,
-    lineItems: pricing.lineItems,
-    promotion: pricing.promotion,
-    taxation: pricing.taxation,
-    totals: pricing.totals,
-    upsells: state.offers.filter((p) => p.kind === "upsell").map((p) => productOffer(p, state)),
-    availableAddons: state.offers.filter((p) => p.kind === "addon").map((p) => productOffer(p, state)),
-    /** Bought after the Chorus was paid for: no Chorus line, only what is added to it. */
-    laterPurchase: state.laterPurchase,
-    paidAt: cart.paidAt?.toISOString() ?? null,
-    invoiceNumber: invoice?.number ?? null,
-  };
-}
-
-export type CartView = ReturnType<typeof cartView>;
-
-/** The cart's view as it is now. */
-export async function cartViewOf(cart: Cart) {
-  const state = await loadCartState(cart);
-  return cartView(state, cart.status === "paid" ? await findInvoiceOfCart(db(), cart.id) : null);
-}
 
 /**
  * POST /v2/carts: the event's cart, made on first ask with the Chorus in it. Once the Chorus is

@@ -13,7 +13,9 @@ import { formText } from "~/services/events/event-page-form.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf } from "~/services/events/event-views.server";
 import { parseCartUpdate } from "./cart-input.server";
-import { finalizeFreeCart, loadCartState, openCartOf, updateCart, type CartView } from "./carts.server";
+import { loadCartState } from "./cart-state.server";
+import type { CartView } from "./cart-views.server";
+import { finalizeFreeCart, openCartOf, updateCart } from "./carts.server";
 import { startCartCheckout } from "./checkout.server";
 import { listCountries } from "./countries.server";
 

@@ -6,7 +6,8 @@ import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
 import { setCartCheckoutSession } from "~/models/cart.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import { loadCartState, refuseUnsellable, type CartState } from "./carts.server";
+import { loadCartState, type CartState } from "./cart-state.server";
+import { refuseUnsellable } from "./carts.server";
 
 // Card checkout of a cart: what the payment service is asked to charge, always from our own
 // pricing, and what comes back on its events so the webhook knows what was sold.

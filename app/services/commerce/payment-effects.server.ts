@@ -16,7 +16,7 @@ import {
 } from "~/models/payment.server";
 import { findUserById, findUserByPaymentCustomerId, findUserBySubscriptionId, lockUser, updateUser } from "~/models/user.server";
 import { giftContributionPaid, type GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
-import { loadCartState } from "./carts.server";
+import { loadCartState } from "./cart-state.server";
 import { cartFromMetadata } from "./checkout.server";
 import { recordSale } from "./sales.server";
 

@@ -5,7 +5,7 @@ import { markCartPaid } from "~/models/cart.server";
 import { setEventPaid } from "~/models/event.server";
 import { findOrInsertInvoice } from "~/models/payment.server";
 import { insertRedemption } from "~/models/promo-code.server";
-import type { CartState } from "./carts.server";
+import type { CartState } from "./cart-state.server";
 
 /**
  * What a settled cart leaves behind, in the caller's transaction: the cart paid, the Chorus paid
