@@ -10,6 +10,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Page, Response } from "playwright-core";
+import { startBenchServer } from "./bench-server";
 
 const KB = 1024;
 const IDLE_MS = 3000;
@@ -38,24 +39,7 @@ async function main() {
 }
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
-  const { freePort } = await import("../tests/support/global-database");
-  const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
-  const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
-  cleanUps.push(() => database.stop());
-  await migrateDatabase(database.url);
-  const port = await freePort();
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    DATABASE_URL: database.url,
-    DATA_DIR: path.join(root, "data"),
-    PORT: String(port),
-    APP_URL: `http://localhost:${port}`,
-    SMTP_URL: "",
-    RUN_WORKER: "false",
-  });
-  const { startServer } = await import("../server");
-  const server = await startServer({ port, quiet: true });
-  cleanUps.push(() => server.close());
+  const server = await startBenchServer(root, cleanUps, { NODE_ENV: "production", RUN_WORKER: "false" });
 
   const { createUser } = await import("../tests/support/accounts");
   const { createTestEvent } = await import("../tests/support/events");

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, LARGEST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { mp4LikeBytes } from "../tests/support/media-fixtures";
 import { type UploadResult, create, head, patch, patchAndCut } from "../tests/support/tus-client";
+import { startBenchServer } from "./bench-server";
 
 const MB = 1024 * 1024;
 /** Fixed chunk sizes, and the browser's growing chunks (use-uploads.ts). */
@@ -143,25 +144,11 @@ async function main() {
 }
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
-  const { freePort } = await import("../tests/support/global-database");
-  const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
-  const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
-  cleanUps.push(() => database.stop());
-  await migrateDatabase(database.url);
-  const port = await freePort();
-  Object.assign(process.env, {
+  const server = await startBenchServer(root, cleanUps, {
     NODE_ENV: "test",
-    DATABASE_URL: database.url,
-    DATA_DIR: path.join(root, "data"),
-    PORT: String(port),
-    APP_URL: `http://localhost:${port}`,
-    SMTP_URL: "",
     // Measure receiving only: no transcoding competes for the CPU (the files are noise anyway).
     RUN_WORKER: "false",
   });
-  const { startServer } = await import("../server");
-  const server = await startServer({ port, quiet: true });
-  cleanUps.push(() => server.close());
 
   const { createUser } = await import("../tests/support/accounts");
   const { createTestEvent } = await import("../tests/support/events");

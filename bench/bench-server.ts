@@ -1,0 +1,25 @@
+// What every benchmark starts with: the real server in this process, on a throw-away embedded
+// PostgreSQL and data folder under `root`, with `settings` on top. Each step that must be undone is
+// pushed onto `cleanUps` (run in reverse when the bench ends).
+import path from "node:path";
+
+export async function startBenchServer(root: string, cleanUps: Array<() => Promise<unknown>>, settings: Record<string, string>) {
+  const { freePort } = await import("../tests/support/global-database");
+  const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
+  const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
+  cleanUps.push(() => database.stop());
+  await migrateDatabase(database.url);
+  const port = await freePort();
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    DATA_DIR: path.join(root, "data"),
+    PORT: String(port),
+    APP_URL: `http://localhost:${port}`,
+    SMTP_URL: "",
+    ...settings,
+  });
+  const { startServer } = await import("../server");
+  const server = await startServer({ port, quiet: true });
+  cleanUps.push(() => server.close());
+  return server;
+}
