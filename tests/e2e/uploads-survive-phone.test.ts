@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { Event } from "drizzle/schema";
-import type { Page, Request } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FIRST_CHUNK_BYTES } from "~/lib/browser/upload-chunk-size";
@@ -57,6 +57,19 @@ afterAll(async () => {
 const uploadPath = (request: Request) => new URL(request.url()).pathname.startsWith("/uploads/tus");
 
 /** The files this browser keeps to send on (kept-files.ts), by name. */
+/** A page of `context` on about 400 kbit/s up and 800 kbit/s down: a 5 MB file takes a minute and a half to send. */
+async function newThrottledPage(context: BrowserContext) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 150,
+    downloadThroughput: 100_000,
+    uploadThroughput: 50_000,
+  });
+  return page;
+}
+
 const keptNames = (page: Page) =>
   page.evaluate(
     () =>
@@ -107,15 +120,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     context.setDefaultTimeout(10_000);
     // The upload requests of the second visit, and the offset each chunk starts at.
     const secondVisit: { method: string; offset: number }[] = [];
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    // About 400 kbit/s up: the file takes a minute and a half to send.
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: 100_000,
-      uploadThroughput: 50_000,
-    });
+    const page = await newThrottledPage(context);
     await page.goto(`/e/${event.uuid}`);
     await page.waitForLoadState("networkidle");
     await page.getByLabel("Your name").fill("Noor");
@@ -164,14 +169,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
     context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: 100_000,
-      uploadThroughput: 50_000,
-    });
+    const page = await newThrottledPage(context);
     await page.goto(`/e/${event.uuid}`);
     await page.waitForLoadState("networkidle");
     await page.getByLabel("Photos and videos").setInputFiles(clip);
@@ -179,14 +177,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     await expect.poll(() => keptNames(page)).toEqual(["long-hello.mp4"]);
     await page.close();
 
-    const again = await context.newPage();
-    const cdpAgain = await context.newCDPSession(again);
-    await cdpAgain.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: 100_000,
-      uploadThroughput: 50_000,
-    });
+    const again = await newThrottledPage(context);
     await again.goto(`/e/${event.uuid}`);
     await again.getByText("Sending the file you picked earlier").waitFor();
     await saveScreenshot(again, "uploads-sent-on-phone");
@@ -206,14 +197,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     context.setDefaultTimeout(10_000);
     // As in a browser without IndexedDB.
     await context.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined }));
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: 100_000,
-      uploadThroughput: 50_000,
-    });
+    const page = await newThrottledPage(context);
     await page.goto(`/e/${event.uuid}`);
     await page.waitForLoadState("networkidle");
     await page.getByLabel("Photos and videos").setInputFiles(clip);
