@@ -2,15 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type * as tus from "tus-js-client";
 import { downscalePhoto } from "~/lib/browser/downscale-photo";
 import type { KeptFile } from "~/lib/browser/kept-files";
-import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
 import { forgetUpload, saveUpload, storedUploads, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
 import type * as UploadClient from "./upload-client";
-
-export const UPLOAD_ENDPOINT = "/uploads/tus";
-/** Retry for about ten minutes of bad signal before calling an upload failed. */
-export const RETRY_DELAYS = [
-  0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000,
-];
 
 export interface UploadItem {
   id: string;
@@ -36,20 +29,6 @@ export interface UploadContext {
   privateKey?: string;
 }
 
-function errorMessage(error: Error) {
-  const response = (error as tus.DetailedError).originalResponse;
-  const body = response?.getBody();
-  if (body) {
-    try {
-      const parsed = JSON.parse(body) as { error?: { message?: string } };
-      if (parsed.error?.message) return parsed.error.message;
-    } catch {
-      /* not our JSON */
-    }
-  }
-  return response ? "The server refused this file." : "The connection dropped and did not come back. Tap Retry when you have signal.";
-}
-
 /**
  * What keeps picked files in the browser (kept-files.ts), fetched when first needed: when the page
  * opens with unfinished uploads from an earlier visit, or when a file is picked.
@@ -65,12 +44,6 @@ export function loadUploader() {
   });
   return uploader;
 }
-
-/** 4xx answers (refused, too large, closed) will not change on retry; network trouble and 5xx may. */
-const shouldRetry = (error: tus.DetailedError) => {
-  const status = error.originalResponse?.getStatus() ?? 0;
-  return status === 0 || status >= 500 || status === 409 || status === 423;
-};
 
 /** What the form says when a file is sent: its name and words go up with the file. */
 export type SentWords = Pick<UploadContext, "contributorName" | "caption">;
@@ -147,15 +120,9 @@ export function useUploads(context: UploadContext) {
   const start = useCallback(
     async (id: string, file: File, client: typeof UploadClient, words?: SentWords, kept?: KeptFile) => {
       const ctx = { ...contextRef.current, ...words };
-      // Chunks start at 2 MB and grow while they arrive fast (upload-chunk-size.ts); tus-js-client
-      // reads its chunkSize option afresh for every chunk.
-      let chunkStarted = 0;
-      const upload = new client.Upload(file, {
-        endpoint: UPLOAD_ENDPOINT,
-        chunkSize: FIRST_CHUNK_BYTES,
-        retryDelays: RETRY_DELAYS,
-        removeFingerprintOnSuccess: true,
-        metadata: {
+      const upload = client.createUpload(
+        file,
+        {
           eventUuid: ctx.eventUuid,
           filename: file.name,
           filetype: file.type,
@@ -166,48 +133,36 @@ export function useUploads(context: UploadContext) {
           ...(ctx.invite ? { invite: ctx.invite } : {}),
           ...(ctx.privateKey ? { privateKey: ctx.privateKey } : {}),
         },
-        onShouldRetry: (error) => {
-          upload.options.chunkSize = chunkSizeAfterFailure();
-          return shouldRetry(error);
+        {
+          onProgress: (sent) => patch(id, { bytesSent: sent, state: "uploading" }),
+          onMediaId: (mediaUuid) => patch(id, { mediaUuid }),
+          onSuccess: () => {
+            void client.fingerprintOf(upload, file).then(release);
+            setItems((list) =>
+              list.map((item) => {
+                if (item.id !== id) return item;
+                const done = { ...item, state: "done" as const, bytesSent: item.size };
+                void client.fingerprintOf(upload, file).then((fp) => persist(done, fp, "done"));
+                return done;
+              }),
+            );
+          },
+          onError: (message, refused) => {
+            // A file the server answered with a refusal will not be taken on a later visit either;
+            // one cut off by the network stays kept and is sent on when the page opens again.
+            if (refused) void client.fingerprintOf(upload, file).then(release);
+            setItems((list) =>
+              list.map((item) => {
+                if (item.id !== id) return item;
+                const failed = { ...item, state: "failed" as const, error: message };
+                void client.fingerprintOf(upload, file).then((fp) => persist(failed, fp, "failed"));
+                return failed;
+              }),
+            );
+          },
         },
-        onBeforeRequest: (req) => {
-          if (req.getMethod() === "PATCH") chunkStarted = performance.now();
-        },
-        onChunkComplete: (bytes) => {
-          upload.options.chunkSize = nextChunkSize(upload.options.chunkSize!, { bytes, ms: performance.now() - chunkStarted });
-        },
-        onProgress: (sent) => patch(id, { bytesSent: sent, state: "uploading" }),
-        onAfterResponse: (_req, res) => {
-          const mediaUuid = res.getHeader("Chorus-Media-Id");
-          if (mediaUuid) patch(id, { mediaUuid });
-        },
-        onSuccess: () => {
-          void upload.options.fingerprint!(file, upload.options).then(release);
-          setItems((list) =>
-            list.map((item) => {
-              if (item.id !== id) return item;
-              const done = { ...item, state: "done" as const, bytesSent: item.size };
-              void upload.options.fingerprint!(file, upload.options).then((fp) => persist(done, fp, "done"));
-              return done;
-            }),
-          );
-        },
-        onError: (error) => {
-          const message = errorMessage(error);
-          // A file the server answered with a refusal will not be taken on a later visit either;
-          // one cut off by the network stays kept and is sent on when the page opens again.
-          if ((error as tus.DetailedError).originalResponse) void upload.options.fingerprint!(file, upload.options).then(release);
-          setItems((list) =>
-            list.map((item) => {
-              if (item.id !== id) return item;
-              const failed = { ...item, state: "failed" as const, error: message };
-              void upload.options.fingerprint!(file, upload.options).then((fp) => persist(failed, fp, "failed"));
-              return failed;
-            }),
-          );
-        },
-      });
-      const fingerprint = await upload.options.fingerprint!(file, upload.options);
+      );
+      const fingerprint = await client.fingerprintOf(upload, file);
       uploads.current.set(id, { upload, file, fingerprint });
       if (!locks.current.has(fingerprint)) {
         const unlock = await holdUploadLock(fingerprint);
