@@ -6,7 +6,14 @@ import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
-import { roomOfEvent, roomOfUser, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
+import {
+  REALTIME_NAMESPACES,
+  roomOfEvent,
+  roomOfUser,
+  type ClientToServerEvents,
+  type RealtimeNamespace,
+  type ServerToClientEvents,
+} from "./events";
 import type { Broadcaster } from "./fan-out.server";
 
 type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { user: User | null }>;
@@ -24,6 +31,9 @@ function authenticate(need: (user: User | null) => boolean) {
       const user = userId ? await findUserById(db(), userId) : null;
       if (!need(user)) return next(new Error(user ? "forbidden" : "unauthorized"));
       socket.data.user = user;
+      // In every namespace a person's sockets share a room, so they can be closed together
+      // (disconnectPerson) as well as reached together.
+      if (user) await socket.join(roomOfUser(user.id));
       next();
     } catch (error) {
       console.error("realtime handshake failed:", error);
@@ -79,10 +89,7 @@ export function attachRealtime(httpServer: HttpServer, allowedOrigin: string, ad
 
   const usersNs = io.of("/users");
   usersNs.use(authenticate((user) => !!user) as never);
-  usersNs.on("connection", (socket: ChorusSocket) => {
-    void socket.join(roomOfUser(socket.data.user!.id));
-    greet("/users", socket);
-  });
+  usersNs.on("connection", (socket: ChorusSocket) => greet("/users", socket));
 
   const staffNs = io.of("/staff");
   staffNs.use(authenticate((user) => hasEditRights(user)) as never);
@@ -97,6 +104,18 @@ export function attachRealtime(httpServer: HttpServer, allowedOrigin: string, ad
 export function realtime(): Server<ClientToServerEvents, ServerToClientEvents> | null {
   const store = (globalThis as unknown as { __chorus?: { io?: Server<ClientToServerEvents, ServerToClientEvents> } }).__chorus;
   return store?.io ?? null;
+}
+
+/**
+ * Closes every live connection a person has, in every namespace and every web process (the
+ * adapter carries it to the others): after their account is disabled or their role lowered, an open
+ * page must not go on hearing what it no longer may. A page that reconnects is judged again.
+ * `only` limits it to some namespaces (a role change only concerns /staff).
+ */
+export async function disconnectPerson(userId: string, only: readonly RealtimeNamespace[] = REALTIME_NAMESPACES) {
+  const io = realtime();
+  if (!io) return;
+  await Promise.all(only.map((namespace) => io.of(namespace).in(roomOfUser(userId)).disconnectSockets(true)));
 }
 
 /** Where a process without a socket.io server (a worker) sends its updates. */

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { renderJobs, sessions, staffActions, users } from "drizzle/schema";
 import { and, desc, eq } from "drizzle-orm";
+import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
@@ -25,6 +26,27 @@ let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
 let admin: Awaited<ReturnType<typeof loggedInUser>>;
 let editor: Awaited<ReturnType<typeof loggedInUser>>;
+const sockets: Socket[] = [];
+
+/**
+ * A page's live connection to a namespace with a client's cookie, once the server has greeted it;
+ * `closedByServer` resolves if the server ends it.
+ */
+async function liveConnection(namespace: string, client: TestClient) {
+  const socket = connect(`${server.url}${namespace}`, {
+    transports: ["websocket"],
+    extraHeaders: { cookie: client.cookieHeader() },
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("session:ready", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  const closedByServer = new Promise<string>((resolve) => socket.on("disconnect", (reason) => resolve(reason)));
+  return { socket, closedByServer };
+}
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -34,6 +56,7 @@ beforeAll(async () => {
   editor = await loggedInUser(server.url, "editor");
 });
 afterAll(async () => {
+  for (const socket of sockets) socket.close();
   await server?.close();
   await smtp?.close();
   await files?.remove();
@@ -95,6 +118,17 @@ describe("people", () => {
     expect(reply.status).toBe(302);
     expect(reply.headers.get("location")).toBe(`/admin/people/${person.id}`);
     expect((await userRow(person.id)).role).toBe("editor");
+
+    // Lowered again while their pages are open: the staff connection ends, their own stays.
+    const pages = new TestClient(server.url);
+    await logIn(pages, person.email);
+    const staffPage = await liveConnection("/staff", pages);
+    const ownPage = await liveConnection("/users", pages);
+    expect((await admin.client.form(`/admin/people/${person.id}`, { intent: "role", role: "user" })).status).toBe(302);
+    expect(await staffPage.closedByServer).toBe("io server disconnect");
+    expect(ownPage.socket.connected).toBe(true);
+    expect((await admin.client.form(`/admin/people/${person.id}`, { intent: "role", role: "editor" })).status).toBe(302);
+
     const [action] = await actionsOn(person.id);
     expect(action).toMatchObject({ action: "role_changed", actorEmail: admin.user.email, details: { from: "user", to: "editor" } });
 
@@ -116,9 +150,12 @@ describe("people", () => {
     await logIn(laptop, person.email);
     expect((await phone.get(`/api/v2/users/${person.id}`)).status).toBe(200);
     expect(await sessionsOf(person.id)).toHaveLength(2);
+    const live = [await liveConnection("/users", phone), await liveConnection("/public", laptop)];
 
     const reply = await admin.client.form(`/admin/people/${person.id}`, { intent: "disable" });
     expect(reply.status).toBe(302);
+    // Pages they still have open stop hearing anything, in every namespace.
+    expect(await Promise.all(live.map((page) => page.closedByServer))).toEqual(["io server disconnect", "io server disconnect"]);
     expect((await userRow(person.id)).disabledAt).not.toBeNull();
     expect(await sessionsOf(person.id)).toHaveLength(0);
     expect((await phone.get(`/api/v2/users/${person.id}`)).status).toBe(401);

@@ -1,6 +1,7 @@
 import type { User, UserRole } from "drizzle/schema";
 import { z } from "zod";
 import { formatMoney } from "~/domain/commerce/money";
+import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
@@ -9,6 +10,7 @@ import { listEventsOfCreator } from "~/models/event.server";
 import { listPaymentsOfUser } from "~/models/payment.server";
 import { findProfileOfUser } from "~/models/user-profile.server";
 import { findUserById, searchUsers, updateUser } from "~/models/user.server";
+import { disconnectPerson } from "~/realtime/server.server";
 import { startEmailVerification } from "~/services/accounts/auth.server";
 import { recentStaffActions, recordStaffAction } from "./staff-actions.server";
 
@@ -113,6 +115,8 @@ export async function changeRole(admin: Staff, rawId: string | undefined, role: 
     );
     return saved!;
   });
+  // Staff rooms are only for editors and administrators: one who is no longer either stops hearing them.
+  if (!hasEditRights(updated)) await disconnectPerson(person.id, ["/staff"]);
   return updated;
 }
 
@@ -133,12 +137,18 @@ export async function disableAccount(admin: Staff, rawId: string | undefined) {
   const person = await requirePerson(rawId);
   if (person.id === admin.id) throw badRequest("You cannot disable your own account.");
   if (person.disabledAt) return person;
-  return db().transaction(async (tx) => {
-    const saved = await updateUser(tx, person.id, { disabledAt: new Date() });
-    await deleteSessionsOfUser(tx, person.id);
-    await recordStaffAction(admin, "account_disabled", { type: "user", id: person.id }, { email: person.email }, { tx });
-    return saved!;
-  });
+  return db()
+    .transaction(async (tx) => {
+      const saved = await updateUser(tx, person.id, { disabledAt: new Date() });
+      await deleteSessionsOfUser(tx, person.id);
+      await recordStaffAction(admin, "account_disabled", { type: "user", id: person.id }, { email: person.email }, { tx });
+      return saved!;
+    })
+    .then(async (saved) => {
+      // Their sessions are gone; so must be the pages they still have open.
+      await disconnectPerson(person.id);
+      return saved;
+    });
 }
 
 /** Lets a disabled account log in again. */
