@@ -58,3 +58,7 @@ export function downloadResponse(body: Readable, download: { fileName: string; c
     },
   });
 }
+
+/** What a file of a Chorus taken down answers to anyone but staff, whatever link they hold. */
+export const withheldFileResponse = () =>
+  new Response("This Chorus is unavailable.\n", { status: 410, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
+import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findMediaByUuid } from "~/models/media.server";
+import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { keyOfVariant, storedFileToSend } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const record = await findMediaByUuid(db(), params.mediaUuid!);
   const key = record ? keyOfVariant(record, params.variant ?? "") : null;
   if (!record || !key) return new Response("Not found", { status: 404 });
+  if (await eventFilesWithheld(record.eventId, () => getUser(request))) return withheldFileResponse();
   const download = url.searchParams.has("download") ? record.originalName || `${record.mediaUuid}` : undefined;
   return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download }));
 }

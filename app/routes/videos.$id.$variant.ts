@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PAYMENT_REQUIRED_MESSAGE } from "~/domain/commerce/unlock";
+import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
+import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findPublishedMedia } from "~/models/published-media.server";
 import { downloadLocked } from "~/services/commerce/unlock.server";
+import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,6 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await findPublishedMedia(db(), params.id!);
   const key = params.variant === "video" ? found?.videoKey : params.variant === "poster" ? found?.posterKey : null;
   if (!found || !key) return new Response("Not found", { status: 404 });
+  if (await eventFilesWithheld(found.eventId, () => getUser(request))) return withheldFileResponse();
   const download = url.searchParams.has("download");
   if (download && (await downloadLocked(found.eventId))) {
     return new Response(`${PAYMENT_REQUIRED_MESSAGE}\n`, { status: 402, headers: { "Content-Type": "text/plain; charset=utf-8" } });

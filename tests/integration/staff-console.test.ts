@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import { announcements, eventReports, events, staffActions } from "drizzle/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
+import { signedMediaUrl } from "~/lib/media-url.server";
 import { insertAnnouncement } from "~/models/announcement.server";
 import { findMediaById, insertMedia } from "~/models/media.server";
+import { storage } from "~/services/media/storage.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
@@ -51,6 +54,24 @@ async function reportedChorus(...reasons: string[]) {
   const reporter = await loggedInUser(server.url);
   for (const reason of reasons) expect((await reporter.client.post(`/api/v2/events/${event.id}/report`, { reason })).status).toBe(200);
   return { organiser, event, reporter };
+}
+
+/** A photo of the Chorus with its original in storage. */
+async function storedPhotoOf(eventId: string) {
+  const originalKey = `events/${eventId}/uploads/${crypto.randomUUID()}`;
+  await storage().putStream(originalKey, Readable.from([Buffer.from("a picture's bytes")]), "image/jpeg");
+  return insertMedia(db(), {
+    eventId,
+    purpose: "contribution",
+    originalKey,
+    originalName: "photo.jpg",
+    mimeType: "image/jpeg",
+    sizeBytes: 17,
+    contributorName: "Sam",
+    uploadTokenHash: null,
+    uploaderId: null,
+    uploadId: `test-${crypto.randomUUID()}`,
+  });
 }
 
 const tusMetadata = (eventUuid: string) => ({
@@ -107,6 +128,10 @@ describe("reports queue", () => {
 
   test("take down: every page but staff's says unavailable, uploads are refused, the organiser is e-mailed why; restore undoes it", async () => {
     const { event, organiser } = await reportedChorus("Hateful message");
+    // A link to one of its files handed out before the take-down, as the recipient's page would.
+    const item = await storedPhotoOf(event.id);
+    const fileLink = signedMediaUrl(item.mediaUuid, "original");
+    expect((await new TestClient(server.url).raw("GET", fileLink)).status).toBe(200);
     const reason = "The message insults the recipient, which our terms do not allow.";
     const reply = await editor.client.form("/admin/reports", { intent: "take-down", eventId: event.id, reason });
     expect(reply.status).toBe(302);
@@ -135,6 +160,11 @@ describe("reports queue", () => {
     expect(judged.html).toContain("Taken down: everyone but staff finds this Chorus unavailable.");
     expect(judged.html).toContain(reason);
     expect((await page(admin.client, `/e/${event.uuid}`)).status).toBe(200);
+    // Its files too, through the links handed out before; staff still see them.
+    const late = await new TestClient(server.url).raw("GET", fileLink);
+    expect([late.status, await late.text()]).toEqual([410, "This Chorus is unavailable.\n"]);
+    expect((await organiser.client.raw("GET", fileLink)).status).toBe(410);
+    expect((await editor.client.raw("GET", fileLink)).status).toBe(200);
     // No more uploads.
     expect(await uploadRefusal(event.uuid)).toEqual({ status: 410, message: "This Chorus is unavailable." });
 
@@ -157,6 +187,7 @@ describe("reports queue", () => {
     expect((await page(new TestClient(server.url), `/e/${event.uuid}`)).status).toBe(200);
     expect((await page(editor.client, `/e/${event.uuid}`)).html).not.toContain("Taken down:");
     expect((await page(new TestClient(server.url), `/e/${event.uuid}?privateKey=${event.privateKey}`)).status).toBe(200);
+    expect((await new TestClient(server.url).raw("GET", fileLink)).status).toBe(200);
     await expect(create(server.url, 1000, tusMetadata(event.uuid))).resolves.toMatch(/^\/uploads\/tus\//);
     expect((await actionsOn(event.id)).map((a) => a.action).sort()).toEqual(["event_restored", "event_taken_down"]);
     // One e-mail only: restoring sends none, and the job did not send twice.
