@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireStaff } from "~/lib/auth.server";
@@ -26,16 +26,7 @@ export default function AdminChorusesPage() {
     <div className="stack">
       <StaffNav admin={admin} />
       <h1>Choruses</h1>
-      <Form method="get" className="staff-search" role="search">
-        <div className="field">
-          <label htmlFor="q">Title, event id or uuid</label>
-          <input id="q" name="q" type="search" defaultValue={search} placeholder="Grandma's 90th or 123456" />
-        </div>
-        <button className="button" type="submit">
-          Search
-        </button>
-        {search ? <Link to="/admin/choruses">Show all</Link> : null}
-      </Form>
+      <StaffSearch label="Title, event id or uuid" placeholder="Grandma's 90th or 123456" search={search} allPath="/admin/choruses" />
       {choruses.length === 0 ? (
         <p className="card empty-state">{search ? `No Chorus matches “${search}”.` : "No Choruses yet."}</p>
       ) : (

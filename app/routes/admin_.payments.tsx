@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireAdmin } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
@@ -23,16 +23,7 @@ export default function AdminPaymentsPage() {
     <div className="stack">
       <StaffNav />
       <h1>Payments</h1>
-      <Form method="get" className="staff-search" role="search">
-        <div className="field">
-          <label htmlFor="q">E-mail or invoice number</label>
-          <input id="q" name="q" type="search" defaultValue={search} placeholder="name@example.com or CH-000123" />
-        </div>
-        <button className="button" type="submit">
-          Search
-        </button>
-        {search ? <Link to="/admin/payments">Show all</Link> : null}
-      </Form>
+      <StaffSearch label="E-mail or invoice number" placeholder="name@example.com or CH-000123" search={search} allPath="/admin/payments" />
       {payments.length === 0 ? (
         <p className="card empty-state">
           {search

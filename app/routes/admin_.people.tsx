@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireAdmin } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
@@ -25,16 +25,7 @@ export default function AdminPeoplePage() {
     <div className="stack">
       <StaffNav />
       <h1>People</h1>
-      <Form method="get" className="staff-search" role="search">
-        <div className="field">
-          <label htmlFor="q">E-mail or name</label>
-          <input id="q" name="q" type="search" defaultValue={search} placeholder="name@example.com or Ada Lovelace" />
-        </div>
-        <button className="button" type="submit">
-          Search
-        </button>
-        {search ? <Link to="/admin/people">Show all</Link> : null}
-      </Form>
+      <StaffSearch label="E-mail or name" placeholder="name@example.com or Ada Lovelace" search={search} allPath="/admin/people" />
       {people.length === 0 ? (
         <p className="card empty-state">{search ? `No one matches “${search}”.` : "No accounts yet."}</p>
       ) : (

@@ -1,4 +1,4 @@
-import { Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 // Pieces shared by the staff pages: their navigation, times, paging and the record of what staff did.
@@ -24,6 +24,32 @@ export function StaffNav({ admin = true }: { admin?: boolean }) {
         </>
       ) : null}
     </nav>
+  );
+}
+
+/** A staff list's search box (a plain GET form, so it works without JavaScript), with "Show all" once searched. */
+export function StaffSearch({
+  label,
+  placeholder,
+  search,
+  allPath,
+}: {
+  label: string;
+  placeholder: string;
+  search: string;
+  allPath: string;
+}) {
+  return (
+    <Form method="get" className="staff-search" role="search">
+      <div className="field">
+        <label htmlFor="q">{label}</label>
+        <input id="q" name="q" type="search" defaultValue={search} placeholder={placeholder} />
+      </div>
+      <button className="button" type="submit">
+        Search
+      </button>
+      {search ? <Link to={allPath}>Show all</Link> : null}
+    </Form>
   );
 }
 
