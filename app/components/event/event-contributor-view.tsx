@@ -2,6 +2,7 @@ import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/events/event-page.server";
 import { GiftPot } from "./event-gift-section";
+import { EventTrees } from "./event-trees";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 
@@ -57,6 +58,7 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           </a>
         </section>
       ) : null}
+      <EventTrees uuid={page.uuid} trees={page.trees} canPlant />
       {page.offer ? <ContributorOfferCard offer={page.offer} /> : null}
     </div>
   );

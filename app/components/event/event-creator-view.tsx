@@ -8,6 +8,7 @@ import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
 import { FoldedSection, useUnfolding } from "./event-fold";
 import { EventGiftSection } from "./event-gift-section";
+import { EventTrees } from "./event-trees";
 import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
@@ -137,6 +138,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
       <EventGiftSection section={page.gift} />
+      <EventTrees uuid={page.uuid} trees={page.trees} canPlant />
       <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />
