@@ -45,7 +45,7 @@ export default function TreesPage() {
         <section className="card certificate stack" aria-labelledby="certificate-heading">
           <p className="field-hint">Certificate of planting</p>
           <h1 id="certificate-heading">
-            <TreesIcon /> {treesText(page.certificate.trees)} planted in honour of {page.recipientNames}
+            <TreesIcon /> {`${treesText(page.certificate.trees)} planted in honour of ${page.recipientNames}`}
           </h1>
           <p>{`Planted by the people who made ${page.recipientNames} a ${PRODUCT_NAME}, as of ${page.certificate.date}.`}</p>
         </section>

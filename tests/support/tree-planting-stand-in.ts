@@ -3,7 +3,7 @@ import http from "node:http";
 
 // A stand-in for a Digital Humani-style planting API on loopback: `POST /tree` plants, answering the
 // first planting again for a repeated Idempotency-Key. It records each request; a test may make the
-// next ones fail (500), refuse (400, as for a closed project), or hang past the client's time-out.
+// next ones fail (500), refuse (400, as for a closed project), or plant and then never answer.
 
 export interface RecordedPlantingRequest {
   method: string;
@@ -18,7 +18,7 @@ export interface TreePlantingStandIn {
   requests: RecordedPlantingRequest[];
   /** Plantings made, by idempotency key. */
   plantings: Map<string, Record<string, unknown>>;
-  /** The next `times` requests answer `status`, or never answer ("hang"). */
+  /** The next `times` requests answer `status`, or plant and never answer ("hang"). */
   failNext(times?: number, how?: 500 | 400 | "hang"): void;
   close(): Promise<void>;
 }
@@ -37,8 +37,7 @@ export async function startTreePlantingStandIn(): Promise<TreePlantingStandIn> {
       requests.push({ method: req.method!, path: req.url!, body, apiKey: (req.headers["x-api-key"] as string) ?? null, idempotencyKey });
       res.setHeader("content-type", "application/json");
       const failure = failures.shift();
-      if (failure === "hang") return;
-      if (failure) {
+      if (failure && failure !== "hang") {
         res.statusCode = failure;
         return res.end(JSON.stringify({ message: failure === 400 ? "Project is not active" : "Internal error" }));
       }
@@ -56,6 +55,8 @@ export async function startTreePlantingStandIn(): Promise<TreePlantingStandIn> {
         user: body.user,
       };
       plantings.set(key, planting);
+      // Planted, but the answer never comes back (a dropped connection, a worker that died waiting).
+      if (failure === "hang") return;
       res.statusCode = 200;
       res.end(JSON.stringify(planting));
     });
