@@ -285,7 +285,12 @@ describe("refunds", () => {
     // A checkout left open across the delivery.
     const lateEmail = uniqueEmail("late");
     const late = new TestClient(server.url);
-    const started = await late.post("/api/v2/tremendous/contributions", { eventUuid: event.uuid, name: "Late", email: lateEmail, amount: "6" });
+    const started = await late.post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Late",
+      email: lateEmail,
+      amount: "6",
+    });
     expect(started.status).toBe(200);
     expect((await client.post(`/api/v2/events/${event.id}/deliver`, {})).status).toBe(200);
     await until(async () => (await giftOf(event.id))?.status === "delivered", { timeout: 20_000, what: "the gift card to be ordered" });
@@ -305,7 +310,12 @@ describe("refunds", () => {
     const refund = await db()
       .select()
       .from(localPaymentObjects)
-      .where(and(eq(localPaymentObjects.object, "refund"), sql`${localPaymentObjects.data}->'metadata'->>'giftContributionId' = ${started.body.data.id}`));
+      .where(
+        and(
+          eq(localPaymentObjects.object, "refund"),
+          sql`${localPaymentObjects.data}->'metadata'->>'giftContributionId' = ${started.body.data.id}`,
+        ),
+      );
     expect(refund.map((r) => (r.data as { amount: number }).amount)).toEqual([600]);
     await expect
       .poll(async () => (await lastMailTo(lateEmail))?.text ?? "", { timeout: 15_000 })

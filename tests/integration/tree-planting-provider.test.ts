@@ -18,7 +18,13 @@ afterAll(async () => {
 
 const order = (externalId: string) => ({ project: "reforest-1", count: 7, externalId });
 
-const failureOf = (promise: Promise<unknown>) => promise.catch((e: unknown) => e as TreePlantingError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("the planting did not fail");
+    },
+    (e: unknown) => e as TreePlantingError,
+  );
 
 describe("the HTTP tree-planting provider", () => {
   test("plants the count in the project, sending the key, the enterprise and the idempotency key", async () => {

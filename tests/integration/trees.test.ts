@@ -81,11 +81,21 @@ describe("POST /api/v2/tree/contributions", () => {
     const { event } = await chorus();
     const client = new TestClient(server.url);
     for (const quantity of [0, 101, 2.5, "lots", null]) {
-      const reply = await client.post("/api/v2/tree/contributions", { eventUuid: event.uuid, name: "Di", email: "di@example.test", quantity });
+      const reply = await client.post("/api/v2/tree/contributions", {
+        eventUuid: event.uuid,
+        name: "Di",
+        email: "di@example.test",
+        quantity,
+      });
       expect(reply.status, `quantity ${quantity}`).toBe(400);
       expect(reply.body).toMatchObject({ success: false, error: { code: "VALIDATION_FAILED", fields: { quantity: expect.any(String) } } });
     }
-    const noChorus = await client.post("/api/v2/tree/contributions", { eventUuid: "nope", name: "Di", email: "di@example.test", quantity: 1 });
+    const noChorus = await client.post("/api/v2/tree/contributions", {
+      eventUuid: "nope",
+      name: "Di",
+      email: "di@example.test",
+      quantity: 1,
+    });
     expect(noChorus.body.error.fields.eventUuid).toBeTruthy();
   });
 
@@ -177,7 +187,9 @@ describe("planting, without JavaScript", () => {
 describe("the live pot", () => {
   test("everyone on the Chorus page sees the gift-card pot and the tree count grow as payments land", async () => {
     const { client, event } = await chorus();
-    expect((await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-COFFEE-USD", target: "" })).status).toBe(200);
+    expect(
+      (await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-COFFEE-USD", target: "" })).status,
+    ).toBe(200);
     const socket: Socket = connect(`${server.url}/public`, { transports: ["websocket"], reconnection: false, forceNew: true });
     const updates: PotUpdate[] = [];
     socket.on("pot:updated", (update: PotUpdate) => updates.push(update));
@@ -187,10 +199,19 @@ describe("the live pot", () => {
       socket.emit("event:join", event.uuid);
 
       const payer = new TestClient(server.url);
-      const chip = await payer.post("/api/v2/tremendous/contributions", { eventUuid: event.uuid, name: "Fi", email: uniqueEmail("fi"), amount: "12" });
+      const chip = await payer.post("/api/v2/tremendous/contributions", {
+        eventUuid: event.uuid,
+        name: "Fi",
+        email: uniqueEmail("fi"),
+        amount: "12",
+      });
       await payWithTestCard(payer, chip.body.data.url);
       await until(() => updates.some((u) => u.gift?.potTotal === 1200), { timeout: 20_000, what: "the pot's update" });
-      expect(updates.at(-1)).toMatchObject({ eventUuid: event.uuid, gift: { potTotal: 1200, contributions: 1, currency: "USD" }, trees: 0 });
+      expect(updates.at(-1)).toMatchObject({
+        eventUuid: event.uuid,
+        gift: { potTotal: 1200, contributions: 1, currency: "USD" },
+        trees: 0,
+      });
 
       await plantAndPay(event.uuid, 6);
       await until(() => updates.some((u) => u.trees === 6), { timeout: 20_000, what: "the tree count's update" });

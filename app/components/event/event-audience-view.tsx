@@ -8,8 +8,8 @@ import { api } from "~/lib/browser/api-client";
 import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";
-import { EventTrees } from "./event-trees";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
+import { EventTrees } from "./event-trees";
 
 type Page = AudiencePage;
 

@@ -2,9 +2,9 @@ import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/events/event-page.server";
 import { GiftPot } from "./event-gift-section";
-import { EventTrees } from "./event-trees";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
+import { EventTrees } from "./event-trees";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {

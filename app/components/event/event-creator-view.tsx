@@ -8,7 +8,6 @@ import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";
 import { EventDeliverForm } from "./event-deliver-form";
 import { FoldedSection, useUnfolding } from "./event-fold";
 import { EventGiftSection } from "./event-gift-section";
-import { EventTrees } from "./event-trees";
 import { EventGuestbook } from "./event-guestbook";
 import { EventInviteForm } from "./event-invite-form";
 import { EventInvitees } from "./event-invitees";
@@ -17,6 +16,7 @@ import { EventRecipients } from "./event-recipients";
 import { EventSettingsForm } from "./event-settings-form";
 import { EventShareLinks } from "./event-share-links";
 import { EventThankYouVideo } from "./event-thank-you-video";
+import { EventTrees } from "./event-trees";
 
 type Page = PageOf<"creator">;
 

@@ -26,5 +26,7 @@ export async function publishPot(eventId: string) {
   if (!io) return;
   const event = await findEventById(db(), eventId, { withDeleted: true });
   if (!event) return;
-  io.of("/public").to(roomOfEvent(event.uuid)).emit("pot:updated", await potOfEvent(event.id, event.uuid));
+  io.of("/public")
+    .to(roomOfEvent(event.uuid))
+    .emit("pot:updated", await potOfEvent(event.id, event.uuid));
 }

@@ -1,9 +1,9 @@
+import type { Gift, GiftContribution } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { enqueue } from "~/jobs/queue.server";
 import { db, type Db } from "~/lib/db.server";
-import type { Gift, GiftContribution } from "drizzle/schema";
 import {
   findGiftById,
   findGiftContribution,

@@ -31,8 +31,7 @@ export async function receivePaymentWebhook(
 
 /** What everyone watching sees once the effect is committed: a Chorus's pot or trees grew. */
 async function announce(effect: PaymentEffect) {
-  const eventId =
-    effect.effect === "tree-contribution" ? effect.eventId : effect.effect === "gift-contribution" ? effect.eventId : null;
+  const eventId = effect.effect === "tree-contribution" ? effect.eventId : effect.effect === "gift-contribution" ? effect.eventId : null;
   if (!eventId || ("alreadyPaid" in effect && effect.alreadyPaid)) return;
   // The payment is recorded whatever happens here: a lost live update is mended by the next load.
   await publishPot(eventId).catch((error: unknown) => console.error("pot update:", error instanceof Error ? error.message : error));

@@ -57,10 +57,23 @@ export async function startTreeContribution(user: User | null, eventUuid: string
       successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${base}/e/${event.uuid}/trees`,
       idempotencyKey: `tree-contribution:${contribution.id}`,
-      lines: [{ name: "A tree planted in the recipient's honour", unitAmount: TREE_PRICE.unitAmount, currency: TREE_PRICE.currency, quantity: fields.quantity }],
+      lines: [
+        {
+          name: "A tree planted in the recipient's honour",
+          unitAmount: TREE_PRICE.unitAmount,
+          currency: TREE_PRICE.currency,
+          quantity: fields.quantity,
+        },
+      ],
     });
     await setTreeContributionSession(db(), contribution.id, provider.name, session.id);
-    return { id: contribution.id, quantity: contribution.quantity, amount: contribution.amount, currency: contribution.currency, url: session.url };
+    return {
+      id: contribution.id,
+      quantity: contribution.quantity,
+      amount: contribution.amount,
+      currency: contribution.currency,
+      url: session.url,
+    };
   } catch (error) {
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;

@@ -29,6 +29,7 @@ export async function treesPageOf(user: User | null, eventUuid: string | undefin
     quantity: TREE_QUANTITY,
     trees: paid.trees,
     people: paid.people,
-    certificate: planted.trees > 0 ? { trees: planted.trees, date: formatLongDay(planted.lastPlantedAt ?? new Date(), event.timeZone) } : null,
+    certificate:
+      planted.trees > 0 ? { trees: planted.trees, date: formatLongDay(planted.lastPlantedAt ?? new Date(), event.timeZone) } : null,
   };
 }
