@@ -68,6 +68,13 @@ export const JOBS = {
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),
   // Every contribution to a gift refunded, when its Chorus is deleted or its card could not be sent.
   "gift-card-refunds": job<{ giftId: string }>({ keyed: true }),
+  // One contribution paid after its gift's card was ordered, refunded on its own (docs/decisions/028).
+  "gift-contribution-refund": job<{ giftContributionId: string }>({ keyed: true }),
+  // Trees ordered from the planting vendor for one paid contribution (docs/decisions/028): keyed and
+  // leased by the contribution, so a dead worker's planting is taken up again and planted once.
+  "tree-planting": job<{ treeContributionId: string }>({ keyed: true, leased: true }),
+  // Trees that could not be planted, refunded to their contributor.
+  "tree-refund": job<{ treeContributionId: string }>({ keyed: true }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

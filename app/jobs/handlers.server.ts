@@ -4,7 +4,7 @@ import { sendInvoiceReceipt } from "~/services/commerce/invoices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
-import { refundGiftContributions } from "~/services/gift-cards/refunds.server";
+import { refundGiftContributions, refundLateGiftContribution } from "~/services/gift-cards/refunds.server";
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
@@ -13,6 +13,8 @@ import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-deli
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { sendTakeDownMail } from "~/services/staff/moderation.server";
+import { plantTrees } from "~/services/trees/planting.server";
+import { refundTreeContribution } from "~/services/trees/tree-refunds.server";
 import { expireUploads } from "~/services/uploads/upload-expiry.server";
 import type { JobHandlers } from "./queue.server";
 
@@ -53,4 +55,7 @@ export const jobHandlers: JobHandlers = {
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
+  "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),
+  "tree-planting": ({ data, finalAttempt }) => plantTrees(data.treeContributionId, { finalAttempt }),
+  "tree-refund": ({ data }) => refundTreeContribution(data.treeContributionId),
 };

@@ -203,6 +203,16 @@ const schema = z.object({
   TREMENDOUS_FUNDING_SOURCE_ID: z.string().min(1).default("balance"),
   TREMENDOUS_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   LOCAL_GIFT_CARD_DELIVERY_SECONDS: z.coerce.number().min(0).default(5),
+  // Trees in the recipient's honour (docs/decisions/028-trees-and-the-live-pot.md): the planting
+  // vendor's API key and enterprise. Unset: a local vendor that plants in TREES_PROJECT_ID only.
+  TREES_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  TREES_API_URL: z.url().default("https://api.digitalhumani.com"),
+  TREES_ENTERPRISE_ID: z.string().default(""),
+  TREES_PROJECT_ID: z.string().min(1).max(100).default("chorus-forest"),
+  TREES_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),

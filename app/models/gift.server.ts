@@ -53,6 +53,11 @@ export async function setGiftContributionSession(db: Db, id: string, provider: s
   await db.update(giftContributions).set({ provider, checkoutSessionId }).where(eq(giftContributions.id, id));
 }
 
+export async function findGiftContribution(db: Db, id: string) {
+  const [found] = await db.select().from(giftContributions).where(eq(giftContributions.id, id)).limit(1);
+  return found ?? null;
+}
+
 export async function lockGiftContribution(db: Db, id: string) {
   const [found] = await db.select().from(giftContributions).where(eq(giftContributions.id, id)).for("update").limit(1);
   return found ?? null;

@@ -48,6 +48,13 @@ export interface RenderJobUpdate {
   finishedAt: string | null;
 }
 
+/** A Chorus's gift-card pot and tree count, as everyone on its page sees them grow. */
+export interface PotUpdate {
+  eventUuid: string;
+  gift: { id: string; potTotal: number; contributions: number; currency: string } | null;
+  trees: number;
+}
+
 export interface ServerToClientEvents {
   /** Fields to merge into the track with that id. */
   "track:updated": (fields: TrackFields) => void;
@@ -60,6 +67,8 @@ export interface ServerToClientEvents {
   "media:updated": (update: { eventUuid: string; media: Record<string, unknown> }) => void;
   /** The organiser and staff: a render's status and progress. */
   "render:progress": (job: RenderJobUpdate) => void;
+  /** Public room of an event: its gift-card pot or tree count changed (a contribution paid or refunded). */
+  "pot:updated": (pot: PotUpdate) => void;
   /** Staff: someone reported an event page. */
   "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }

@@ -1,5 +1,5 @@
-import { giftContributions, gifts, localGiftCardOrders } from "drizzle/schema";
-import { eq } from "drizzle-orm";
+import { giftContributions, gifts, localGiftCardOrders, localPaymentObjects } from "drizzle/schema";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertRecipient, updateEvent } from "~/models/event.server";
@@ -280,6 +280,48 @@ describe("payout at delivery", () => {
 });
 
 describe("refunds", () => {
+  test("money that arrives after the card was ordered is refunded in full and its contributor told; paid in = paid out + refunded", async () => {
+    const { client, event, gift } = await chorusWithPaidPot(["10"]);
+    // A checkout left open across the delivery.
+    const lateEmail = uniqueEmail("late");
+    const late = new TestClient(server.url);
+    const started = await late.post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Late",
+      email: lateEmail,
+      amount: "6",
+    });
+    expect(started.status).toBe(200);
+    expect((await client.post(`/api/v2/events/${event.id}/deliver`, {})).status).toBe(200);
+    await until(async () => (await giftOf(event.id))?.status === "delivered", { timeout: 20_000, what: "the gift card to be ordered" });
+
+    await payWithTestCard(late, started.body.data.url);
+
+    await until(async () => (await contributionsOf(gift.id)).find((c) => c.id === started.body.data.id)?.status === "refunded", {
+      timeout: 20_000,
+      what: "the late contribution to be refunded",
+    });
+    const contributions = await contributionsOf(gift.id);
+    const paidIn = contributions.reduce((sum, c) => sum + c.amount, 0);
+    const refunded = contributions.reduce((sum, c) => sum + c.amountRefunded, 0);
+    expect({ paidIn, refunded }).toEqual({ paidIn: 1600, refunded: 600 });
+    expect(await giftOf(event.id)).toMatchObject({ status: "delivered", amountPaidOut: 1000 });
+    expect(paidIn).toBe((await giftOf(event.id))!.amountPaidOut + refunded);
+    const refund = await db()
+      .select()
+      .from(localPaymentObjects)
+      .where(
+        and(
+          eq(localPaymentObjects.object, "refund"),
+          sql`${localPaymentObjects.data}->'metadata'->>'giftContributionId' = ${started.body.data.id}`,
+        ),
+      );
+    expect(refund.map((r) => (r.data as { amount: number }).amount)).toEqual([600]);
+    await expect
+      .poll(async () => (await lastMailTo(lateEmail))?.text ?? "", { timeout: 15_000 })
+      .toContain("it arrived after the card had been sent");
+  });
+
   test("a vendor that refuses the order for good fails the gift, saying so, and every contribution goes back", async () => {
     const { event, gift, emails } = await chorusWithPaidPot(["10"]);
     await db().update(gifts).set({ productId: "LOCAL-NO-LONGER-SOLD" }).where(eq(gifts.id, gift.id));

@@ -42,6 +42,8 @@ export function applyTestEnvironment(port: number, settings: Record<string, stri
     STRIPE_API_PROTOCOL: "",
     STRIPE_TIMEOUT_SECONDS: "20",
     STRIPE_NETWORK_RETRIES: "2",
+    // The local tree-planting vendor unless a test points the app at a stand-in.
+    TREES_API_KEY: "",
     ...settings,
   };
   Object.assign(process.env, values);

@@ -9,6 +9,7 @@ import type { AudiencePage } from "~/services/events/event-page.server";
 import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
+import { EventTrees } from "./event-trees";
 
 type Page = AudiencePage;
 
@@ -137,6 +138,7 @@ export function EventAudienceView({ page }: { page: Page }) {
           </a>
         </section>
       ) : null}
+      <EventTrees uuid={page.uuid} trees={page.trees} canPlant={false} />
       {page.kind === "recipient" ? <ThankYouForm message={page.thankYouMessage} /> : null}
       {page.kind === "recipient" ? <ThankYouVideo uuid={page.uuid} limits={page.limits} /> : null}
     </div>

@@ -4,6 +4,7 @@ import type { PageOf } from "~/services/events/event-page.server";
 import { GiftPot } from "./event-gift-section";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
+import { EventTrees } from "./event-trees";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
@@ -57,6 +58,7 @@ export function EventContributorView({ page }: { page: PageOf<"contributor"> }) 
           </a>
         </section>
       ) : null}
+      <EventTrees uuid={page.uuid} trees={page.trees} canPlant />
       {page.offer ? <ContributorOfferCard offer={page.offer} /> : null}
     </div>
   );

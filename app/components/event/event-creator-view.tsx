@@ -16,6 +16,7 @@ import { EventRecipients } from "./event-recipients";
 import { EventSettingsForm } from "./event-settings-form";
 import { EventShareLinks } from "./event-share-links";
 import { EventThankYouVideo } from "./event-thank-you-video";
+import { EventTrees } from "./event-trees";
 
 type Page = PageOf<"creator">;
 
@@ -137,6 +138,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
       <EventGiftSection section={page.gift} />
+      <EventTrees uuid={page.uuid} trees={page.trees} canPlant />
       <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />

@@ -1,9 +1,10 @@
-import { Form, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, useLocation, useParams, useSearchParams } from "@remix-run/react";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { formatMoney, moneyInput } from "~/domain/commerce/money";
 import type { PageOf } from "~/services/events/event-page.server";
 import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
+import { useLivePot } from "./live-pot";
 
 type GiftSection = PageOf<"creator">["gift"];
 
@@ -12,10 +13,13 @@ const limits = (p: { minAmount: number; maxAmount: number; currency: string }) =
 
 /** The pot so far, against the target if there is one. */
 export function GiftPot({ gift }: { gift: NonNullable<GiftSection["gift"]> }) {
-  const total = formatMoney(gift.potTotal, gift.currency);
+  // It grows live while the page is open (every page showing it is under /e/{uuid}).
+  const live = useLivePot(useParams().uuid)?.gift;
+  const { potTotal, contributions } = live?.id === gift.id ? live : gift;
+  const total = formatMoney(potTotal, gift.currency);
   return (
-    <p className="gift-pot" data-gift-pot={gift.id}>
-      <strong>{total}</strong> from {gift.contributions} {gift.contributions === 1 ? "person" : "people"}
+    <p className="gift-pot" data-gift-pot={gift.id} aria-live="polite">
+      <strong>{total}</strong> from {contributions} {contributions === 1 ? "person" : "people"}
       {gift.targetAmount ? ` of a ${formatMoney(gift.targetAmount, gift.currency)} target` : ""} for a {gift.productName} card.
     </p>
   );

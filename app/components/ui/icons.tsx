@@ -10,6 +10,7 @@ import {
   Menu,
   MessageCircle,
   Music,
+  Trees,
   TriangleAlert,
   Video,
   X,
@@ -38,4 +39,5 @@ export const GiftIcon = decorative(Gift);
 export const MenuIcon = decorative(Menu);
 export const MusicIcon = decorative(Music);
 export const PhotoIcon = decorative(Image);
+export const TreesIcon = decorative(Trees);
 export const VideoIcon = decorative(Video);

@@ -104,3 +104,10 @@ export const productsLeftFor = (event: EventFacts, has: (key: string) => boolean
   [...upsellsFor(), ...addonsFor(event)].filter((p) => !has(p.key));
 
 export const membershipPlans = (): Product[] => PRODUCTS.filter((p) => p.kind === "membership");
+
+/**
+ * One tree planted in the recipient's honour (spec §7.2 "Contributions"), and how many one payment
+ * may plant (docs/decisions/028-trees-and-the-live-pot.md).
+ */
+export const TREE_PRICE = { unitAmount: 250, currency: CURRENCY } as const;
+export const TREE_QUANTITY = { min: 1, max: 100 } as const;

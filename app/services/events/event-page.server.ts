@@ -23,6 +23,7 @@ import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/g
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
+import { treesOfEvent } from "~/services/trees/trees-summary.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
 import { thankYouVideoOf } from "~/services/uploads/thank-you-video.server";
 
@@ -172,6 +173,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         // The add-ons that deliver a file: each one's download, or its cart (docs/decisions/018).
         keepsakes: await keepsakesOf(event),
         gift: await organiserGiftSection(event, address.giftCountry ?? null),
+        trees: await treesOfEvent(event.id),
       },
     };
   }
@@ -216,6 +218,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
         offer: await contributorOfferFor(viewer.rsvp),
         gift: await giftOfEvent(event),
+        trees: await treesOfEvent(event.id),
       },
     };
   }
@@ -237,6 +240,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
       gift: view.role === "recipient" ? await recipientGiftOf(event) : null,
+      trees: await treesOfEvent(event.id),
       uuid: event.uuid,
       limits: uploadLimits(),
       messages: await guestbookMessages(event),

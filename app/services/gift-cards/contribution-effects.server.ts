@@ -6,7 +6,7 @@ import { findGiftById, lockGiftContribution, markGiftContributionPaid } from "~/
 // transaction, docs/decisions/019-payments.md): the ledger row becomes paid, once.
 
 export type GiftContributionEffect =
-  | { effect: "gift-contribution"; contributionId: string; alreadyPaid: boolean; giftCollecting: boolean }
+  | { effect: "gift-contribution"; contributionId: string; eventId: string | null; alreadyPaid: boolean; giftCollecting: boolean }
   | { effect: "ignored"; reason: string };
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
@@ -28,16 +28,24 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
     return { effect: "ignored", reason: `there is no gift contribution ${id}` };
   }
   if (contribution.status !== "pending")
-    return { effect: "gift-contribution", contributionId: id, alreadyPaid: true, giftCollecting: true };
+    return { effect: "gift-contribution", contributionId: id, eventId: null, alreadyPaid: true, giftCollecting: true };
   if (amount !== contribution.amount) console.warn(`gift contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
+  // The gift's row is locked first: the payout freezes the pot under the same lock, so this money is
+  // either in the frozen pot or seen here as late, never neither.
+  const gift = await findGiftById(tx, contribution.giftId, { forUpdate: true });
   await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
-  // Money that arrives once the card is ordered cannot join it: it is refunded with the others.
-  const gift = await findGiftById(tx, contribution.giftId);
+  // Money that arrives once the card is ordered cannot join it: it is refunded on its own.
   if (gift?.status === "ordering" || gift?.status === "delivered") {
-    console.warn(`gift contribution ${id} arrived after gift ${gift.id} was ordered; payment ${paymentIntentId} should be refunded`);
+    await enqueue("gift-contribution-refund", { giftContributionId: id }, { singletonKey: `gift-contribution-refund:${id}`, db: tx });
   }
   if (gift?.status === "refunded" || gift?.status === "failed") {
     await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
   }
-  return { effect: "gift-contribution", contributionId: id, alreadyPaid: false, giftCollecting: gift?.status === "collecting" };
+  return {
+    effect: "gift-contribution",
+    contributionId: id,
+    eventId: gift?.eventId ?? null,
+    alreadyPaid: false,
+    giftCollecting: gift?.status === "collecting",
+  };
 }

@@ -1,3 +1,4 @@
+import type { Gift, GiftContribution } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
@@ -5,12 +6,14 @@ import { enqueue } from "~/jobs/queue.server";
 import { db, type Db } from "~/lib/db.server";
 import {
   findGiftById,
+  findGiftContribution,
   findGiftOfEvent,
   listRefundableGiftContributions,
   markGiftContributionRefunded,
   updateGift,
 } from "~/models/gift.server";
 import { deliverOnce } from "~/services/events/delivery.server";
+import { publishPot } from "~/services/events/pot-realtime.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
@@ -34,35 +37,50 @@ export async function queueGiftRefunds(eventId: string, tx: Db = db()) {
 export async function refundGiftContributions(giftId: string) {
   const gift = await findGiftById(db(), giftId);
   if (!gift || (gift.status !== "refunded" && gift.status !== "failed")) return;
-  for (const contribution of await listRefundableGiftContributions(db(), gift.id)) {
-    const amount = contribution.amount - contribution.amountRefunded;
-    if (amount > 0 && contribution.paymentIntentId) {
-      try {
-        await paymentsProvider().refund({
-          paymentIntentId: contribution.paymentIntentId,
-          amount,
-          idempotencyKey: `gift-contribution-refund:${contribution.id}`,
-          metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
-        });
-      } catch (error) {
-        // Tried again with the queue's growing delays; the same key refunds once.
-        if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
-        throw error;
-      }
-    }
-    await markGiftContributionRefunded(db(), contribution.id, contribution.amount);
-    const why = gift.status === "failed" ? "the gift card could not be sent" : "the organiser deleted the Chorus";
-    const mail = renderEmail({
-      subject: `Your ${formatMoney(contribution.amount, contribution.currency)} for a gift card is refunded`,
-      heading: `${contribution.name}, your contribution is on its way back`,
-      paragraphs: [
-        `You chipped in ${formatMoney(contribution.amount, contribution.currency)} towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
-        "We have refunded it in full to the card you paid with; it can take a few days to show.",
-      ],
-    });
-    await deliverOnce(`gift-refund:${contribution.id}:email`, "email", contribution.email, () =>
-      sendMail({ to: contribution.email, ...mail }),
-    );
-  }
+  const why = gift.status === "failed" ? "the gift card could not be sent" : "the organiser deleted the Chorus";
+  for (const contribution of await listRefundableGiftContributions(db(), gift.id)) await refundContribution(gift, contribution, why);
   if (gift.status === "failed") await updateGift(db(), gift.id, { status: "refunded" });
+}
+
+/**
+ * Money that arrived once the card was ordered (a checkout left open across the delivery) cannot join
+ * it: the payment webhook queues this job, which refunds that one contribution in full.
+ */
+export async function refundLateGiftContribution(contributionId: string) {
+  const contribution = await findGiftContribution(db(), contributionId);
+  if (!contribution || contribution.status !== "paid") return;
+  const gift = await findGiftById(db(), contribution.giftId);
+  if (!gift || gift.status === "collecting") return;
+  await refundContribution(gift, contribution, "it arrived after the card had been sent");
+  await publishPot(gift.eventId);
+}
+
+async function refundContribution(gift: Gift, contribution: GiftContribution, why: string) {
+  const amount = contribution.amount - contribution.amountRefunded;
+  if (amount > 0 && contribution.paymentIntentId) {
+    try {
+      await paymentsProvider().refund({
+        paymentIntentId: contribution.paymentIntentId,
+        amount,
+        idempotencyKey: `gift-contribution-refund:${contribution.id}`,
+        metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
+      });
+    } catch (error) {
+      // Tried again with the queue's growing delays; the same key refunds once.
+      if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
+      throw error;
+    }
+  }
+  await markGiftContributionRefunded(db(), contribution.id, contribution.amount);
+  const mail = renderEmail({
+    subject: `Your ${formatMoney(contribution.amount, contribution.currency)} for a gift card is refunded`,
+    heading: `${contribution.name}, your contribution is on its way back`,
+    paragraphs: [
+      `You chipped in ${formatMoney(contribution.amount, contribution.currency)} towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
+      "We have refunded it in full to the card you paid with; it can take a few days to show.",
+    ],
+  });
+  await deliverOnce(`gift-refund:${contribution.id}:email`, "email", contribution.email, () =>
+    sendMail({ to: contribution.email, ...mail }),
+  );
 }

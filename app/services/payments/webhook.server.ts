@@ -1,6 +1,8 @@
 import { db } from "~/lib/db.server";
 import { markPaymentEventProcessed, recordPaymentEvent } from "~/models/payment-event.server";
-import { applyPaymentEvent } from "~/services/commerce/payment-effects.server";
+import { paymentEffect } from "~/services/commerce/payment-effects.server";
+import type { PaymentEffect } from "~/services/commerce/payment-event-fields.server";
+import { publishPot } from "~/services/events/pot-realtime.server";
 import { paymentsProvider } from "./provider.server";
 
 export type WebhookOutcome = "applied" | "ignored" | "duplicate";
@@ -16,12 +18,21 @@ export async function receivePaymentWebhook(
   signature: string | undefined,
 ): Promise<{ eventId: string; outcome: WebhookOutcome }> {
   const event = paymentsProvider().verifyWebhook(rawBody, signature);
-  const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
+  const { outcome, effect } = await db().transaction(async (tx): Promise<{ outcome: WebhookOutcome; effect?: PaymentEffect }> => {
     const objectId = typeof event.data.object.id === "string" ? event.data.object.id : null;
-    if (!(await recordPaymentEvent(tx, { id: event.id, type: event.type, objectId }))) return "duplicate";
-    const applied = await applyPaymentEvent(event, tx, paymentsProvider().name);
+    if (!(await recordPaymentEvent(tx, { id: event.id, type: event.type, objectId }))) return { outcome: "duplicate" };
+    const effect = await paymentEffect(event, tx, paymentsProvider().name);
     await markPaymentEventProcessed(tx, event.id);
-    return applied;
+    return { outcome: effect.effect === "ignored" ? "ignored" : "applied", effect };
   });
+  if (effect) await announce(effect);
   return { eventId: event.id, outcome };
+}
+
+/** What everyone watching sees once the effect is committed: a Chorus's pot or trees grew. */
+async function announce(effect: PaymentEffect) {
+  const eventId = effect.effect === "tree-contribution" ? effect.eventId : effect.effect === "gift-contribution" ? effect.eventId : null;
+  if (!eventId || ("alreadyPaid" in effect && effect.alreadyPaid)) return;
+  // The payment is recorded whatever happens here: a lost live update is mended by the next load.
+  await publishPot(eventId).catch((error: unknown) => console.error("pot update:", error instanceof Error ? error.message : error));
 }

@@ -1,0 +1,21 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { getUser } from "~/lib/auth.server";
+import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { plantTreesInput, startTreeContribution } from "~/services/trees/tree-contributions.server";
+
+const contributionInput = plantTreesInput.extend({ eventUuid: z.uuid({ error: "Give the id of the Chorus." }) });
+
+/**
+ * POST /api/v2/tree/contributions `{eventUuid, name, email, quantity}` (spec §7.2): starts a payment
+ * for 1 to 100 trees planted in the recipient's honour; answers `{id, quantity, amount, currency, url}`,
+ * the payment page to send the contributor to. The payment webhook records it and queues the planting.
+ */
+export const { loader, action } = apiResource<ActionFunctionArgs>({
+  async POST({ request }) {
+    const { eventUuid, ...fields } = await parseBody(request, contributionInput);
+    // The recipient's own link (privateKey) and view-only links cannot plant.
+    return ok(await startTreeContribution(await getUser(request), eventUuid, fields, keysFromUrl(new URL(request.url))));
+  },
+});
