@@ -4,11 +4,14 @@ import type { PageOf } from "~/services/events/event-page.server";
 import { GiftPot } from "./event-gift-section";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
+import { OfflineNote, useKeptForOffline } from "./offline-note";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
+  useKeptForOffline();
   return (
     <div className="event-page event-page--narrow stack">
+      <OfflineNote />
       <EventHero
         occasion={page.occasion.type}
         headline={page.headline}

@@ -12,6 +12,7 @@ import {
   Music,
   TriangleAlert,
   Video,
+  WifiOff,
   X,
 } from "lucide-react";
 
@@ -39,3 +40,4 @@ export const MenuIcon = decorative(Menu);
 export const MusicIcon = decorative(Music);
 export const PhotoIcon = decorative(Image);
 export const VideoIcon = decorative(Video);
+export const OfflineIcon = decorative(WifiOff);
