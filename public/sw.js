@@ -68,14 +68,17 @@ async function contributorPage(event) {
   }
 }
 
-/** Keeps a page the server marked; forgets the kept copy of an address that now answers otherwise. */
+/**
+ * Keeps a page the server marked; forgets the kept copy of an address that now answers with another
+ * page (the viewer logged in) or says it is gone. A server in trouble (5xx) leaves the copy as it is.
+ */
 async function remember(href, response) {
   const pages = await caches.open(PAGES);
   if (response.ok && response.headers.get(KEEP_HEADER) === "contributor") {
     await pages.put(href, response);
     return true;
   }
-  if (response.status !== 0) await pages.delete(href);
+  if (response.ok || response.status === 404 || response.status === 410) await pages.delete(href);
   return false;
 }
 
