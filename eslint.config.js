@@ -38,6 +38,8 @@ export default tseslint.config(
       "import-x/no-duplicates": "error",
     },
   },
+  // The service worker is plain JavaScript served as it is (docs/decisions/027).
+  { files: ["public/sw.js"], languageOptions: { globals: globals.serviceworker } },
   { files: ["app/**/*.tsx"], ...jsxA11y.flatConfigs.recommended },
   {
     files: ["app/**/*.tsx"],

@@ -26,6 +26,7 @@ import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.serve
 import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+const serviceWorkerFile = path.join(root, "public/sw.js");
 
 export interface StartOptions {
   port?: number;
@@ -80,7 +81,17 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer) {
 
   // Fingerprinted build assets never change; everything else in public/ may.
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  app.use(
+    express.static(path.join(root, "public"), {
+      maxAge: "1h",
+      setHeaders: (res, file) => {
+        // The service worker is checked for a new version on every visit, never taken from a cache
+        // (docs/decisions/027); its scope, /e/, is within its own directory, so it needs no
+        // Service-Worker-Allowed header.
+        if (file === serviceWorkerFile) res.setHeader("Cache-Control", "no-cache");
+      },
+    }),
+  );
   if (!quiet) app.use(morgan("tiny"));
   // No route pattern here: a pattern with a parameter would make Express decode the whole path.
   app.use(

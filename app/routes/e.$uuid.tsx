@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { lazy, Suspense } from "react";
 import { EventAudienceView } from "~/components/event/event-audience-view";
@@ -11,6 +11,7 @@ import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, clientIp, isApiError } from "~/lib/http.server";
+import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
@@ -28,18 +29,34 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const url = new URL(request.url);
     const search = url.searchParams;
-    const page = await loadEventPage(await getUser(request), params.uuid, {
+    const user = await getUser(request);
+    const page = await loadEventPage(user, params.uuid, {
       keys: keysFromUrl(url),
       // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
       stockSearch: search.has("stock") ? { stock: search.get("stock") ?? "", stockPage: search.get("stockPage") ?? undefined } : null,
       clientIp: clientIp(request),
       giftCountry: search.get("giftCountry"),
     });
-    return json(page, { headers: { "Cache-Control": "private, no-store" } });
+    const headers = new Headers({ "Cache-Control": "private, no-store" });
+    // Only a contributor's page seen without a log-in may be kept on the phone for offline use (public/sw.js).
+    if (page.page.kind === "contributor" && !user) headers.set(OFFLINE_COPY_HEADER, "contributor");
+    return json(page, { headers });
   } catch (error) {
     throw asPageError(error);
   }
 }
+
+/**
+ * The page says when the service worker may keep it (docs/decisions/027): a contributor's page
+ * without a log-in, on an answer that sets no cookie (a toast shown once, a session renewed).
+ */
+export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
+  const headers = new Headers();
+  if (loaderHeaders.get(OFFLINE_COPY_HEADER) && !loaderHeaders.has("Set-Cookie") && !parentHeaders.has("Set-Cookie")) {
+    headers.set(OFFLINE_COPY_HEADER, "contributor");
+  }
+  return headers;
+};
 
 /** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
 export async function action({ request, params }: ActionFunctionArgs) {

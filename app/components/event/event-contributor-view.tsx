@@ -5,11 +5,14 @@ import { GiftPot } from "./event-gift-section";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 import { EventTrees } from "./event-trees";
+import { OfflineNote, useKeptForOffline } from "./offline-note";
 
 /** What a contributor sees while the Chorus collects: who it's for, what to say, and by when. */
 export function EventContributorView({ page }: { page: PageOf<"contributor"> }) {
+  useKeptForOffline();
   return (
     <div className="event-page event-page--narrow stack">
+      <OfflineNote />
       <EventHero
         occasion={page.occasion.type}
         headline={page.headline}

@@ -23,7 +23,7 @@ const formatBytes = (bytes: number) =>
 const STATE_TEXT = {
   preparing: "Preparing…",
   uploading: "Uploading",
-  paused: "Paused",
+  paused: "Waiting for signal",
   done: "Uploaded ✓",
   failed: "Failed",
   cancelled: "Cancelled",
@@ -230,7 +230,9 @@ export function ContributionForm(props: {
                       {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
                         ? PROCESSING_TEXT[processing[item.mediaUuid]!]
                         : STATE_TEXT[item.state]}
-                      {item.state === "uploading" ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%` : ""}
+                      {item.state === "uploading" || item.state === "paused"
+                        ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%`
+                        : ""}
                     </span>
                   </div>
                   {/* A stopped file shows its reason, not a bar that looks like progress. */}
@@ -245,7 +247,7 @@ export function ContributionForm(props: {
                         Retry
                       </button>
                     ) : null}
-                    {item.state === "uploading" || item.state === "preparing" || item.state === "failed" ? (
+                    {item.state === "uploading" || item.state === "preparing" || item.state === "paused" || item.state === "failed" ? (
                       <button type="button" className="button--link button" onClick={() => void uploader.cancel(item.id)}>
                         Cancel
                       </button>

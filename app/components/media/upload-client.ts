@@ -34,6 +34,8 @@ export interface UploadEvents {
   onProgress: (bytesSent: number) => void;
   /** The server named the media item the file becomes. */
   onMediaId: (mediaUuid: string) => void;
+  /** The connection dropped: it is tried again after a delay, or at once when the browser is back online. */
+  onWaiting: () => void;
   onSuccess: () => void;
   /** `refused`: the server answered (it will refuse again); otherwise the network gave up. */
   onError: (message: string, refused: boolean) => void;
@@ -54,7 +56,9 @@ export function createUpload(file: File, metadata: Record<string, string>, event
     metadata,
     onShouldRetry: (error) => {
       upload.options.chunkSize = chunkSizeAfterFailure();
-      return shouldRetry(error);
+      const retrying = shouldRetry(error);
+      if (retrying) events.onWaiting();
+      return retrying;
     },
     onBeforeRequest: (req) => {
       if (req.getMethod() === "PATCH") chunkStarted = performance.now();

@@ -18,6 +18,8 @@ export interface UploadItem {
   mediaUuid?: string;
   /** Picked on an earlier visit of the page, kept in the browser and sent on by itself. */
   resumed?: boolean;
+  /** Stopped by the network, not by the server: tried again by itself when the browser is back online. */
+  retryable?: boolean;
 }
 
 export interface UploadContext {
@@ -34,6 +36,12 @@ export interface UploadContext {
  * opens with unfinished uploads from an earlier visit, or when a file is picked.
  */
 const keptFilesModule = () => import("~/lib/browser/kept-files");
+
+/**
+ * Fetches what sending a file needs before any is picked, once the page has been kept for use offline
+ * (offline-page.ts): a file picked or kept can then be sent from the offline copy of the page.
+ */
+export const warmUploadModules = () => Promise.all([loadUploader(), keptFilesModule()]);
 
 let uploader: Promise<typeof UploadClient> | null = null;
 /** The upload client (upload-client.ts), fetched once; a failed fetch is tried again next time. */
@@ -135,6 +143,8 @@ export function useUploads(context: UploadContext) {
         },
         {
           onProgress: (sent) => patch(id, { bytesSent: sent, state: "uploading" }),
+          // The connection dropped; tus-js-client tries again after a delay, or at once when back online (below).
+          onWaiting: () => patch(id, { state: "paused" }),
           onMediaId: (mediaUuid) => patch(id, { mediaUuid }),
           onSuccess: () => {
             void client.fingerprintOf(upload, file).then(release);
@@ -154,7 +164,7 @@ export function useUploads(context: UploadContext) {
             setItems((list) =>
               list.map((item) => {
                 if (item.id !== id) return item;
-                const failed = { ...item, state: "failed" as const, error: message };
+                const failed = { ...item, state: "failed" as const, error: message, retryable: !refused };
                 void client.fingerprintOf(upload, file).then((fp) => persist(failed, fp, "failed"));
                 return failed;
               }),
@@ -210,7 +220,7 @@ export function useUploads(context: UploadContext) {
     async (id: string, original: File, words?: SentWords) => {
       const client = await loadUploader().catch(() => null);
       if (!client) {
-        patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry." });
+        patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry.", retryable: true });
         return;
       }
       const { refusal, signature } = await client.judgeFirstBytes(original);
@@ -286,7 +296,7 @@ export function useUploads(context: UploadContext) {
         setItems((list) => [...list, { ...item, resumed: true }]);
         const client = await loadUploader().catch(() => null);
         if (!client) {
-          patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry." });
+          patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry.", retryable: true });
           continue;
         }
         await start(id, file, client, { contributorName: entry.contributorName, caption: entry.caption }, entry);
@@ -301,18 +311,50 @@ export function useUploads(context: UploadContext) {
     (id: string) => {
       const entry = uploads.current.get(id);
       if (entry) {
-        patch(id, { state: "uploading", error: undefined });
+        patch(id, { state: "uploading", error: undefined, retryable: undefined });
         entry.upload.start();
         return;
       }
       // Its upload never started (the client did not load): begin again from the file picked.
       const original = picked.current.get(id);
       if (!original) return;
-      patch(id, { state: "preparing", error: undefined });
+      patch(id, { state: "preparing", error: undefined, retryable: undefined });
       void prepare(id, original);
     },
     [patch, prepare],
   );
+
+  // Offline: what is being sent stops at once and waits (a request cut off by a lost signal can hang
+  // for minutes before it fails). Back online: what the network stopped goes on at once, from the
+  // server's offset, rather than at its next retry (up to a minute away) or at a press of Retry.
+  const itemsNow = useRef(items);
+  itemsNow.current = items;
+  useEffect(() => {
+    const pause = () => {
+      for (const item of itemsNow.current) {
+        const entry = uploads.current.get(item.id);
+        if (item.state === "uploading" && entry) {
+          patch(item.id, { state: "paused" });
+          void entry.upload.abort(false);
+        }
+      }
+    };
+    const resume = () => {
+      for (const item of itemsNow.current) {
+        const entry = uploads.current.get(item.id);
+        if (item.state === "paused" && entry) {
+          patch(item.id, { state: "uploading" });
+          void entry.upload.abort(false).then(() => entry.upload.start());
+        } else if (item.state === "failed" && item.retryable) retry(item.id);
+      }
+    };
+    window.addEventListener("offline", pause);
+    window.addEventListener("online", resume);
+    return () => {
+      window.removeEventListener("offline", pause);
+      window.removeEventListener("online", resume);
+    };
+  }, [patch, retry]);
 
   const cancel = useCallback(
     async (id: string) => {

@@ -13,6 +13,7 @@ import {
   Trees,
   TriangleAlert,
   Video,
+  WifiOff,
   X,
 } from "lucide-react";
 
@@ -41,3 +42,4 @@ export const MusicIcon = decorative(Music);
 export const PhotoIcon = decorative(Image);
 export const TreesIcon = decorative(Trees);
 export const VideoIcon = decorative(Video);
+export const OfflineIcon = decorative(WifiOff);

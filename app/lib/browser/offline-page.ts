@@ -1,0 +1,40 @@
+import { SERVICE_WORKER_PATH, SERVICE_WORKER_SCOPE } from "~/lib/offline-copy";
+
+// Registers the service worker (public/sw.js) from a contributor's page, once the page has loaded,
+// and asks it to keep this page and what it loaded, so the link opens again with no connection
+// (docs/decisions/027). Loaded on its own after the page's load event: no first-visit script.
+
+/** How long to wait for the worker to take charge of a first visit before asking it anyway. */
+const CONTROL_WAIT_MS = 5000;
+
+function controlled(container: ServiceWorkerContainer) {
+  if (container.controller) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    container.addEventListener("controllerchange", () => resolve(), { once: true });
+    setTimeout(resolve, CONTROL_WAIT_MS);
+  });
+}
+
+/**
+ * Registers the worker, asks it to keep this page and the build files it loaded, then fetches
+ * `warm` (what the page loads only when a file is picked) through it, so a file picked or kept can be
+ * sent from the offline copy too. A failure is logged, never thrown: the page works as before.
+ */
+export async function keepPageOffline(warm: () => Promise<unknown>) {
+  if (!("serviceWorker" in navigator) || !("caches" in window)) return;
+  try {
+    const version = (window as { __remixManifest?: { version?: string } }).__remixManifest?.version ?? "";
+    const container = navigator.serviceWorker;
+    await container.register(`${SERVICE_WORKER_PATH}?v=${encodeURIComponent(version)}`, { scope: SERVICE_WORKER_SCOPE });
+    const registration = await container.ready;
+    await controlled(container);
+    const assets = performance
+      .getEntriesByType("resource")
+      .map((entry) => entry.name)
+      .filter((name) => new URL(name).pathname.startsWith("/build/"));
+    (container.controller ?? registration.active)?.postMessage({ type: "keep-page", url: location.href, assets });
+    if (container.controller) await warm();
+  } catch (error) {
+    console.warn("This page could not be kept for use offline:", error);
+  }
+}
