@@ -68,6 +68,11 @@ export const JOBS = {
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),
   // Every contribution to a gift refunded, when its Chorus is deleted or its card could not be sent.
   "gift-card-refunds": job<{ giftId: string }>({ keyed: true }),
+  // A paid postcard handed to the print service, keyed by the card (its Idempotency-Key there too) and
+  // leased so a dead worker's card is taken up again (docs/decisions/030-postcards.md).
+  "postcard-send": job<{ postcardId: string }>({ keyed: true, leased: true }),
+  // A postcard that could not be sent, refunded and its organiser told.
+  "postcard-refund": job<{ postcardId: string }>({ keyed: true }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;
