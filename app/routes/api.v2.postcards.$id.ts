@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
-import { refreshMailing } from "~/services/postcards/sending.server";
 import { changePostcard, managedPostcard, postcardView } from "~/services/postcards/postcards.server";
+import { refreshMailing } from "~/services/postcards/sending.server";
 
 /**
  * GET /api/v2/postcards/{id}: the card and where it is. PUT `{templateId?, message?, address?}`

@@ -6,9 +6,9 @@ import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_TEMPLATES } from "~/domain/postcard";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
-import { asPageError, isApiError } from "~/lib/http.server";
-import { readForm, type FormReply } from "~/lib/form.server";
 import { env } from "~/lib/env.server";
+import { readForm, type FormReply } from "~/lib/form.server";
+import { asPageError, isApiError } from "~/lib/http.server";
 import { createPostcard, postcardsOfEvent } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Postcards — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -6,8 +6,8 @@ import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
-import { asPageError, isApiError } from "~/lib/http.server";
 import { readForm, type FormReply } from "~/lib/form.server";
+import { asPageError, isApiError } from "~/lib/http.server";
 import { changePostcard, checkoutPostcard, postcardPage, postcardPayloadOf } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Your postcard — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

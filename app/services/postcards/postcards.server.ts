@@ -7,8 +7,8 @@ import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest, notFound, parseWith } from "~/lib/http.server";
+import { printablePhoto } from "~/media/images.server";
 import { listRecipients } from "~/models/event.server";
-import { findPublishedMedia } from "~/models/published-media.server";
 import {
   findPostcard,
   insertPostcard,
@@ -16,13 +16,13 @@ import {
   listPostcardsOfEvent,
   updatePostcard,
 } from "~/models/postcard.server";
+import { findPublishedMedia } from "~/models/published-media.server";
 import { listCountries } from "~/services/commerce/countries.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
 import { openEvent } from "~/services/events/events.server";
 import { storage } from "~/services/media/storage.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import { printablePhoto } from "~/media/images.server";
 import { fitMessage, type PostcardArt } from "./postcard-art.server";
 import { refreshMailing } from "./sending.server";
 
