@@ -75,6 +75,11 @@ export const JOBS = {
   "tree-planting": job<{ treeContributionId: string }>({ keyed: true, leased: true }),
   // Trees that could not be planted, refunded to their contributor.
   "tree-refund": job<{ treeContributionId: string }>({ keyed: true }),
+  // A paid postcard handed to the print service, keyed by the card (its Idempotency-Key there too) and
+  // leased so a dead worker's card is taken up again (docs/decisions/030-postcards.md).
+  "postcard-send": job<{ postcardId: string }>({ keyed: true, leased: true }),
+  // A postcard that could not be sent, refunded and its organiser told.
+  "postcard-refund": job<{ postcardId: string }>({ keyed: true }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

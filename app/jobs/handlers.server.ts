@@ -10,6 +10,7 @@ import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
+import { refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { sendTakeDownMail } from "~/services/staff/moderation.server";
@@ -58,4 +59,6 @@ export const jobHandlers: JobHandlers = {
   "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),
   "tree-planting": ({ data, finalAttempt }) => plantTrees(data.treeContributionId, { finalAttempt }),
   "tree-refund": ({ data }) => refundTreeContribution(data.treeContributionId),
+  "postcard-send": ({ data, finalAttempt }) => sendPostcard(data.postcardId, { finalAttempt }),
+  "postcard-refund": ({ data }) => refundPostcard(data.postcardId),
 };

@@ -213,6 +213,27 @@ const schema = z.object({
   TREES_ENTERPRISE_ID: z.string().default(""),
   TREES_PROJECT_ID: z.string().min(1).max(100).default("chorus-forest"),
   TREES_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  // Printed postcards (docs/decisions/030-postcards.md): Lob's API key. Unset: a local print service
+  // inside the app that moves each card created → printed → mailed → delivered, one step every
+  // LOCAL_POSTCARD_STEP_SECONDS. The price of one card, posted anywhere we serve, in minor units.
+  LOB_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  LOB_API_URL: optionalUrl,
+  LOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  LOCAL_POSTCARD_STEP_SECONDS: z.coerce.number().min(0).default(20),
+  POSTCARD_PRICE: z.coerce.number().int().min(0).default(499),
+  POSTCARD_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/)
+    .default("usd"),
+  // The return address printed for cards posted abroad (the print service requires one).
+  POSTCARD_RETURN_NAME: z.string().min(1).default("Chorus"),
+  POSTCARD_RETURN_LINE1: z.string().min(1).default("210 King Street"),
+  POSTCARD_RETURN_CITY: z.string().min(1).default("San Francisco"),
+  POSTCARD_RETURN_REGION: z.string().min(1).default("CA"),
+  POSTCARD_RETURN_POSTAL_CODE: z.string().min(1).default("94107"),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),

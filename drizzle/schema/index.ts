@@ -11,3 +11,4 @@ export * from "./payments";
 export * from "./staff";
 export * from "./gifts";
 export * from "./trees";
+export * from "./postcards";

@@ -20,6 +20,7 @@ export function StaffNav({ admin = true }: { admin?: boolean }) {
           <NavLink to="/admin/announcements">Announcements</NavLink>
           <NavLink to="/admin/payments">Payments and refunds</NavLink>
           <NavLink to="/admin/trees">Trees</NavLink>
+          <NavLink to="/admin/postcards">Postcards</NavLink>
           <NavLink to="/admin/promo-codes">Promo codes</NavLink>
           <NavLink to="/admin/audit">Audit log</NavLink>
         </>

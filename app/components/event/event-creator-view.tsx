@@ -139,6 +139,11 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventRecipients recipients={page.recipients} />
       <EventGiftSection section={page.gift} />
       <EventTrees uuid={page.uuid} trees={page.trees} canPlant />
+      <FoldedSection id="postcards" heading="Printed postcards" about="A card with a QR code to the video, posted for you">
+        <a className="button button--secondary" href={`/e/${page.uuid}/postcards`}>
+          Design a postcard
+        </a>
+      </FoldedSection>
       <EventDeliverForm delivery={page.delivery} />
       <EventSettingsForm settings={page.settings} />
       <EventDeleteForm />

@@ -13,6 +13,7 @@ import {
 } from "~/models/payment.server";
 import { findUserById, updateUser } from "~/models/user.server";
 import { giftContributionPaid } from "~/services/gift-cards/contribution-effects.server";
+import { postcardPaid } from "~/services/postcards/postcard-effects.server";
 import { treeContributionPaid } from "~/services/trees/tree-contribution-effects.server";
 import { loadCartState } from "./cart-state.server";
 import { cartFromMetadata } from "./checkout.server";
@@ -44,6 +45,8 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
       // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
       if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
       if (record(object.metadata).kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
+      // A printed postcard is paid on its own (docs/decisions/030-postcards.md).
+      if (record(object.metadata).kind === "postcard") return postcardPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
     case "charge.refunded":
       return chargeRefunded(object, tx);

@@ -1,5 +1,6 @@
 import type { Payment } from "drizzle/schema";
 import type { GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
+import type { PostcardEffect } from "~/services/postcards/postcard-effects.server";
 import type { TreeContributionEffect } from "~/services/trees/tree-contribution-effects.server";
 
 // Reading a payment event's loosely typed fields, and what applying one came to
@@ -12,7 +13,8 @@ export type PaymentEffect =
   | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
   | GiftContributionEffect
-  | TreeContributionEffect;
+  | TreeContributionEffect
+  | PostcardEffect;
 
 export const ignored = (reason: string): PaymentEffect => ({ effect: "ignored", reason });
 

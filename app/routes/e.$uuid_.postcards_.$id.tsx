@@ -1,0 +1,168 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, FormMessages, SelectField, TextAreaField } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { formatMoney } from "~/domain/commerce/money";
+import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
+import { PRODUCT_NAME } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
+import { readForm, type FormReply } from "~/lib/form.server";
+import { asPageError, isApiError } from "~/lib/http.server";
+import { changePostcard, checkoutPostcard, postcardPage, postcardPayloadOf } from "~/services/postcards/postcards.server";
+
+export const meta: MetaFunction = () => [{ title: `Your postcard — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  try {
+    return json(await postcardPage(await getUser(request), params.uuid, params.id, new URL(request.url)), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
+
+/** Save the design (the preview is drawn again), or pay: on to the payment page. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await getUser(request);
+  const form = await readForm(request);
+  const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+  try {
+    const { uuid } = await postcardPage(user, params.uuid, params.id);
+    if (form.get("intent") === "pay") {
+      const { url } = await checkoutPostcard(user, params.id);
+      return redirect(url);
+    }
+    await changePostcard(user, params.id, postcardPayloadOf(form));
+    return redirect(`/e/${uuid}/postcards/${params.id}?saved=1`);
+  } catch (error) {
+    if (isApiError(error)) return json<FormReply>({ formError: error.message, errors: error.fields, values }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function PostcardPage() {
+  const { uuid, card, countries, saved } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const values = reply?.values;
+  const address = card.address;
+  return (
+    <div className="card form-card stack">
+      <h1>Your postcard</h1>
+      <p>
+        <img
+          src={card.previewUrls.front}
+          alt="The front of the card, as it will be printed"
+          width={450}
+          height={306}
+          style={{ width: "100%", height: "auto" }}
+        />
+      </p>
+      <p>
+        <img
+          src={card.previewUrls.back}
+          alt="The back of the card, as it will be printed"
+          width={450}
+          height={306}
+          style={{ width: "100%", height: "auto" }}
+        />
+      </p>
+      <p>
+        <a href={card.previewUrls.proof}>Open the print proof (PDF, 6.25×4.25 in)</a>
+      </p>
+      <p role="status">{card.statusLabel}</p>
+      {card.failure ? <p className="form-error">{card.failure}</p> : null}
+      <FormMessages formError={reply?.formError} message={saved ? "Saved. The preview shows your changes." : undefined} />
+      {card.editable ? (
+        <>
+          <Form method="post" className="stack" noValidate>
+            <fieldset className="stack">
+              <legend>Front</legend>
+              {POSTCARD_TEMPLATES.map((template) => (
+                <label key={template.id}>
+                  <input
+                    type="radio"
+                    name="templateId"
+                    value={template.id}
+                    defaultChecked={(values?.templateId ?? card.templateId) === template.id}
+                  />{" "}
+                  {template.name}
+                </label>
+              ))}
+            </fieldset>
+            <TextAreaField
+              name="message"
+              label="Message"
+              rows={6}
+              maxLength={POSTCARD_MESSAGE_MAX}
+              defaultValue={values?.message ?? card.message}
+              error={reply?.errors?.message}
+              hint="What does not fit on the card is named when you save."
+            />
+            <fieldset className="stack">
+              <legend>Address</legend>
+              <Field
+                name="address.name"
+                label="Name"
+                autoComplete="name"
+                defaultValue={values?.["address.name"] ?? address?.name}
+                error={reply?.errors?.["address.name"]}
+              />
+              <Field
+                name="address.line1"
+                label="Street address"
+                autoComplete="address-line1"
+                defaultValue={values?.["address.line1"] ?? address?.line1}
+                error={reply?.errors?.["address.line1"]}
+              />
+              <Field
+                name="address.line2"
+                label="Second line (optional)"
+                autoComplete="address-line2"
+                defaultValue={values?.["address.line2"] ?? address?.line2 ?? ""}
+                error={reply?.errors?.["address.line2"]}
+              />
+              <Field
+                name="address.city"
+                label="Town or city"
+                autoComplete="address-level2"
+                defaultValue={values?.["address.city"] ?? address?.city}
+                error={reply?.errors?.["address.city"]}
+              />
+              <Field
+                name="address.region"
+                label="State or region"
+                autoComplete="address-level1"
+                defaultValue={values?.["address.region"] ?? address?.region ?? ""}
+                error={reply?.errors?.["address.region"]}
+              />
+              <Field
+                name="address.postalCode"
+                label="Postal code"
+                autoComplete="postal-code"
+                defaultValue={values?.["address.postalCode"] ?? address?.postalCode}
+                error={reply?.errors?.["address.postalCode"]}
+              />
+              <SelectField
+                name="address.country"
+                label="Country"
+                options={countries}
+                defaultValue={values?.["address.country"] ?? address?.country ?? "US"}
+                error={reply?.errors?.["address.country"]}
+              />
+            </fieldset>
+            <SubmitButton pending="Saving…" name="intent" value="save">
+              Save and preview
+            </SubmitButton>
+          </Form>
+          <Form method="post">
+            <SubmitButton pending="Opening the payment…" name="intent" value="pay">
+              {`Pay ${formatMoney(card.amount, card.currency.toUpperCase())} and post it`}
+            </SubmitButton>
+          </Form>
+        </>
+      ) : null}
+      <Link to={`/e/${uuid}/postcards`}>All postcards of this Chorus</Link>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { addressLines } from "~/domain/postal-address";
+import { PRODUCT_NAME } from "~/domain/product";
+import { asPageError, notFound } from "~/lib/http.server";
+import { localMailingView } from "~/services/postcards/provider.server";
+
+export const meta: MetaFunction = () => [{ title: `Local print service — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+// The local print service's proof of one postcard (no LOB_API_KEY): where it is, where it goes, and its print files.
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const mailing = await localMailingView(params.id);
+  if (!mailing) throw asPageError(notFound("There is no such postcard at the local print service."));
+  return json({ ...mailing, lines: addressLines(mailing.to) }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function LocalPostcardPage() {
+  const mailing = useLoaderData<typeof loader>();
+  return (
+    <div className="card form-card stack">
+      <h1>Local print service</h1>
+      <p role="status">{`Postcard ${mailing.id}: ${mailing.status}. Expected by ${mailing.expectedDelivery ?? "unknown"}.`}</p>
+      <address>
+        {mailing.lines.map((line) => (
+          <div key={line}>{line}</div>
+        ))}
+      </address>
+      <p>
+        <a href={mailing.frontUrl}>Front (PDF)</a> · <a href={mailing.backUrl}>Back (PDF)</a>
+      </p>
+    </div>
+  );
+}

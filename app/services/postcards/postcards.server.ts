@@ -1,0 +1,262 @@
+import type { Event, Postcard, User } from "drizzle/schema";
+import { z } from "zod";
+import { canManageEvent } from "~/domain/event-permissions";
+import { addressLines, postalAddressInput } from "~/domain/postal-address";
+import { POSTCARD_COUNTRIES, POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES, postcardTemplate } from "~/domain/postcard";
+import { isPaymentServiceError } from "~/integrations/payments/payments-port";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { ApiError, badRequest, notFound, parseWith } from "~/lib/http.server";
+import { printablePhoto } from "~/media/images.server";
+import { listRecipients } from "~/models/event.server";
+import {
+  findPostcard,
+  insertPostcard,
+  listPostcardsNeedingAttention,
+  listPostcardsOfEvent,
+  updatePostcard,
+} from "~/models/postcard.server";
+import { findPublishedMedia } from "~/models/published-media.server";
+import { listCountries } from "~/services/commerce/countries.server";
+import { openEventByUuid } from "~/services/events/event-page.server";
+import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
+import { openEvent } from "~/services/events/events.server";
+import { storage } from "~/services/media/storage.server";
+import { paymentsProvider } from "~/services/payments/provider.server";
+import { fitMessage, type PostcardArt } from "./postcard-art.server";
+import { refreshMailing } from "./sending.server";
+
+// Printed postcards (docs/decisions/030-postcards.md): a draft the organiser designs and may change
+// until checkout, then a locked card paid through the payment adapter and sent by a job.
+
+const NOT_FOUND = "There is no such postcard.";
+
+const templateId = z
+  .string({ error: "Choose a template." })
+  .trim()
+  .refine((id) => postcardTemplate(id) !== null, `Choose one of: ${POSTCARD_TEMPLATES.map((t) => t.id).join(", ")}.`);
+const message = z
+  .string()
+  .max(POSTCARD_MESSAGE_MAX, `Keep the message under ${POSTCARD_MESSAGE_MAX} characters.`)
+  .transform((text) => text.trim())
+  .superRefine((text, ctx) => {
+    const fit = fitMessage(text);
+    if (!fit.fits)
+      ctx.addIssue({
+        code: "custom",
+        message: `The message is too long for the card: ${fit.maxLines} lines fit, about the first ${fit.fittingCharacters} of its ${text.length} characters.`,
+      });
+  });
+const address = postalAddressInput(POSTCARD_COUNTRIES).nullable();
+
+export const newPostcardInput = z.object({
+  eventId: z.uuid({ error: "Give the id of the Chorus." }),
+  templateId,
+  message: message.default(""),
+  address: address.optional().transform((a) => a ?? null),
+});
+
+export const postcardChanges = z.object({ templateId: templateId.optional(), message: message.optional(), address: address.optional() });
+
+/** The Chorus when `user` manages it; 404 for anyone else, as if it were not there. */
+async function managedEvent(user: User | null, eventId: string) {
+  const opened = await openEvent(user, eventId).catch((error: unknown) => {
+    throw error instanceof ApiError && error.status === 404 ? notFound(NOT_FOUND) : error;
+  });
+  if (!canManageEvent(opened.viewer.role)) throw notFound(NOT_FOUND);
+  return opened.event;
+}
+
+/** A postcard and its Chorus, when `user` manages the Chorus; 404 otherwise. */
+export async function managedPostcard(user: User | null, id: string | undefined) {
+  if (!id || !z.uuid().safeParse(id).success) throw notFound(NOT_FOUND);
+  const postcard = await findPostcard(db(), id);
+  if (!postcard) throw notFound(NOT_FOUND);
+  return { postcard, event: await managedEvent(user, postcard.eventId) };
+}
+
+export function postcardView(postcard: Postcard) {
+  return {
+    id: postcard.id,
+    eventId: postcard.eventId,
+    templateId: postcard.templateId,
+    message: postcard.message,
+    address: postcard.address,
+    addressLines: postcard.address ? addressLines(postcard.address) : [],
+    status: postcard.status,
+    editable: postcard.status === "draft",
+    amount: postcard.amount,
+    currency: postcard.currency,
+    mailingStatus: postcard.mailingStatus,
+    expectedDelivery: postcard.expectedDelivery,
+    failure: postcard.failure,
+    previewUrls: {
+      front: `/postcards/${postcard.id}/preview/front.svg`,
+      back: `/postcards/${postcard.id}/preview/back.svg`,
+      proof: `/postcards/${postcard.id}/proof.pdf`,
+    },
+  };
+}
+
+/** POST /v2/postcards: a new draft on a Chorus the user manages. */
+export async function createPostcard(user: User | null, payload: unknown) {
+  const input = parseWith(newPostcardInput, payload);
+  const event = await managedEvent(user, input.eventId);
+  const settings = env();
+  const made = await insertPostcard(db(), {
+    eventId: event.id,
+    creatorId: user!.id,
+    templateId: input.templateId,
+    message: input.message,
+    address: input.address,
+    amount: settings.POSTCARD_PRICE,
+    currency: settings.POSTCARD_CURRENCY,
+  });
+  return postcardView(made);
+}
+
+const locked = () => new ApiError(409, "POSTCARD_LOCKED", "This postcard is paid for or being paid for, so it can no longer be changed.");
+
+/** PUT /v2/postcards/{id}: changes a draft; a card at or past checkout is locked (409). */
+export async function changePostcard(user: User | null, id: string | undefined, payload: unknown) {
+  const { postcard } = await managedPostcard(user, id);
+  const changes = parseWith(postcardChanges, payload);
+  if (postcard.status !== "draft") throw locked();
+  return db().transaction(async (tx) => {
+    const current = await findPostcard(tx, postcard.id, { forUpdate: true });
+    if (current?.status !== "draft") throw locked();
+    return postcardView(await updatePostcard(tx, postcard.id, changes));
+  });
+}
+
+/** GET /v2/postcards/templates/{id}. */
+export function postcardTemplateView(id: string | undefined) {
+  const template = id ? postcardTemplate(id) : null;
+  if (!template) throw notFound("There is no such postcard template.");
+  const { id: templateId, name, description, kind } = template;
+  return { id: templateId, name, description, kind, size: "4x6" };
+}
+
+async function posterOf(event: Event) {
+  if (!event.publishedMedia) return null;
+  const version = await findPublishedMedia(db(), event.publishedMedia);
+  if (!version?.posterKey) return null;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage().read(version.posterKey)) chunks.push(Buffer.from(chunk as Uint8Array));
+    // 6.25 in at 300 dpi: the print's resolution.
+    return await printablePhoto(Buffer.concat(chunks), 1875);
+  } catch {
+    return null;
+  }
+}
+
+/** Everything the card's art needs. */
+export async function postcardArt(postcard: Postcard, event: Event): Promise<PostcardArt> {
+  const template = postcardTemplate(postcard.templateId) ?? POSTCARD_TEMPLATES[0]!;
+  return {
+    template,
+    headline: headlineOf(event, await listRecipients(db(), event.id)),
+    message: postcard.message,
+    qrUrl: shareLinksOf(event).recipient,
+    poster: template.kind === "poster" ? await posterOf(event) : null,
+    address: postcard.address,
+  };
+}
+
+/**
+ * POST /v2/postcards/{id}/checkout: locks the card and opens a payment for it, `{url}`. The payment
+ * webhook alone marks it paid (and queues its sending). Pressing Pay again opens the same session.
+ */
+export async function checkoutPostcard(user: User | null, id: string | undefined) {
+  const { postcard, event } = await managedPostcard(user, id);
+  if (!postcard.address) throw badRequest("Some fields need your attention.", { address: "Give the address the card goes to." });
+  if (postcard.status !== "draft" && postcard.status !== "checkout")
+    throw new ApiError(409, "POSTCARD_LOCKED", "This postcard is already paid for.");
+  const settings = env();
+  const card = await updatePostcard(db(), postcard.id, { status: "checkout" });
+  const provider = paymentsProvider();
+  try {
+    const session = await provider.createPaymentCheckout({
+      customerEmail: user!.email,
+      clientReferenceId: card.id,
+      metadata: { kind: "postcard", postcardId: card.id, eventUuid: event.uuid },
+      successUrl: `${settings.APP_URL}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${settings.APP_URL}/e/${event.uuid}/postcards/${card.id}`,
+      idempotencyKey: `postcard:${card.id}`,
+      lines: [{ name: "Printed postcard, posted", unitAmount: card.amount, currency: card.currency, quantity: 1 }],
+    });
+    await updatePostcard(db(), card.id, { paymentProvider: provider.name, checkoutSessionId: session.id });
+    return { id: card.id, url: session.url };
+  } catch (error) {
+    if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
+    throw error;
+  }
+}
+
+const STATUS_LABELS: Record<Postcard["status"], string> = {
+  draft: "Draft: you can change it until you pay.",
+  checkout: "Waiting for your payment.",
+  paid: "Paid: on its way to the printer.",
+  sent: "With the print service.",
+  failed: "It could not be sent; the payment is being refunded.",
+  refunded: "It could not be sent; the payment is refunded.",
+};
+const MAILING_LABELS: Record<string, string> = {
+  created: "With the print service, waiting to be printed.",
+  printed: "Printed, waiting for the post.",
+  mailed: "In the post.",
+  delivered: "Delivered.",
+  returned: "The post returned it.",
+};
+
+const labelled = (postcard: Postcard) => {
+  const view = postcardView(postcard);
+  const mailing = postcard.status === "sent" && postcard.mailingStatus ? MAILING_LABELS[postcard.mailingStatus] : null;
+  const expected = postcard.expectedDelivery && postcard.mailingStatus !== "delivered" ? ` Expected by ${postcard.expectedDelivery}.` : "";
+  return { ...view, statusLabel: mailing ? `${mailing}${expected}` : STATUS_LABELS[postcard.status] };
+};
+
+/** The postcards page of a Chorus: its cards, for someone who manages it (404 otherwise). */
+export async function postcardsOfEvent(user: User | null, eventUuid: string | undefined) {
+  const { event, viewer } = await openEventByUuid(user, eventUuid, {});
+  if (!canManageEvent(viewer.role)) throw notFound("There is no Chorus with this id.");
+  return { event, cards: (await listPostcardsOfEvent(db(), event.id)).map(labelled) };
+}
+
+/** One card's design and status page; its state at the print service is asked again on each load. */
+export async function postcardPage(user: User | null, eventUuid: string | undefined, id: string | undefined, url?: URL) {
+  const { postcard, event } = await managedPostcard(user, id);
+  if (event.uuid !== eventUuid) throw notFound(NOT_FOUND);
+  const card = (await refreshMailing(postcard.id)) ?? postcard;
+  const names = new Map(listCountries().map((c) => [c.code, c.name]));
+  return {
+    uuid: event.uuid,
+    card: labelled(card),
+    countries: [...POSTCARD_COUNTRIES].map((code) => ({ value: code, label: names.get(code) ?? code })),
+    saved: url?.searchParams.get("saved") === "1",
+  };
+}
+
+/** A design form's fields as the API's payload: `address.*` fields become the address. */
+export function postcardPayloadOf(form: FormData) {
+  const field = (name: string) => String(form.get(name) ?? "");
+  const address = Object.fromEntries(
+    ["name", "line1", "line2", "city", "region", "postalCode", "country"].map((key) => [key, field(`address.${key}`)]),
+  );
+  const blank = ["name", "line1", "city", "postalCode"].every((key) => !address[key]!.trim());
+  return { templateId: field("templateId") || undefined, message: field("message"), address: blank ? null : address };
+}
+
+/** The staff list: cards paid and not yet sent, failed, or refunded, newest first. */
+export async function postcardsForStaff() {
+  return (await listPostcardsNeedingAttention(db())).map((card) => ({
+    id: card.id,
+    status: card.status,
+    to: card.address ? `${card.address.name}, ${card.address.country}` : "",
+    amount: card.amount,
+    currency: card.currency,
+    failure: card.failure,
+    updatedAt: card.updatedAt.toISOString(),
+  }));
+}

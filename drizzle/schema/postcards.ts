@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { PostalAddress } from "../../app/domain/postal-address";
+import { events } from "./events";
+import { users } from "./users";
+
+// Printed postcards (spec §7.2 "Postcards", docs/decisions/030-postcards.md): the organiser designs a
+// card, pays for it, and a print-and-mail service prints and posts it. Amounts are integer minor units.
+
+/**
+ * draft: editable; checkout: locked, waiting for its payment; paid: the payment webhook recorded it and
+ * the send job is queued; sent: the print service took it; failed: it never will be (refund follows);
+ * refunded: the payment went back.
+ */
+export const postcardStatus = pgEnum("postcard_status", ["draft", "checkout", "paid", "sent", "failed", "refunded"]);
+
+export const postcards = pgTable(
+  "postcards",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    eventId: uuid()
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    creatorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    templateId: text().notNull(),
+    message: text().notNull().default(""),
+    /** Where it goes; null until the organiser gives it. */
+    address: jsonb().$type<PostalAddress>(),
+    status: postcardStatus().notNull().default("draft"),
+    /** The price when checkout started. */
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    paymentProvider: text(),
+    checkoutSessionId: text(),
+    paymentIntentId: text(),
+    /** The print service that took it, its id there, and the last state it reported. */
+    printProvider: text(),
+    printId: text(),
+    mailingStatus: text(),
+    expectedDelivery: text(),
+    failure: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp({ withTimezone: true }),
+    sentAt: timestamp({ withTimezone: true }),
+    refundedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index("postcards_event_idx").on(t.eventId),
+    index("postcards_status_idx").on(t.status, t.updatedAt),
+    check("postcards_amount_check", sql`${t.amount} >= 0`),
+  ],
+);
+
+// The local print service's postcards (used when no LOB_API_KEY is set), one per idempotency key.
+export const localPostcardMailings = pgTable("local_postcard_mailings", {
+  id: text().primaryKey(),
+  idempotencyKey: text().notNull().unique(),
+  toAddress: jsonb().$type<PostalAddress>().notNull(),
+  frontUrl: text().notNull(),
+  backUrl: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export type Postcard = typeof postcards.$inferSelect;
