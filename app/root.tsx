@@ -27,7 +27,7 @@ import { ShellEffects } from "./components/shell/shell-effects";
 import { ShellUiProvider } from "./components/shell/shell-ui";
 import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
-import { PRODUCT_NAME } from "./domain/product";
+import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "./domain/product";
 import { getAuthState, toAuthedUser } from "./lib/auth.server";
 import { useReportBoundaryError } from "./lib/browser/error-reporting";
 import { db } from "./lib/db.server";
@@ -43,7 +43,7 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }];
+export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }, { name: "description", content: PRODUCT_DESCRIPTION }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, impersonator } = await getAuthState(request);

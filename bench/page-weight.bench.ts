@@ -4,7 +4,7 @@
 // embedded PostgreSQL, opens the pages a newcomer meets in Chromium at 375 × 812, and prints for
 // each the compressed bytes of its HTML and of its JavaScript: what loaded before the page's load
 // event (what a first visit waits for), and everything loaded once the page has sat idle for a
-// while (error reporting, realtime, anything fetched after load). The target (issue): contributor
+// while (error reporting, realtime, anything fetched after load). The target: contributor
 // and recipient pages ≤ 110 KB of compressed JavaScript on first visit. `--files` lists every script.
 import fs from "node:fs/promises";
 import os from "node:os";

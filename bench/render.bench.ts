@@ -1,6 +1,6 @@
 // Render benchmark: node --import tsx bench/render.bench.ts [--long-plan] [--only=720p|1080p] [--grainy]
 //
-// The reference job (issue): 20 clips of 8 s — landscape, portrait, rotated, some without sound —
+// The reference job: 20 clips of 8 s — landscape, portrait, rotated, some without sound —
 // and 10 photos, intro, outro, a text box on every item, 0.5 s crossfades and music: about 190 s.
 // Everything goes through the app's own code (normalised renditions, app/render/plan.ts,
 // app/render/run.server.ts with a piece store on disk), without the database or the web server.

@@ -8,7 +8,7 @@
 //       next to a bare node:http receiver that appends the same chunks to a file (no tus);
 //   (b) the server process's peak RSS during a 500 MB upload over its idle RSS;
 //   (c) bytes sent twice when a connection drops part-way through a chunk.
-// Targets (issue): (a) ≥ 0.8 of a copy, (b) < 150 MB over idle, (c) ≤ one chunk.
+// Targets: (a) ≥ 0.8 of a copy, (b) < 150 MB over idle, (c) ≤ one chunk.
 import { fork, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";

@@ -3,6 +3,8 @@ export const PRODUCT_NAME = "Chorus";
 export const PRODUCT_PLURAL = "Choruses";
 export const PRODUCT_SLUG = PRODUCT_NAME.toLowerCase();
 
+/** What search results and shared links say of a page that has no words of its own for it. */
+export const PRODUCT_DESCRIPTION = "Collect photos and clips from friends and family and turn them into one video gift.";
 export const START_PATH = `/start-a-${PRODUCT_SLUG}`;
 export const DASHBOARD_TITLE = `My ${PRODUCT_PLURAL}`;
 export const VIP_CARD_TITLE = `Go VIP with ${PRODUCT_NAME}`;

@@ -2,12 +2,12 @@ import { json, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { homePageOccasions } from "~/domain/occasions";
-import { DASHBOARD_TITLE, PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { DASHBOARD_TITLE, PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { occasionHref } from "~/lib/links.server";
 
 export const meta: MetaFunction = () => [
   { title: `${PRODUCT_NAME} — group video gifts for the moments that matter` },
-  { name: "description", content: "Collect photos and clips from friends and family and turn them into one video gift." },
+  { name: "description", content: PRODUCT_DESCRIPTION },
 ];
 
 export async function loader() {

@@ -10,7 +10,10 @@ import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
 
-export const meta: MetaFunction = () => [{ title: `Log In — ${PRODUCT_NAME}` }];
+export const meta: MetaFunction = () => [
+  { title: `Log In — ${PRODUCT_NAME}` },
+  { name: "description", content: `Log in to ${PRODUCT_NAME} to see your group video gifts, invite people and publish the video.` },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

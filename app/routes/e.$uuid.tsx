@@ -1,13 +1,10 @@
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { EventAudienceView } from "~/components/event/event-audience-view";
-import { EventContributorView } from "~/components/event/event-contributor-view";
-import { EventCreatorView as RenderedCreatorView } from "~/components/event/event-creator-view-ssr.server";
-import { EventPublicView } from "~/components/event/event-public-view";
+import * as rendered from "~/components/event/event-views-ssr.server";
 import { FormMessages } from "~/components/ui/field";
 import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
-import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, clientIp, isApiError } from "~/lib/http.server";
@@ -21,9 +18,17 @@ import { loadEventPage, openEventByUuid, type EventFormReply } from "~/services/
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
+  { name: "description", content: data ? descriptionOf(data.page.kind) : PRODUCT_DESCRIPTION },
   // Event pages are reached by private links: never indexed.
   { name: "robots", content: "noindex" },
 ];
+
+/** Nothing private: the description shows wherever the link is shared. */
+function descriptionOf(kind: string) {
+  if (kind === "contributor") return `Add your photos and clips to this group video gift: no app and no account needed.`;
+  if (kind === "recipient") return `Your group video gift from the people who care about you.`;
+  return `A group video gift made with ${PRODUCT_NAME}.`;
+}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
@@ -77,12 +82,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /**
- * The organiser's view, the largest part of the page: rendered in full by the server, and loaded in
- * the browser only for the organiser (React hydrates it once its chunk arrives; until then it is the
- * server's HTML, whose forms work as they do without JavaScript).
+ * Each view of the page (the organiser's, the largest; the contributor's; the recipient's; the
+ * public one) is rendered in full by the server, and loaded in the browser only for whoever sees it:
+ * React hydrates it once its chunk arrives; until then it is the server's HTML, whose forms work as
+ * they do without JavaScript (and a press on the contribution form is held, see early-press.ts).
  */
 const EventCreatorView =
-  RenderedCreatorView ?? lazy(() => import("~/components/event/event-creator-view").then((m) => ({ default: m.EventCreatorView })));
+  rendered.EventCreatorView ?? lazy(() => import("~/components/event/event-creator-view").then((m) => ({ default: m.EventCreatorView })));
+const EventContributorView =
+  rendered.EventContributorView ??
+  lazy(() => import("~/components/event/event-contributor-view").then((m) => ({ default: m.EventContributorView })));
+const EventAudienceView =
+  rendered.EventAudienceView ??
+  lazy(() => import("~/components/event/event-audience-view").then((m) => ({ default: m.EventAudienceView })));
+const EventPublicView =
+  rendered.EventPublicView ?? lazy(() => import("~/components/event/event-public-view").then((m) => ({ default: m.EventPublicView })));
 
 export default function EventPage() {
   const { page, takenDown } = useLoaderData<typeof loader>();
@@ -98,14 +112,18 @@ export default function EventPage() {
         </p>
       ) : null}
       {refused ? <FormMessages formError={refused.formError} /> : null}
-      {page.kind === "creator" ? (
-        <Suspense fallback={<p className="card loading-note">Opening your {PRODUCT_NAME}…</p>}>
-          <EventCreatorView page={page} />
-        </Suspense>
-      ) : null}
-      {page.kind === "recipient" || page.kind === "view-only" ? <EventAudienceView page={page} /> : null}
-      {page.kind === "contributor" ? <EventContributorView page={page} /> : null}
-      {page.kind === "public" ? <EventPublicView page={page} /> : null}
+      <Suspense
+        fallback={
+          <p className="card loading-note">
+            Opening {page.kind === "creator" ? "your" : "this"} {PRODUCT_NAME}…
+          </p>
+        }
+      >
+        {page.kind === "creator" ? <EventCreatorView page={page} /> : null}
+        {page.kind === "recipient" || page.kind === "view-only" ? <EventAudienceView page={page} /> : null}
+        {page.kind === "contributor" ? <EventContributorView page={page} /> : null}
+        {page.kind === "public" ? <EventPublicView page={page} /> : null}
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { GiftPot } from "~/components/event/event-gift-section";
+import { GiftPot } from "~/components/event/event-gift-pot";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";

@@ -26,20 +26,19 @@ if (!chromiumPath && !registry[WARNED]) {
   console.warn("e2e: skipped — no Chromium found (install with apt-get install -y chromium, or set CHROMIUM_PATH)");
 }
 
+/** No sandbox: tests run as root in containers. The rest keeps the browser from calling home. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
 export function launchChromium(): Promise<Browser> {
   if (!chromiumPath) throw new Error("no Chromium: guard the suite with describe.skipIf(!chromiumPath)");
-  return chromium.launch({
-    executablePath: chromiumPath,
-    // No sandbox: tests run as root in containers. The rest keeps the browser from calling home.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 }
 
 export const DESKTOP = { width: 1280, height: 800 } as const;

@@ -1,7 +1,7 @@
 import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
 import type { PageOf } from "~/services/events/event-page.server";
-import { GiftPot } from "./event-gift-section";
+import { GiftPot } from "./event-gift-pot";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";
 import { EventTrees } from "./event-trees";

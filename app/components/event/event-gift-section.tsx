@@ -1,29 +1,15 @@
-import { Form, useLocation, useParams, useSearchParams } from "@remix-run/react";
+import { Form, useLocation, useSearchParams } from "@remix-run/react";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { formatMoney, moneyInput } from "~/domain/commerce/money";
 import type { PageOf } from "~/services/events/event-page.server";
 import { FoldedSection } from "./event-fold";
+import { GiftPot } from "./event-gift-pot";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
-import { useLivePot } from "./live-pot";
 
 type GiftSection = PageOf<"creator">["gift"];
 
 const limits = (p: { minAmount: number; maxAmount: number; currency: string }) =>
   `${formatMoney(p.minAmount, p.currency)} to ${formatMoney(p.maxAmount, p.currency)}`;
-
-/** The pot so far, against the target if there is one. */
-export function GiftPot({ gift }: { gift: NonNullable<GiftSection["gift"]> }) {
-  // It grows live while the page is open (every page showing it is under /e/{uuid}).
-  const live = useLivePot(useParams().uuid)?.gift;
-  const { potTotal, contributions } = live?.id === gift.id ? live : gift;
-  const total = formatMoney(potTotal, gift.currency);
-  return (
-    <p className="gift-pot" data-gift-pot={gift.id} aria-live="polite">
-      <strong>{total}</strong> from {contributions} {contributions === 1 ? "person" : "people"}
-      {gift.targetAmount ? ` of a ${formatMoney(gift.targetAmount, gift.currency)} target` : ""} for a {gift.productName} card.
-    </p>
-  );
-}
 
 /** The organiser turns on a group gift card: a brand for the recipient's country, and an optional target. */
 export function EventGiftSection({ section }: { section: GiftSection }) {

@@ -1,11 +1,16 @@
 import { Link } from "@remix-run/react";
+import { lazy, Suspense } from "react";
 import { MusicIcon } from "~/components/ui/icons";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 import type { NotificationPayload } from "~/realtime/events";
 import { AccountMenu } from "./account-menu";
 import { MobileMenu } from "./mobile-menu";
-import { NotificationsMenu } from "./notifications-menu";
+import * as rendered from "./notifications-menu-ssr.server";
 import type { ShellProps } from "./shell-types";
+
+/** Only for someone signed in: rendered in full by the server, hydrated once its chunk arrives. */
+const NotificationsMenu =
+  rendered.NotificationsMenu ?? lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
 
 export function Header({ notifications, ...props }: ShellProps & { notifications?: NotificationPayload[] }) {
   return (
@@ -21,12 +26,18 @@ export function Header({ notifications, ...props }: ShellProps & { notifications
           <Link to={START_PATH}>Start a {PRODUCT_NAME}</Link>
           <a href={props.links.pricing}>Pricing</a>
           <a href={props.links.help}>Help</a>
-          {props.user && notifications ? <NotificationsMenu initial={notifications} /> : null}
+          {props.user && notifications ? (
+            <Suspense fallback={null}>
+              <NotificationsMenu initial={notifications} />
+            </Suspense>
+          ) : null}
           <AccountMenu {...props} />
         </nav>
         {props.user && notifications ? (
           <div className="mobile-only">
-            <NotificationsMenu initial={notifications} />
+            <Suspense fallback={null}>
+              <NotificationsMenu initial={notifications} />
+            </Suspense>
           </div>
         ) : null}
         <MobileMenu {...props} />
