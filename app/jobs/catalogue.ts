@@ -68,6 +68,11 @@ export const JOBS = {
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),
   // Every contribution to a gift refunded, when its Chorus is deleted or its card could not be sent.
   "gift-card-refunds": job<{ giftId: string }>({ keyed: true }),
+  // A paid DVD or photo book placed with its fulfilment service (docs/decisions/029): keyed by the
+  // order, leased so a dead worker's placement is taken up again, retried with growing delays.
+  "mail-order-place": job<{ mailOrderId: string }>({ keyed: true, leased: true }),
+  // Orders at a fulfilment service and not yet posted are looked at again, and their organisers told.
+  "mail-orders-follow": job<Empty>({ schedule: "* * * * *" }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

@@ -5,6 +5,7 @@ import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
 import { refundGiftContributions } from "~/services/gift-cards/refunds.server";
+import { followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
@@ -53,4 +54,8 @@ export const jobHandlers: JobHandlers = {
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
+  "mail-order-place": ({ data, finalAttempt }) => placeMailOrder(data.mailOrderId, { finalAttempt }),
+  "mail-orders-follow": async () => {
+    await followMailOrders();
+  },
 };

@@ -10,3 +10,4 @@ export * from "./commerce";
 export * from "./payments";
 export * from "./staff";
 export * from "./gifts";
+export * from "./mail-orders";

@@ -13,6 +13,7 @@ import {
 } from "~/models/payment.server";
 import { findUserById, updateUser } from "~/models/user.server";
 import { giftContributionPaid } from "~/services/gift-cards/contribution-effects.server";
+import { mailOrderPaid } from "~/services/mail-orders/payment.server";
 import { loadCartState } from "./cart-state.server";
 import { cartFromMetadata } from "./checkout.server";
 import { membershipInvoicePaid, renewalFailed, subscriptionChanged } from "./membership-effects.server";
@@ -42,6 +43,8 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
     case "checkout.session.async_payment_succeeded":
       // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
       if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
+      // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
+      if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
     case "charge.refunded":
       return chargeRefunded(object, tx);

@@ -1,5 +1,6 @@
 import type { Payment } from "drizzle/schema";
 import type { GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
+import type { MailOrderPaidEffect } from "~/services/mail-orders/payment.server";
 
 // Reading a payment event's loosely typed fields, and what applying one came to
 // (payment-effects.server.ts, membership-effects.server.ts).
@@ -10,7 +11,8 @@ export type PaymentEffect =
   | { effect: "refund"; paymentId: string; status: Payment["status"]; eventPaid: boolean | null }
   | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
-  | GiftContributionEffect;
+  | GiftContributionEffect
+  | MailOrderPaidEffect;
 
 export const ignored = (reason: string): PaymentEffect => ({ effect: "ignored", reason });
 
