@@ -19,6 +19,7 @@ export function StaffNav({ admin = true }: { admin?: boolean }) {
           <NavLink to="/admin/queues">Queue health</NavLink>
           <NavLink to="/admin/announcements">Announcements</NavLink>
           <NavLink to="/admin/payments">Payments and refunds</NavLink>
+          <NavLink to="/admin/orders">Orders by post</NavLink>
           <NavLink to="/admin/promo-codes">Promo codes</NavLink>
           <NavLink to="/admin/audit">Audit log</NavLink>
         </>

@@ -28,6 +28,9 @@ const ZONES = {
   world: { name: "Europe, Australia and New Zealand", first: 1499, more: 300 },
 } as const satisfies Record<string, Zone>;
 
+/** Postage zones in the order the order page lists them. */
+export const POSTAGE_ZONES: readonly Zone[] = Object.values(ZONES);
+
 /** The countries both services post to, with their postage zone. */
 const ZONE_OF: Readonly<Record<string, keyof typeof ZONES>> = {
   US: "domestic",

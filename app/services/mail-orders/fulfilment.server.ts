@@ -9,13 +9,14 @@ import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
-import { findMailOrder, listMailOrdersInProgress, updateMailOrder } from "~/models/mail-order.server";
+import { findMailOrder, listMailOrdersForStaff, listMailOrdersInProgress, updateMailOrder } from "~/models/mail-order.server";
 import { findUserById } from "~/models/user.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { recordStaffAction } from "~/services/staff/staff-actions.server";
+import { mailOrderView } from "./orders.server";
 import { fulfilmentProvider } from "./provider.server";
 
 // A paid order's way to the post (docs/decisions/029-dvds-and-keepsakes-by-post.md). One keyed,
@@ -190,4 +191,16 @@ export async function refundMailOrder(actor: User, orderId: string) {
   );
   if (refunded) await tellOrganiser(refunded);
   return { refunded: formatMoney(amount, order.currency) };
+}
+
+/** For staff: the latest orders past payment, failed ones first. */
+export async function mailOrdersForStaff() {
+  return (await listMailOrdersForStaff(db())).map(({ order, eventTitle, eventUuid, organiserEmail }) => ({
+    ...mailOrderView(order),
+    vendor: order.vendor,
+    vendorOrderId: order.vendorOrderId,
+    eventTitle: eventTitle || "Untitled Chorus",
+    eventUuid,
+    organiserEmail,
+  }));
 }

@@ -3,13 +3,16 @@ import type { Event, MailOrder, User } from "drizzle/schema";
 import { addressLines } from "~/domain/postal-address";
 import { canManageEvent } from "~/domain/event-permissions";
 import type { ViewerRole } from "~/domain/viewer-role";
-import { formatMoney } from "~/domain/commerce/money";
+import { CURRENCY, formatMoney } from "~/domain/commerce/money";
+import { z } from "zod";
 import {
   addressOf,
   MAIL_ORDER_STATUS_TEXT,
   mailOrderInput,
   mailProduct,
   priceOf,
+  POST_COUNTRIES,
+  POSTAGE_ZONES,
   PRODUCT_OF,
   type MailOrderKind,
 } from "~/domain/commerce/mail-orders";
@@ -18,6 +21,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, isApiError, notFound, parseWith } from "~/lib/http.server";
 import { insertMailOrder, listMailOrdersOfEvent, updateMailOrder } from "~/models/mail-order.server";
+import { listCountries } from "~/services/commerce/countries.server";
 import { openEvent } from "~/services/events/events.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
@@ -128,4 +132,36 @@ export async function mailOrdersOf(event: Event) {
   return (await listMailOrdersOfEvent(db(), event.id))
     .filter((o) => o.status !== "awaiting_payment" || o.createdAt.getTime() > dayAgo)
     .map(mailOrderView);
+}
+
+/** What the order page shows: the two products with their prices, the countries we post to, the orders so far. */
+export async function mailOrderPage(user: User | null, uuid: string | undefined) {
+  const event = await managedEventByUuid(user, uuid);
+  const kinds: MailOrderKind[] = ["dvd", "keepsake"];
+  return {
+    uuid: event.uuid,
+    title: event.title,
+    published: Boolean(event.publishedMedia),
+    products: kinds.map((kind) => {
+      const product = mailProduct(kind);
+      return { kind, name: product.name, gives: product.gives, price: formatMoney(product.unitAmount, product.currency) };
+    }),
+    countries: listCountries().filter((c) => POST_COUNTRIES.has(c.code)),
+    postage: POSTAGE_ZONES.map((zone) => ({
+      name: zone.name,
+      first: formatMoney(zone.first, CURRENCY),
+      more: formatMoney(zone.more, CURRENCY),
+    })),
+    orders: await mailOrdersOf(event),
+  };
+}
+
+const kindInput = z.object({ kind: z.enum(["dvd", "keepsake"], { error: "Choose a DVD or a photo book." }) }).loose();
+
+/** The page's form: the kind, then the order's own fields. Answers where to pay. */
+export async function startMailOrderFromPage(user: User | null, uuid: string | undefined, form: Record<string, unknown>) {
+  const event = await managedEventByUuid(user, uuid);
+  const { kind } = parseWith(kindInput, form);
+  if (!user) throw notFound(NOT_FOUND);
+  return startMailOrder(user, event, kind, form);
 }
