@@ -1,5 +1,5 @@
 import { events, mailOrders, users, type MailOrder } from "drizzle/schema";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewMailOrder = Pick<
@@ -80,13 +80,4 @@ export async function listMailOrdersForStaff(db: Db, limit = 100) {
     .where(sql`${mailOrders.status} <> 'awaiting_payment'`)
     .orderBy(sql`${mailOrders.status} = 'failed' desc`, desc(mailOrders.createdAt))
     .limit(limit);
-}
-
-export async function findMailOrderOfEvent(db: Db, eventId: string, id: string) {
-  const [found] = await db
-    .select()
-    .from(mailOrders)
-    .where(and(eq(mailOrders.eventId, eventId), eq(mailOrders.id, id)))
-    .limit(1);
-  return found ?? null;
 }

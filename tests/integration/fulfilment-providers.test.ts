@@ -15,8 +15,8 @@ afterAll(async () => {
 });
 
 const providers = () => ({
-  acutrack: acutrackProvider({ apiKey: "acu_test_key", baseUrl: standIn.acutrackUrl, timeoutMs: 500 }),
-  heirloom: heirloomProvider({ apiKey: "hl_test_key", baseUrl: standIn.heirloomUrl, timeoutMs: 500 }),
+  acutrack: acutrackProvider({ apiKey: "acu_test_key", baseUrl: standIn.acutrackUrl, timeoutMs: 5000 }),
+  heirloom: heirloomProvider({ apiKey: "hl_test_key", baseUrl: standIn.heirloomUrl, timeoutMs: 5000 }),
 });
 
 const input = (externalId: string): FulfilmentOrderInput => ({
@@ -116,12 +116,13 @@ describe("failures", () => {
     standIn.failNext(1, 429);
     expect((await failure(() => providers().heirloom.createOrder(input("f-2")))).retryable).toBe(true);
     standIn.stallNext(1, 1500);
-    const late = await failure(() => providers().acutrack.createOrder(input("f-3")));
+    const impatient = acutrackProvider({ apiKey: "acu_test_key", baseUrl: standIn.acutrackUrl, timeoutMs: 300 });
+    const late = await failure(() => impatient.createOrder(input("f-3")));
     expect(late).toMatchObject({ retryable: true, message: "The disc service did not answer in time." });
     standIn.failNext(1, 422);
     const refused = await failure(() => providers().heirloom.createOrder(input("f-4")));
     expect(refused).toMatchObject({ retryable: false, message: "The book printer answered 422: Something broke." });
-    const wrongKey = acutrackProvider({ apiKey: "wrong", baseUrl: standIn.acutrackUrl, timeoutMs: 500 });
+    const wrongKey = acutrackProvider({ apiKey: "wrong", baseUrl: standIn.acutrackUrl, timeoutMs: 5000 });
     expect((await failure(() => wrongKey.createOrder(input("f-5")))).retryable).toBe(false);
   });
 });

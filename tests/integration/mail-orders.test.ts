@@ -218,6 +218,45 @@ describe("refusals", () => {
   });
 });
 
+describe("the order page, without JavaScript", () => {
+  test("the event page links it; a plain form with field errors, then on to the payment page; before publishing, no form", async () => {
+    const { client, event } = await organiser();
+    expect(await (await client.raw("GET", `/e/${event.uuid}`)).text()).toContain(`href="/e/${event.uuid}/post"`);
+    const page = await (await client.raw("GET", `/e/${event.uuid}/post`)).text();
+    expect(page).toMatch(/Printed photo book<\/strong>, (<!-- -->)?\$39\.00/);
+    expect(page).toContain('<option value="GB">');
+    expect(page).not.toContain('<option value="JP">');
+
+    const fields = {
+      kind: "keepsake",
+      quantity: "12",
+      name: "Ana Silva",
+      line1: "1 Main St",
+      line2: "",
+      city: "Springfield",
+      region: "",
+      postalCode: "62701",
+      country: "US",
+    };
+    const refused = await client.form(`/e/${event.uuid}/post`, fields);
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("Choose 1 to 10 copies.");
+    expect(html).toContain('value="Springfield"');
+    const sent = await client.form(`/e/${event.uuid}/post`, { ...fields, quantity: "2", region: "IL" });
+    expect(sent.status).toBe(302);
+    expect(new URL(sent.headers.get("location")!).pathname).toMatch(/^\/local-payments\/checkout\//);
+    const [row] = await db().select().from(mailOrders).where(eq(mailOrders.eventId, event.id));
+    expect(row).toMatchObject({ kind: "keepsake", quantity: 2, totalAmount: 2 * 3900 + 599, status: "awaiting_payment" });
+    expect(await (await client.raw("GET", `/e/${event.uuid}/post`)).text()).toContain("Waiting for payment");
+
+    const early = await organiser({ published: false });
+    const earlyPage = await (await early.client.raw("GET", `/e/${early.event.uuid}/post`)).text();
+    expect(earlyPage).toContain("Publish the video first");
+    expect(earlyPage).not.toContain("Order and pay");
+  });
+});
+
 describe("when the service fails", () => {
   test("failures are retried, then the order is failed with a reason; staff try again, or refund it", async () => {
     const { user, client, event } = await organiser();

@@ -81,8 +81,6 @@ export const mailOrderInput = z
   })
   .and(postalAddressInput(POST_COUNTRIES));
 
-export type MailOrderInput = { quantity: number } & PostalAddress;
-
 /** The address part of a parsed order. */
 export const addressOf = ({ name, line1, line2, city, region, postalCode, country }: PostalAddress): PostalAddress => ({
   name,

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { PassThrough, type Readable } from "node:stream";
-import PDFDocument from "pdfkit";
 import type { MailOrder } from "drizzle/schema";
+import PDFDocument from "pdfkit";
 import { mailProduct } from "~/domain/commerce/mail-orders";
 import { PRODUCT_NAME } from "~/domain/product";
 import { formatRecipientNames } from "~/domain/recipient-names";
-import type { FileToSend } from "~/lib/file-response.server";
 import { db } from "~/lib/db.server";
+import type { FileToSend } from "~/lib/file-response.server";
 import { findEventById, listRecipients } from "~/models/event.server";
 import { findMailOrder } from "~/models/mail-order.server";
 import { findPublishedMedia } from "~/models/published-media.server";

@@ -1,9 +1,5 @@
 import crypto from "node:crypto";
 import type { Event, MailOrder, User } from "drizzle/schema";
-import { addressLines } from "~/domain/postal-address";
-import { canManageEvent } from "~/domain/event-permissions";
-import type { ViewerRole } from "~/domain/viewer-role";
-import { CURRENCY, formatMoney } from "~/domain/commerce/money";
 import { z } from "zod";
 import {
   addressOf,
@@ -16,14 +12,18 @@ import {
   PRODUCT_OF,
   type MailOrderKind,
 } from "~/domain/commerce/mail-orders";
+import { CURRENCY, formatMoney } from "~/domain/commerce/money";
+import { canManageEvent } from "~/domain/event-permissions";
+import { addressLines } from "~/domain/postal-address";
+import type { ViewerRole } from "~/domain/viewer-role";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, isApiError, notFound, parseWith } from "~/lib/http.server";
 import { insertMailOrder, listMailOrdersOfEvent, updateMailOrder } from "~/models/mail-order.server";
 import { listCountries } from "~/services/commerce/countries.server";
-import { openEvent } from "~/services/events/events.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEvent } from "~/services/events/events.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 
 // Ordering a DVD or a photo book of a published Chorus (docs/decisions/029-dvds-and-keepsakes-by-post.md):

@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
-import { idOf, ourId, record, text, whole } from "~/services/commerce/payment-event-fields.server";
 import { findMailOrder, updateMailOrder } from "~/models/mail-order.server";
+import { idOf, ourId, record, text, whole } from "~/services/commerce/payment-event-fields.server";
 import { queuePlacement } from "./fulfilment.server";
 
 // What a completed checkout for a posted order does (called from the payment webhook's transaction,
