@@ -17,6 +17,8 @@ export const STAFF_ACTION_WORDS: Record<StaffActionKind, string> = {
   account_disabled: "Account disabled",
   account_enabled: "Account enabled",
   render_retried: "Render tried again",
+  mail_order_retried: "Posted order tried again",
+  mail_order_refunded: "Posted order refunded",
 };
 
 export const STAFF_ACTION_KINDS = Object.keys(STAFF_ACTION_WORDS) as StaffActionKind[];

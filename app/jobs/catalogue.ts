@@ -80,6 +80,11 @@ export const JOBS = {
   "postcard-send": job<{ postcardId: string }>({ keyed: true, leased: true }),
   // A postcard that could not be sent, refunded and its organiser told.
   "postcard-refund": job<{ postcardId: string }>({ keyed: true }),
+  // A paid DVD or photo book placed with its fulfilment service (docs/decisions/029): keyed by the
+  // order, leased so a dead worker's placement is taken up again, retried with growing delays.
+  "mail-order-place": job<{ mailOrderId: string }>({ keyed: true, leased: true }),
+  // Orders at a fulfilment service and not yet posted are looked at again, and their organisers told.
+  "mail-orders-follow": job<Empty>({ schedule: "* * * * *" }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

@@ -8,6 +8,7 @@ import { refundGiftContributions, refundLateGiftContribution } from "~/services/
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
+import { followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
@@ -61,4 +62,8 @@ export const jobHandlers: JobHandlers = {
   "tree-refund": ({ data }) => refundTreeContribution(data.treeContributionId),
   "postcard-send": ({ data, finalAttempt }) => sendPostcard(data.postcardId, { finalAttempt }),
   "postcard-refund": ({ data }) => refundPostcard(data.postcardId),
+  "mail-order-place": ({ data, finalAttempt }) => placeMailOrder(data.mailOrderId, { finalAttempt }),
+  "mail-orders-follow": async () => {
+    await followMailOrders();
+  },
 };

@@ -234,6 +234,21 @@ const schema = z.object({
   POSTCARD_RETURN_CITY: z.string().min(1).default("San Francisco"),
   POSTCARD_RETURN_REGION: z.string().min(1).default("CA"),
   POSTCARD_RETURN_POSTAL_CODE: z.string().min(1).default("94107"),
+  // DVDs and photo books by post (docs/decisions/029-dvds-and-keepsakes-by-post.md): each service's
+  // API key and address. Unset keys: local services inside the app that take every order, print it
+  // after LOCAL_FULFILMENT_STEP_SECONDS and ship it with a tracking number after twice that.
+  ACUTRACK_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  ACUTRACK_API_URL: optionalUrl,
+  HEIRLOOM_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  HEIRLOOM_API_URL: optionalUrl,
+  FULFILMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  LOCAL_FULFILMENT_STEP_SECONDS: z.coerce.number().min(0).default(30),
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
@@ -282,6 +297,11 @@ function readEnv(): Env {
   if (parsed.data.STRIPE_SECRET_KEY && !parsed.data.STRIPE_WEBHOOK_SECRET) {
     // Without it no payment would ever be confirmed: every webhook would be refused.
     throw new Error("Invalid settings in the environment:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY");
+  }
+  for (const vendor of ["ACUTRACK", "HEIRLOOM"] as const) {
+    if (parsed.data[`${vendor}_API_KEY`] && !parsed.data[`${vendor}_API_URL`]) {
+      throw new Error(`Invalid settings in the environment:\n  ${vendor}_API_URL: required with ${vendor}_API_KEY`);
+    }
   }
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT || 3000}`;
   const shareHost = parsed.data.SHARE_HOST ?? new URL(appUrl).host;

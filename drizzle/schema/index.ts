@@ -12,3 +12,4 @@ export * from "./staff";
 export * from "./gifts";
 export * from "./trees";
 export * from "./postcards";
+export * from "./mail-orders";

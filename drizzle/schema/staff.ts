@@ -17,10 +17,12 @@ export type StaffActionKind =
   | "verification_resent"
   | "account_disabled"
   | "account_enabled"
-  | "render_retried";
+  | "render_retried"
+  | "mail_order_retried"
+  | "mail_order_refunded";
 
 /** What a staff action was done to. */
-export type StaffActionSubject = "payment" | "promo_code" | "event" | "announcement" | "user";
+export type StaffActionSubject = "payment" | "promo_code" | "event" | "announcement" | "user" | "mail_order";
 
 // Every staff action (money, codes, moderation, announcements, impersonation), with who did it and
 // when. Rows are only ever added. An action that must happen once (a refund asked for with a pressed-twice button) carries

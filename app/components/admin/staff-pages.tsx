@@ -21,6 +21,7 @@ export function StaffNav({ admin = true }: { admin?: boolean }) {
           <NavLink to="/admin/payments">Payments and refunds</NavLink>
           <NavLink to="/admin/trees">Trees</NavLink>
           <NavLink to="/admin/postcards">Postcards</NavLink>
+          <NavLink to="/admin/orders">Orders by post</NavLink>
           <NavLink to="/admin/promo-codes">Promo codes</NavLink>
           <NavLink to="/admin/audit">Audit log</NavLink>
         </>

@@ -121,6 +121,9 @@ export function EventCreatorView({ page }: { page: Page }) {
         <a className="button" href={`/e/${page.uuid}/arrange`}>
           Make the video
         </a>
+        <p>
+          <a href={`/e/${page.uuid}/post`}>A DVD or a photo book of the video, by post</a>, and the orders you placed
+        </p>
       </FoldedSection>
       <EventContributions media={page.media} eventUuid={page.uuid} stock={page.stock} />
       <FoldedSection

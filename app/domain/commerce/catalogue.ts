@@ -3,7 +3,7 @@ import { CURRENCY } from "./money";
 // What Chorus sells, as our own data: the payment service is only ever told what is here (with the
 // amounts a cart works out), never the other way round. Prices are integer minor units.
 
-export type ProductKind = "base" | "upsell" | "addon" | "membership";
+export type ProductKind = "base" | "upsell" | "addon" | "membership" | "post";
 
 export interface Product {
   readonly key: string;
@@ -70,6 +70,23 @@ const PRODUCT_LIST = [
     unitAmount: 9990,
     currency: CURRENCY,
     interval: "year",
+  },
+  // Made and posted by a fulfilment service, per copy, plus postage (docs/decisions/029).
+  {
+    key: "dvd",
+    kind: "post",
+    name: "DVD of the video",
+    gives: ["The published video on a DVD that plays in any player", "A printed disc label and case cover"],
+    unitAmount: 1900,
+    currency: CURRENCY,
+  },
+  {
+    key: "photo-book",
+    kind: "post",
+    name: "Printed photo book",
+    gives: ["20 stills from the video, printed in a hardback book", "The title and the recipient's name on the cover"],
+    unitAmount: 3900,
+    currency: CURRENCY,
   },
 ] as const satisfies readonly Product[];
 

@@ -13,6 +13,7 @@ import {
 } from "~/models/payment.server";
 import { findUserById, updateUser } from "~/models/user.server";
 import { giftContributionPaid } from "~/services/gift-cards/contribution-effects.server";
+import { mailOrderPaid } from "~/services/mail-orders/payment.server";
 import { postcardPaid } from "~/services/postcards/postcard-effects.server";
 import { treeContributionPaid } from "~/services/trees/tree-contribution-effects.server";
 import { loadCartState } from "./cart-state.server";
@@ -47,6 +48,8 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
       if (record(object.metadata).kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
       // A printed postcard is paid on its own (docs/decisions/030-postcards.md).
       if (record(object.metadata).kind === "postcard") return postcardPaid(object, tx, provider);
+      // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
+      if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
     case "charge.refunded":
       return chargeRefunded(object, tx);

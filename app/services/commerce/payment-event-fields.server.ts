@@ -1,5 +1,6 @@
 import type { Payment } from "drizzle/schema";
 import type { GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
+import type { MailOrderPaidEffect } from "~/services/mail-orders/payment.server";
 import type { PostcardEffect } from "~/services/postcards/postcard-effects.server";
 import type { TreeContributionEffect } from "~/services/trees/tree-contribution-effects.server";
 
@@ -14,7 +15,8 @@ export type PaymentEffect =
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
   | GiftContributionEffect
   | TreeContributionEffect
-  | PostcardEffect;
+  | PostcardEffect
+  | MailOrderPaidEffect;
 
 export const ignored = (reason: string): PaymentEffect => ({ effect: "ignored", reason });
 

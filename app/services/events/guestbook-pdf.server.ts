@@ -17,7 +17,7 @@ const INK = "#1f1a17";
 const MUTED = "#6b625c";
 
 const fontFile = (name: string) => path.resolve(process.cwd(), "public", "fonts", "themes", name);
-const FONTS = { heading: fontFile("Fraunces-SemiBold.ttf"), body: fontFile("Inter-SemiBold.ttf") };
+export const FONTS = { heading: fontFile("Fraunces-SemiBold.ttf"), body: fontFile("Inter-SemiBold.ttf") };
 
 export interface BookMessage {
   name: string;
@@ -41,7 +41,7 @@ type Drawable = (text: string) => string;
  * Text as the font in `file` can draw it: a character it has no glyph for (an emoji, a script the
  * font does not cover) is replaced by "?", never an empty box nor a failure. Spacing and line breaks stay.
  */
-function drawableWith(file: string): Drawable {
+export function drawableWith(file: string): Drawable {
   const font = fontkit.openSync(file) as fontkit.Font;
   return (text) =>
     Array.from(text.normalize("NFC"), (char) => {

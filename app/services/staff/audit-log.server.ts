@@ -39,6 +39,7 @@ const SUBJECT_WORDS: Record<StaffAction["subjectType"], string> = {
   event: "Chorus",
   announcement: "Announcement",
   user: "User",
+  mail_order: "Posted order",
 };
 
 /** The name people know the thing by (a code, an e-mail), else its id. */

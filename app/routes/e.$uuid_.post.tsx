@@ -1,0 +1,169 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, FormMessages, SelectField } from "~/components/ui/field";
+import { FilmIcon, GiftIcon } from "~/components/ui/icons";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { MAX_COPIES } from "~/domain/commerce/mail-orders";
+import { PRODUCT_NAME } from "~/domain/product";
+import { getUser } from "~/lib/auth.server";
+import { readForm, type FormReply } from "~/lib/form.server";
+import { asPageError, isApiError } from "~/lib/http.server";
+import { mailOrderPage, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
+
+// A DVD of the video, or a printed photo book of its stills, posted to an address
+// (docs/decisions/029-dvds-and-keepsakes-by-post.md): the order form, then each order's status.
+
+export const meta: MetaFunction = () => [{ title: `A DVD or a photo book — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  try {
+    return json(await mailOrderPage(await getUser(request), params.uuid), { headers: { "Cache-Control": "private, no-store" } });
+  } catch (error) {
+    throw asPageError(error);
+  }
+}
+
+/** The order form: on to the payment page, or back with what needs fixing. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await getUser(request);
+  const form = await readForm(request);
+  const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+  try {
+    const { paymentUrl } = await startMailOrderFromPage(user, params.uuid, values);
+    return redirect(paymentUrl);
+  } catch (error) {
+    if (isApiError(error) && error.status !== 404) {
+      return json<FormReply>({ formError: error.message, errors: error.fields, values }, { status: error.status });
+    }
+    throw asPageError(error);
+  }
+}
+
+export default function MailOrderPage() {
+  const page = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const values = reply?.values;
+  const errors = reply?.errors ?? {};
+  return (
+    <div className="stack">
+      <div className="card form-card stack">
+        <h1>A DVD or a photo book, by post</h1>
+        <p className="field-hint">
+          Of {page.title ? `“${page.title}”` : `your ${PRODUCT_NAME}`}, made from the published video and posted wherever you like.
+        </p>
+        {!page.published ? (
+          <p className="empty-note">Publish the video first: the DVD and the photo book are made from it.</p>
+        ) : (
+          <>
+            <FormMessages formError={reply?.formError} />
+            <Form method="post" className="stack" noValidate>
+              <fieldset className="event-choices">
+                <legend>What would you like?</legend>
+                {page.products.map((product) => (
+                  <label key={product.kind}>
+                    <input type="radio" name="kind" value={product.kind} defaultChecked={(values?.kind ?? "dvd") === product.kind} />
+                    {product.kind === "dvd" ? <FilmIcon /> : <GiftIcon />}
+                    <span>
+                      <strong>{product.name}</strong>, {product.price} each
+                      <br />
+                      <span className="field-hint">{product.gives.join(". ")}.</span>
+                    </span>
+                  </label>
+                ))}
+                {errors.kind ? <p className="field-error">{errors.kind}</p> : null}
+              </fieldset>
+              <Field
+                name="quantity"
+                label="Copies"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={MAX_COPIES}
+                defaultValue={values?.quantity ?? "1"}
+                error={errors.quantity}
+              />
+              <Field name="name" label="Who it goes to" autoComplete="name" defaultValue={values?.name} error={errors.name} />
+              <Field name="line1" label="Street address" autoComplete="address-line1" defaultValue={values?.line1} error={errors.line1} />
+              <Field
+                name="line2"
+                label="Flat, suite or floor (optional)"
+                autoComplete="address-line2"
+                defaultValue={values?.line2}
+                error={errors.line2}
+              />
+              <Field name="city" label="Town or city" autoComplete="address-level2" defaultValue={values?.city} error={errors.city} />
+              <Field
+                name="region"
+                label="State, province or county"
+                hint="Needed in the United States, Canada and Australia."
+                autoComplete="address-level1"
+                defaultValue={values?.region}
+                error={errors.region}
+              />
+              <Field
+                name="postalCode"
+                label="Postal code"
+                autoComplete="postal-code"
+                defaultValue={values?.postalCode}
+                error={errors.postalCode}
+              />
+              <SelectField
+                name="country"
+                label="Country"
+                autoComplete="country"
+                defaultValue={values?.country ?? "US"}
+                options={page.countries.map((c) => ({ value: c.code, label: c.name }))}
+                error={errors.country}
+              />
+              <details>
+                <summary>Postage</summary>
+                <ul>
+                  {page.postage.map((zone) => (
+                    <li key={zone.name}>
+                      {zone.name}: {zone.first} for the first copy, {zone.more} for each one after it
+                    </li>
+                  ))}
+                </ul>
+              </details>
+              <SubmitButton pending="Opening the payment page…">Order and pay</SubmitButton>
+            </Form>
+          </>
+        )}
+      </div>
+      {page.orders.length ? <OrderStatus orders={page.orders} /> : null}
+      <p>
+        <a href={`/e/${page.uuid}`}>Back to the {PRODUCT_NAME}</a>
+      </p>
+    </div>
+  );
+}
+
+function OrderStatus({ orders }: { orders: MailOrderView[] }) {
+  return (
+    <section className="card stack" aria-labelledby="orders-heading">
+      <h2 id="orders-heading">Your orders</h2>
+      <ul className="stack">
+        {orders.map((order) => (
+          <li key={order.id}>
+            <strong>
+              {order.quantity} × {order.product}
+            </strong>{" "}
+            ({order.total}): <span className={order.status === "failed" ? "field-error" : undefined}>{order.statusText}</span>
+            {order.trackingNumber ? (
+              <>
+                {" "}
+                — tracking{" "}
+                {order.trackingUrl ? <a href={order.trackingUrl}>{order.trackingNumber}</a> : <strong>{order.trackingNumber}</strong>}
+              </>
+            ) : null}
+            <br />
+            <span className="field-hint">To {order.addressLines.join(", ")}</span>
+            {order.status === "failed" && order.failure ? (
+              <p className="field-hint">{order.failure} We will try again or refund you.</p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Db } from "~/lib/db.server";
+import { findMailOrder, updateMailOrder } from "~/models/mail-order.server";
+import { idOf, ourId, record, text, whole } from "~/services/commerce/payment-event-fields.server";
+import { queuePlacement } from "./fulfilment.server";
+
+// What a completed checkout for a posted order does (called from the payment webhook's transaction,
+// docs/decisions/019-payments.md): the order becomes paid once, and its placement is queued with it.
+
+export type MailOrderPaidEffect =
+  { effect: "mail-order"; mailOrderId: string; alreadyPaid: boolean } | { effect: "ignored"; reason: string };
+
+export async function mailOrderPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<MailOrderPaidEffect> {
+  const metadata = record(session.metadata);
+  if (session.payment_status !== undefined && session.payment_status !== "paid")
+    return { effect: "ignored", reason: "the session is not paid yet" };
+  const id = ourId(metadata.mailOrderId);
+  const paymentIntentId = idOf(session.payment_intent);
+  const amount = whole(session.amount_total);
+  if (!id || !paymentIntentId || amount === null) {
+    return { effect: "ignored", reason: "the session lacks its order, payment or amount" };
+  }
+  const order = await findMailOrder(tx, id, { forUpdate: true });
+  if (!order) {
+    console.warn(`mail order ${id} is gone; payment ${paymentIntentId} should be refunded`);
+    return { effect: "ignored", reason: `there is no mail order ${id}` };
+  }
+  if (order.status !== "awaiting_payment") return { effect: "mail-order", mailOrderId: id, alreadyPaid: true };
+  if (amount !== order.totalAmount) console.warn(`mail order ${id}: paid ${amount}, priced at ${order.totalAmount}`);
+  await updateMailOrder(tx, id, { status: "paid", provider, paymentIntentId, checkoutSessionId: text(session.id), paidAt: new Date() });
+  await queuePlacement(id, { db: tx });
+  return { effect: "mail-order", mailOrderId: id, alreadyPaid: false };
+}
