@@ -60,6 +60,8 @@ export interface ServerToClientEvents {
   "media:updated": (update: { eventUuid: string; media: Record<string, unknown> }) => void;
   /** The organiser and staff: a render's status and progress. */
   "render:progress": (job: RenderJobUpdate) => void;
+  /** The organiser: more scenes of the event's next render were rendered ahead. */
+  "render:prepared": (prepared: { eventUuid: string }) => void;
   /** Staff: someone reported an event page. */
   "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }
