@@ -9,14 +9,14 @@ export type PieceGroup = "scene" | "crossfade" | "soundtrack";
 export const groupOf = (kind: string): PieceGroup => (kind === "transition" ? "crossfade" : kind === "soundtrack" ? "soundtrack" : "scene");
 
 /** A piece rendered lately at the same output size: its frames and the seconds it took. */
-export interface PieceTiming {
+export interface TimedPiece {
   kind: string;
   frames: number;
   renderSeconds: number;
 }
 
 /** Measured seconds per output frame of each group; null where nothing of the group was timed. */
-export function secondsPerFrame(timings: readonly PieceTiming[]): Record<PieceGroup, number | null> {
+export function secondsPerFrame(timings: readonly TimedPiece[]): Record<PieceGroup, number | null> {
   const sums: Record<PieceGroup, { frames: number; seconds: number }> = {
     scene: { frames: 0, seconds: 0 },
     crossfade: { frames: 0, seconds: 0 },
@@ -53,7 +53,7 @@ export function remainingWork(missing: readonly Pick<PlanPiece, "kind" | "frames
  */
 export function estimateSeconds(
   missing: readonly Pick<PlanPiece, "kind" | "frames">[],
-  timings: readonly PieceTiming[],
+  timings: readonly TimedPiece[],
   concurrency: number,
 ): number | null {
   const rates = secondsPerFrame(timings);
