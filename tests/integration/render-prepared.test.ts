@@ -90,7 +90,7 @@ const allScenesPrepared = (client: TestClient, event: Event) =>
       const panel = await panelOf(client, event);
       return panel.scenesPrepared === panel.scenes ? panel : null;
     },
-    { timeout: 120_000, interval: 500, what: "the render-ahead job to render every scene" },
+    { timeout: 300_000, interval: 500, what: "the render-ahead job to render every scene" },
   );
 
 describe("what the render panel promises is what the render reuses", { timeout: 600_000 }, () => {
