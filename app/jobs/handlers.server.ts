@@ -42,7 +42,9 @@ export const jobHandlers: JobHandlers = {
   "track-process": ({ id, data, finalAttempt, startedOn }) =>
     processTrack(data.trackId, { finalAttempt, job: { name: "track-process", id, startedOn } }),
   "track-dead": ({ data }) => abandonTrack(data.trackId),
-  "render-prepare": ({ data }) => prepareEventPieces(data.eventId),
+  "render-prepare": async ({ data }) => {
+    await prepareEventPieces(data.eventId);
+  },
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
   "render-recover": async () => {
     await recoverStalledRenders();

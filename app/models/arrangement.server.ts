@@ -40,3 +40,12 @@ export async function updateArrangement(db: Db, eventId: string, changes: Arrang
     .returning();
   return row!;
 }
+
+/** The events whose montage uses the theme. */
+export async function listEventIdsWithTheme(db: Db, themeId: string) {
+  const rows = await db
+    .select({ eventId: eventArrangements.eventId })
+    .from(eventArrangements)
+    .where(eq(eventArrangements.themeId, themeId));
+  return rows.map((row) => row.eventId);
+}

@@ -1,19 +1,78 @@
 import { renderPieces } from "drizzle/schema";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Db } from "~/lib/db.server";
+import { and, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import type { Database, Db } from "~/lib/db.server";
 
 export async function findRenderPiece(db: Db, key: string) {
   const [row] = await db.select().from(renderPieces).where(eq(renderPieces.key, key)).limit(1);
   return row ?? null;
 }
 
-export async function saveRenderPiece(db: Db, values: { key: string; kind: string; files: Record<string, string>; frames: number }) {
+export async function saveRenderPiece(
+  db: Db,
+  values: {
+    key: string;
+    kind: string;
+    files: Record<string, string>;
+    frames: number;
+    resolution?: string | null;
+    renderSeconds?: number | null;
+    renderedFrames?: number | null;
+  },
+) {
   const [row] = await db
     .insert(renderPieces)
     .values(values)
-    .onConflictDoUpdate({ target: renderPieces.key, set: { files: values.files, frames: values.frames, lastUsedAt: sql`now()` } })
+    .onConflictDoUpdate({
+      target: renderPieces.key,
+      set: {
+        files: values.files,
+        frames: values.frames,
+        resolution: values.resolution ?? null,
+        renderSeconds: values.renderSeconds ?? null,
+        renderedFrames: values.renderedFrames ?? null,
+        lastUsedAt: sql`now()`,
+      },
+    })
     .returning();
   return row!;
+}
+
+/** Which of `keys` are stored (one query, whatever the number of pieces). */
+export async function findStoredRenderPieceKeys(db: Db, keys: readonly string[]) {
+  if (!keys.length) return new Set<string>();
+  const rows = await db
+    .select({ key: renderPieces.key })
+    .from(renderPieces)
+    .where(inArray(renderPieces.key, [...new Set(keys)]));
+  return new Set(rows.map((row) => row.key));
+}
+
+/** The latest pieces made at `resolution` with their timing, newest first. */
+export async function listRecentRenderPieceTimings(db: Db, resolution: string, limit: number) {
+  const rows = await db
+    .select({ kind: renderPieces.kind, frames: renderPieces.renderedFrames, renderSeconds: renderPieces.renderSeconds })
+    .from(renderPieces)
+    .where(and(eq(renderPieces.resolution, resolution), isNotNull(renderPieces.renderSeconds), isNotNull(renderPieces.renderedFrames)))
+    .orderBy(desc(renderPieces.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({ kind: row.kind, frames: row.frames!, renderSeconds: row.renderSeconds! }));
+}
+
+/**
+ * Runs `work` holding the piece's lock, a transaction-scoped advisory lock, so two processes never
+ * render the same key at once; answers `held: false` at once when another holds it. The lock goes
+ * with the transaction, also when its process dies.
+ */
+export async function withRenderPieceLock<T>(
+  db: Database,
+  key: string,
+  work: () => Promise<T>,
+): Promise<{ held: true; value: T } | { held: false }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${key}, 7)) as locked`);
+    if (!row?.locked) return { held: false as const };
+    return { held: true as const, value: await work() };
+  });
 }
 
 export async function touchRenderPiece(db: Db, key: string) {

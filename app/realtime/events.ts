@@ -69,6 +69,8 @@ export interface ServerToClientEvents {
   "render:progress": (job: RenderJobUpdate) => void;
   /** Public room of an event: its gift-card pot or tree count changed (a contribution paid or refunded). */
   "pot:updated": (pot: PotUpdate) => void;
+  /** The organiser: more scenes of the event's next render were rendered ahead. */
+  "render:prepared": (prepared: { eventUuid: string }) => void;
   /** Staff: someone reported an event page. */
   "event:reported": (report: { eventId: string; eventUuid: string; reason: string }) => void;
 }

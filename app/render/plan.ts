@@ -213,3 +213,23 @@ function soundOf(segment: Segment) {
 
 /** Frames of a segment that are its own (not shared with a neighbour in a crossfade). */
 export const bodyFrames = (segment: Segment) => segment.frames - segment.headFrames - segment.tailFrames;
+
+/** One stored piece a render of the plan uses: a scene, a crossfade or the soundtrack. */
+export interface PlanPiece {
+  key: string;
+  kind: Segment["kind"] | "transition" | "soundtrack";
+  /** Output frames it makes (a scene's whole length, heads and tails too; the soundtrack's, the timeline). */
+  frames: number;
+}
+
+/**
+ * Every piece a render of the plan reuses or renders, the soundtrack last. What the render panel
+ * counts as prepared and what a render reports as reused are both counted over this list.
+ */
+export function piecesOf(plan: RenderPlan): PlanPiece[] {
+  return [
+    ...plan.segments.map((s) => ({ key: s.key, kind: s.kind, frames: s.frames })),
+    ...plan.transitions.map((t) => ({ key: t.key, kind: "transition" as const, frames: t.frames })),
+    { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames },
+  ];
+}

@@ -1,44 +1,68 @@
+import { setMaxListeners } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pieceOnce } from "./piece-once.server";
 import { renderSegmentPieces } from "./pieces";
 import { bodyFrames, type RenderPlan } from "./plan";
 import type { PieceStore } from "./run.server";
-import { renderSlots } from "./slots.server";
 
 /**
  * Renders, ahead of any publish, each segment of the plan whose pieces are not stored yet
- * (docs/rendering.md: bodies rendered as contributions arrive). Crossfades wait for publishing:
- * they depend on both neighbours, which may still change.
+ * (docs/rendering.md: bodies rendered as contributions arrive), in the render slots beside
+ * whatever else runs. Crossfades wait for publishing: they depend on both neighbours, which may
+ * still change. A scene a render is making meanwhile is waited for, never made twice. Resolves to
+ * how many scenes it made.
  */
 export async function prepareRender(
   plan: RenderPlan,
   options: { store: PieceStore; sourcePath: (key: string) => Promise<string>; signal?: AbortSignal },
 ) {
   const work = await mkdtemp(path.join(os.tmpdir(), "chorus-prepare-"));
-  let rendered = 0;
+  // One failed scene stops the others, as in a render.
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const stop = () => controller.abort();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  const signal = controller.signal;
   try {
-    for (const segment of plan.segments) {
-      // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
-      if (await options.store.has(segment.key)) continue;
-      const files = await renderSlots().run(
-        () =>
-          renderSegmentPieces(segment, {
-            profile: plan.profile,
-            workDir: path.join(work, `s-${segment.index}`),
-            sourcePath: options.sourcePath,
-            signal: options.signal,
-          }),
-        options.signal,
-      );
-      const stored: Record<string, string> = { body: files.body, audio: files.audio };
-      if (files.head) stored.head = files.head;
-      if (files.tail) stored.tail = files.tail;
-      await options.store.put(segment.key, segment.kind, stored, bodyFrames(segment));
-      rendered += 1;
-    }
+    const outcomes = await Promise.allSettled(
+      plan.segments.map((segment) =>
+        pieceOnce(segment.key, {
+          store: options.store,
+          signal,
+          // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
+          lookUp: async () => ((await options.store.has(segment.key)) ? true : null),
+          make: async () => {
+            const startedAt = Date.now();
+            const files = await renderSegmentPieces(segment, {
+              profile: plan.profile,
+              workDir: path.join(work, `s-${segment.index}`),
+              sourcePath: options.sourcePath,
+              signal,
+            });
+            const stored: Record<string, string> = { body: files.body, audio: files.audio };
+            if (files.head) stored.head = files.head;
+            if (files.tail) stored.tail = files.tail;
+            await options.store.put(segment.key, segment.kind, stored, bodyFrames(segment), {
+              resolution: plan.profile.resolution,
+              seconds: (Date.now() - startedAt) / 1000,
+              frames: segment.frames,
+            });
+            return true;
+          },
+        }).catch((error: unknown) => {
+          stop();
+          throw error;
+        }),
+      ),
+    );
+    // The cause, rather than the scenes stopped because of it.
+    const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
+    if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
+    return outcomes.filter((o) => o.status === "fulfilled" && o.value.made).length;
   } finally {
+    options.signal?.removeEventListener("abort", stop);
     await rm(work, { recursive: true, force: true });
   }
-  return rendered;
 }

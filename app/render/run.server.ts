@@ -6,9 +6,9 @@
 import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { pieceOnce } from "./piece-once.server";
 import { joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
 import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
-import { renderSlots } from "./slots.server";
 
 /** A rendered piece's files, as local paths ready for ffmpeg. */
 export interface StoredPiece {
@@ -25,8 +25,23 @@ export interface PieceStore {
    * fetched (where fetching costs: from S3), though the piece counts as stored only when all are.
    */
   get(key: string, only?: readonly string[]): Promise<StoredPiece | null>;
-  /** Keeps the files (they may be moved) and answers where they now are. */
-  put(key: string, kind: string, files: Record<string, string>, frames: number): Promise<StoredPiece>;
+  /**
+   * Keeps the files (they may be moved) and answers where they now are. `timing`: how long making
+   * it took, for the time estimates of later renders.
+   */
+  put(key: string, kind: string, files: Record<string, string>, frames: number, timing?: PieceTiming): Promise<StoredPiece>;
+  /**
+   * Runs `work` while no other process is making the piece; answers `held: false` at once when
+   * one is. Without it (a store of one process) the renders of this process are all there is.
+   */
+  claim?<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
+}
+
+/** How long a piece took to make: wall-clock seconds for its output frames at an output size. */
+export interface PieceTiming {
+  resolution: string;
+  seconds: number;
+  frames: number;
 }
 
 export interface RenderProgress {
@@ -70,17 +85,6 @@ export interface RenderResult {
 // share of the timeline each (they are fast: audio, and copying).
 const SOUNDTRACK_SHARE = 0.06;
 const JOIN_SHARE = 0.04;
-
-// Two renders of the same key at once in this process share one ffmpeg run.
-const inFlight = new Map<string, Promise<StoredPiece>>();
-
-function once(key: string, make: () => Promise<StoredPiece>) {
-  const running = inFlight.get(key);
-  if (running) return running;
-  const started = make().finally(() => inFlight.delete(key));
-  inFlight.set(key, started);
-  return started;
-}
 
 /**
  * Renders the plan into `output` (MP4, faststart). Pieces already in the store are reused;
@@ -167,26 +171,44 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   };
   report();
 
-  /** A piece this render made: counted, reported, and stored for the next render. */
-  const keep = (key: string, kind: string, files: Record<string, string>, frames: number) => {
+  /** A piece this render made: counted, reported, and stored for the next render with its timing. */
+  const keep = (key: string, kind: string, files: Record<string, string>, frames: number, timing: PieceTiming) => {
     counts.rendered += 1;
     renderedKeys.push(key);
     options.onPieceRendered?.(key, kind);
-    return store.put(key, kind, files, frames);
+    return store.put(key, kind, files, frames, timing);
+  };
+  const timingSince = (startedAt: number, frames: number): PieceTiming => ({
+    resolution: plan.profile.resolution,
+    seconds: (Date.now() - startedAt) / 1000,
+    frames,
+  });
+  /** A piece another render or the render-ahead job made while this one waited for it: reused. */
+  const madeElsewhere = <T>({ value, made }: { value: T; made: boolean }, weight: number) => {
+    if (!made) {
+      counts.reused += 1;
+      finished += weight;
+      report();
+    }
+    return value;
   };
 
-  const renderSegment = (segment: Segment) =>
-    once(segment.key, async () => {
-      const piece = await renderSlots().run(
-        () =>
-          track(segment.key, segment.frames, (onFrames) => renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames })),
-        signal,
-      );
-      const files: Record<string, string> = { body: piece.body, audio: piece.audio };
-      if (piece.head) files.head = piece.head;
-      if (piece.tail) files.tail = piece.tail;
-      return keep(segment.key, segment.kind, files, bodyFrames(segment));
-    });
+  const renderSegment = (segment: Segment, files: readonly string[]) =>
+    pieceOnce(segment.key, {
+      store,
+      signal,
+      lookUp: () => store.get(segment.key, files),
+      make: async () => {
+        const startedAt = Date.now();
+        const piece = await track(segment.key, segment.frames, (onFrames) =>
+          renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames }),
+        );
+        const made: Record<string, string> = { body: piece.body, audio: piece.audio };
+        if (piece.head) made.head = piece.head;
+        if (piece.tail) made.tail = piece.tail;
+        return keep(segment.key, segment.kind, made, bodyFrames(segment), timingSince(startedAt, segment.frames));
+      },
+    }).then((outcome) => madeElsewhere(outcome, segment.frames));
 
   // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
   // the moment one ends. A crossfade is queued as soon as its two scenes are there, and the
@@ -195,21 +217,25 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const finish = (stage: keyof typeof finishedAt) => {
     finishedAt[stage] = (Date.now() - started) / 1000;
   };
-  const segmentJobs = plan.segments.map((segment, i) => (segmentPieces[i] ? Promise.resolve(segmentPieces[i]!) : renderSegment(segment)));
+  const segmentJobs = plan.segments.map((segment, i) =>
+    segmentPieces[i] ? Promise.resolve(segmentPieces[i]!) : renderSegment(segment, filesNeeded(i)),
+  );
   const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
   const renderCrossfade = (transition: Transition, from: StoredPiece, to: StoredPiece) =>
-    once(transition.key, async () => {
-      if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
-      const file = await renderSlots().run(
-        () =>
-          track(transition.key, transition.frames, (onFrames) =>
-            renderTransition(from.files.tail!, to.files.head!, transition.frames, { ...context(`t-${transition.index}`), onFrames }),
-          ),
-        signal,
-      );
-      return keep(transition.key, "transition", { body: file }, transition.frames);
-    });
+    pieceOnce(transition.key, {
+      store,
+      signal,
+      lookUp: () => store.get(transition.key),
+      make: async () => {
+        if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
+        const startedAt = Date.now();
+        const file = await track(transition.key, transition.frames, (onFrames) =>
+          renderTransition(from.files.tail!, to.files.head!, transition.frames, { ...context(`t-${transition.index}`), onFrames }),
+        );
+        return keep(transition.key, "transition", { body: file }, transition.frames, timingSince(startedAt, transition.frames));
+      },
+    }).then((outcome) => madeElsewhere(outcome, transition.frames));
   const allTransitions = Promise.all(
     plan.transitions.map(async (transition, i) => {
       const stored = transitionPieces[i];
@@ -229,6 +255,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
     // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
     // job keeps two busy, so it runs beside the crossfades instead of after them.
+    const startedAt = Date.now();
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
       renderSoundtrack(
         plan,
@@ -238,7 +265,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
         context("soundtrack"),
       ),
     );
-    return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline);
+    return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline, timingSince(startedAt, timeline));
   }
 
   const [segments, transitions, soundtrack] = await Promise.all([allSegments, allTransitions, timelineSound]);

@@ -3,6 +3,7 @@ import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { archiveTheme, findVisibleTheme, themeView, updateTheme } from "~/services/arrange/themes.server";
+import { queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
 
 /** GET, PUT and DELETE /api/v2/themes/{id}: anyone sees public themes; owners change and delete their own. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
@@ -12,10 +13,15 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   },
   async PUT({ request, params }) {
     const user = await requireApiUser(request);
-    return ok(themeView(await updateTheme(user, uuidParam(params.id, "theme"), await readBody(request))));
+    const theme = await updateTheme(user, uuidParam(params.id, "theme"), await readBody(request));
+    // The videos in this theme are rendered ahead again in its new look.
+    await queuePiecePreparationOfTheme(theme.id);
+    return ok(themeView(theme));
   },
   async DELETE({ request, params }) {
     const user = await requireApiUser(request);
-    return ok(themeView(await archiveTheme(user, uuidParam(params.id, "theme"))));
+    const theme = await archiveTheme(user, uuidParam(params.id, "theme"));
+    await queuePiecePreparationOfTheme(theme.id);
+    return ok(themeView(theme));
   },
 });

@@ -3,11 +3,14 @@ import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { restoreTheme, themeView } from "~/services/arrange/themes.server";
+import { queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
 
 /** POST /api/v2/themes/{id}/restore: the owner brings back a theme they deleted (spec §4). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
     const user = await requireApiUser(request);
-    return ok(themeView(await restoreTheme(user, uuidParam(params.id, "theme"))));
+    const theme = await restoreTheme(user, uuidParam(params.id, "theme"));
+    await queuePiecePreparationOfTheme(theme.id);
+    return ok(themeView(theme));
   },
 });

@@ -139,11 +139,17 @@ export const renderPieces = pgTable(
     /** Storage keys of the files of this piece (body, head, tail, audio…). */
     files: jsonb().$type<Record<string, string>>().notNull(),
     frames: integer().notNull(),
+    /** The output size it was made at (720p, 1080p). */
+    resolution: text(),
+    /** Wall-clock seconds its ffmpeg job took for how many output frames (a scene's heads and tails
+     * too); recent ones give the render panel its time estimate. Null for a piece stored before. */
+    renderSeconds: real(),
+    renderedFrames: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** Moved on whenever a render looks the piece up; the render-pieces sweep removes old ones. */
     lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("render_pieces_last_used_idx").on(t.lastUsedAt)],
+  (t) => [index("render_pieces_last_used_idx").on(t.lastUsedAt), index("render_pieces_created_idx").on(t.createdAt)],
 );
 
 // Every published version of an event's video. The event's `publishedMedia` points at the

@@ -149,7 +149,10 @@ test("scenes rendered ahead for a Chorus without premium are 720p, the size its 
   const plan = await renderPlanFor(event, { resolution: "720p" });
   const photo = plan.segments.find((s) => s.kind === "photo")!;
   expect(await findRenderPiece(db(), photo.key)).not.toBeNull();
-  expect(await pageOf(await client.raw("GET", `/e/${event.uuid}/arrange`))).toContain("1 of 1 scenes are already prepared");
+  const page = await pageOf(await client.raw("GET", `/e/${event.uuid}/arrange`));
+  // The photo and the two title cards; a render now would reuse them and make the two crossfades and the sound.
+  expect(page).toContain("3 of 3 scenes (the opening and closing cards too) are already rendered.");
+  expect(page).toContain("A render now reuses 3 of its 6 pieces and makes 2 crossfades and the soundtrack.");
 });
 
 describe("premium themes and tracks", { timeout: 150_000 }, () => {

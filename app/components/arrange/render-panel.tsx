@@ -4,6 +4,7 @@ import { IntentButton, IntentForm, useIntentReply } from "~/components/event/eve
 import { connectRealtime } from "~/realtime/client";
 import type { RenderJobUpdate } from "~/realtime/events";
 import type { ArrangePage } from "~/services/arrange/page.server";
+import { preparedLine, remainingLine, roughDuration } from "./render-ahead";
 
 type Data = ArrangePage["render"];
 type Job = Data["jobs"][number];
@@ -14,7 +15,7 @@ const minutes = (seconds: number) => {
 };
 
 const eta = (seconds: number | null) =>
-  seconds === null ? "working out how long…" : seconds < 60 ? "less than a minute left" : `about ${Math.ceil(seconds / 60)} min left`;
+  seconds === null ? "working out how long…" : seconds <= 0 ? "almost done" : `${roughDuration(seconds)} left`;
 
 const STATUS_LABEL: Record<Job["status"], string> = {
   queued: "Waiting to start",
@@ -61,6 +62,11 @@ function Progress({ job }: { job: RenderJobUpdate }) {
         <strong>{STATUS_LABEL[job.status]}</strong> · {job.resolution}
         {job.status === "running" ? ` · ${job.percent}% · ${eta(job.etaSeconds)}` : null}
       </p>
+      {job.status === "running" ? (
+        <p className="muted">
+          {job.piecesReused} pieces reused, {job.piecesRendered} rendered so far
+        </p>
+      ) : null}
       <progress max={100} value={job.status === "queued" ? undefined : job.percent} aria-label="Render progress">
         {job.percent}%
       </progress>
@@ -217,10 +223,29 @@ function Versions({ versions, downloadable, cartPath }: Pick<Data, "versions" | 
   );
 }
 
+/** Reloads the panel's figures when scenes of the next render are rendered ahead (with JavaScript; without, a reload does). */
+function usePreparedUpdates(eventUuid: string) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    let timer: number | undefined;
+    const socket = connectRealtime("/users");
+    socket.on("render:prepared", (update) => {
+      if (update.eventUuid !== eventUuid) return;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => revalidate(), 300);
+    });
+    return () => {
+      window.clearTimeout(timer);
+      socket.close();
+    };
+  }, [eventUuid, revalidate]);
+}
+
 /** Render and publish: start a render, follow it live, publish, go back to an earlier version. */
 export function RenderPanel({ data, eventUuid }: { data: Data; eventUuid: string }) {
   const active = data.jobs.find((j) => j.status === "queued" || j.status === "running");
   const live = useLiveJob(active, eventUuid);
+  usePreparedUpdates(eventUuid);
   const busy = !!live && (live.status === "queued" || live.status === "running");
   const { plan } = data;
   return (
@@ -229,9 +254,13 @@ export function RenderPanel({ data, eventUuid }: { data: Data; eventUuid: string
       <p>
         {plan.scenes === 0
           ? "No photo or clip is ready yet."
-          : `${plan.clips} ${plan.clips === 1 ? "clip" : "clips"} and ${plan.photos} ${plan.photos === 1 ? "photo" : "photos"}, about ${minutes(plan.durationSeconds)} long.`}{" "}
-        {plan.scenes > 0 ? `${plan.prepared} of ${plan.scenes} scenes are already prepared, so publishing is quick.` : null}
+          : `${plan.clips} ${plan.clips === 1 ? "clip" : "clips"} and ${plan.photos} ${plan.photos === 1 ? "photo" : "photos"}, about ${minutes(plan.durationSeconds)} long.`}
       </p>
+      {plan.scenes > 0 ? (
+        <p className="render-ahead" data-testid="render-ahead">
+          {preparedLine(data.ahead)} {remainingLine(data.ahead)}
+        </p>
+      ) : null}
       {plan.waiting ? <p className="muted">{`${plan.waiting} still being prepared will be left out if you render now.`}</p> : null}
       {plan.failed ? <p className="muted">{`${plan.failed} that could not be read are left out.`}</p> : null}
       {live && busy ? <Progress job={live} /> : null}

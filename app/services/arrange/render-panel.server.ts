@@ -6,14 +6,12 @@ import type { toastSchema } from "~/lib/toast.server";
 import { updateArrangement } from "~/models/arrangement.server";
 import { findPublishedMedia, makeCurrentVersion } from "~/models/published-media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
-import { findRenderPiece } from "~/models/render-piece.server";
 import { eventEntitlements } from "~/services/commerce/entitlements.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { formText } from "~/services/events/event-page-form.server";
+import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
 import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
-import { renderPlanFor } from "~/services/render/render-plan.server";
-import { renderChoicesOf } from "~/services/render/render-premium.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
@@ -21,16 +19,15 @@ const RECENT_JOBS = 5;
 
 /** The render part: what the video would be now, renders under way or done, published versions. */
 export async function loadRenderPanel({ event }: ArrangeContext) {
-  const { premium, choices } = await renderChoicesOf(event);
-  const [plan, jobs, versions] = await Promise.all([
-    // At the size the next render will be, so "prepared" counts the pieces it will reuse.
-    renderPlanFor(event, { resolution: choices.resolution }),
+  // The plan a render started now renders, so "prepared" counts exactly the pieces it will reuse.
+  const [{ premium, choices, plan }, jobs, versions] = await Promise.all([
+    nextRender(event),
     listRenderJobsOfEvent(db(), event.id, RECENT_JOBS),
     videoVersionsOf(event),
   ]);
   const items = plan.segments.filter((s) => s.kind !== "title");
   // Pieces rendered ahead make publishing fast; the organiser sees how far along that is.
-  const prepared = (await Promise.all(items.map((s) => findRenderPiece(db(), s.key)))).filter(Boolean).length;
+  const ahead = await preparedPieces(plan);
   const publishedJobIds = new Set<string>();
   for (const version of versions) {
     const row = await findPublishedMedia(db(), version.id);
@@ -53,8 +50,9 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
       durationSeconds: plan.durationSeconds,
       waiting: plan.skipped.filter((s) => s.reason === "not-ready").length,
       failed: plan.skipped.filter((s) => s.reason === "failed").length,
-      prepared,
     },
+    /** What is rendered ahead, what a render now would still make, and how long that would take. */
+    ahead,
     jobs: jobs.map((job) => ({
       ...renderJobView(job, event.uuid),
       published: publishedJobIds.has(job.id),

@@ -18,7 +18,7 @@ import {
   updateTheme,
 } from "~/services/arrange/themes.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation, queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for
@@ -111,6 +111,8 @@ export const themeIntents: Record<string, ArrangeIntent> = {
   async "theme-save"(context, form) {
     try {
       const theme = await updateTheme(context.user, themeIdOf(form), changesFromForm(form));
+      // Every scene of every video in this theme looks different now.
+      await queuePiecePreparationOfTheme(theme.id);
       return backToThemes({ type: "success", title: "Theme saved", description: `${theme.name} is saved.` });
     } catch (error) {
       if (!isApiError(error)) throw error;
@@ -123,11 +125,13 @@ export const themeIntents: Record<string, ArrangeIntent> = {
     const id = themeIdOf(form);
     const wasInUse = (await themeFor(context.event.id)).id === id;
     const theme = await archiveTheme(context.user, id);
+    await queuePiecePreparationOfTheme(theme.id);
     const note = wasInUse ? ` This video uses ${(await themeFor(context.event.id)).name} until you restore it or choose another.` : "";
     return backToThemes({ type: "success", title: "Theme deleted", description: `${theme.name} is deleted.${note}` });
   },
   async "theme-restore"(context, form) {
     const theme = await restoreTheme(context.user, themeIdOf(form));
+    await queuePiecePreparationOfTheme(theme.id);
     return backToThemes({ type: "success", title: "Theme restored", description: `${theme.name} is back in your themes.` });
   },
 };

@@ -19,6 +19,7 @@ import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
 import { queueGiftRefunds } from "~/services/gift-cards/refunds.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
 
@@ -108,7 +109,12 @@ export async function updateEventAs(viewer: EventViewer, event: Event, payload: 
     if (input.occasion === "other" && !(input.occasionOther ?? event.occasionOther)) {
       throw badRequest("Some fields need your attention.", { occasionOther: "Say what the occasion is." });
     }
-    return (await updateEvent(db(), event.id, input))!;
+    const updated = (await updateEvent(db(), event.id, input))!;
+    // The opening card shows the title and the occasion.
+    if (updated.title !== event.title || updated.occasion !== event.occasion || updated.occasionOther !== event.occasionOther) {
+      await queuePiecePreparation(event.id);
+    }
+    return updated;
   }
   if (viewer.role === "recipient") {
     return (await updateEvent(db(), event.id, parseWith(recipientUpdateInput, changes)))!;

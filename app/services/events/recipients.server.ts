@@ -5,6 +5,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest, parseWith } from "~/lib/http.server";
 import { deleteRecipient, insertRecipient, listRecipients, updateRecipient } from "~/models/event.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
 
 function parseRecipient(payload: unknown, partial: boolean) {
   const schema = partial ? recipientWithContactInput.partial() : recipientWithContactInput;
@@ -26,17 +27,22 @@ export async function addRecipient(event: Event, payload: unknown) {
   if ((await listRecipients(db(), event.id)).length >= MAX_RECIPIENTS) {
     throw new ApiError(409, "TOO_MANY_RECIPIENTS", `A Chorus can be for at most ${MAX_RECIPIENTS} people.`);
   }
-  return insertRecipient(db(), event.id, {
+  const recipient = await insertRecipient(db(), event.id, {
     firstName: input.firstName!,
     lastName: input.lastName ?? "",
     email: input.email ?? null,
     phone: input.phone ?? null,
   });
+  // The opening card names the recipients.
+  await queuePiecePreparation(event.id);
+  return recipient;
 }
 
 export async function changeRecipient(recipient: Recipient, payload: unknown) {
   const input = parseRecipient(payload, true);
-  return (await updateRecipient(db(), recipient.id, input))!;
+  const changed = (await updateRecipient(db(), recipient.id, input))!;
+  await queuePiecePreparation(recipient.eventId);
+  return changed;
 }
 
 /** A Chorus is always for someone: the last recipient cannot be removed. */
@@ -45,4 +51,5 @@ export async function removeRecipient(recipient: Recipient) {
     throw new ApiError(409, "LAST_RECIPIENT", "A Chorus needs at least one recipient. Add another before removing this one.");
   }
   await deleteRecipient(db(), recipient.id);
+  await queuePiecePreparation(recipient.eventId);
 }

@@ -86,6 +86,8 @@ export async function archiveMedia({ record }: OpenedMedia) {
     return { updated, moved: await rearrangeMontage(tx, record.eventId) };
   });
   await announce([updated, ...moved]);
+  // Its neighbours now meet, and the closing card's names change: prepared again ahead.
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return updated;
 }
 
@@ -99,6 +101,7 @@ export async function restoreMedia({ record }: OpenedMedia) {
     return { updated: (await findMediaById(tx, record.id))!, moved: moved.filter((row) => row.id !== record.id) };
   });
   await announce([updated, ...moved]);
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return updated;
 }
 
@@ -162,6 +165,7 @@ export async function duplicateMedia({ record }: OpenedMedia) {
     return { copy: moved.find((row) => row.id === copy.id) ?? copy, moved: moved.filter((row) => row.id !== copy.id) };
   });
   await announce([copy, ...moved]);
+  if (copy.purpose === "contribution") await queuePiecePreparation(copy.eventId);
   return copy;
 }
 

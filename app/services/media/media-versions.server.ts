@@ -23,6 +23,7 @@ import { deleteReplacedDerivedFiles, renderDerivedImages, renditionSourceKey } f
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { mediaView } from "~/services/media/media-views.server";
 import { storage } from "~/services/media/storage.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
 
 // Spec §4 "Media actions": upscale (then review), revert, and edit-then-render through the
 // image editor. The original is never touched; a version is a file of its own, and the
@@ -70,6 +71,8 @@ async function activate(record: Media, version: MediaVersion, extra: Partial<Med
   });
   await deleteReplacedDerivedFiles(record, updated);
   await publishMediaUpdate(updated);
+  // Another picture in its scene: rendered again ahead of publishing.
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return updated;
 }
 
@@ -137,6 +140,8 @@ export async function revertMedia({ record }: OpenedMedia) {
   });
   await deleteReplacedDerivedFiles(record, updated);
   await publishMediaUpdate(updated);
+  // Another picture in its scene: rendered again ahead of publishing.
+  if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return mediaView(updated);
 }
 

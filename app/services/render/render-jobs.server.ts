@@ -7,6 +7,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { badRequest, ApiError } from "~/lib/http.server";
 import { probeMedia } from "~/media/probe.server";
+import { listEventIdsWithTheme } from "~/models/arrangement.server";
 import { findEventById } from "~/models/event.server";
 import { publishVersion } from "~/models/published-media.server";
 import { claimRenderJob, findActiveRenderJob, insertRenderJob, listStalledRenderJobs, updateRenderJob } from "~/models/render-job.server";
@@ -14,10 +15,10 @@ import type { RenderPlan, Resolution } from "~/render/plan";
 import { runRender, type RenderProgress } from "~/render/run.server";
 import { notify } from "~/services/events/notifications.server";
 import { storage } from "~/services/media/storage.server";
+import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { storedPieces } from "~/services/render/render-pieces.server";
-import { renderPlanFor } from "~/services/render/render-plan.server";
-import { renderChoicesOf, requirePremiumFor } from "~/services/render/render-premium.server";
-import { publishRenderUpdate } from "~/services/render/render-realtime.server";
+import { premiumRequired } from "~/services/render/render-premium.server";
+import { publishPiecesPrepared, publishRenderUpdate } from "~/services/render/render-realtime.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
 // (never in a web request), writes a heartbeat while it works, can be cancelled, and after a
@@ -35,10 +36,11 @@ export const RENDER_FAILED = "The render did not finish. Please try again; if it
  * premium finish it is 720p with no premium theme or track (a 402 says what needs premium).
  */
 export async function startRender(event: Event, options: { requestedBy: User | null; publishWhenDone: boolean; resolution?: Resolution }) {
-  const resolution = await requirePremiumFor(event, options.resolution);
+  // The plan the render panel counted and the render-ahead job prepared (unless another size is asked for).
+  const { plan, needs } = await nextRender(event, options.resolution);
+  if (needs.length) throw premiumRequired(event, needs);
   const active = await findActiveRenderJob(db(), event.id);
   if (active) return { job: active, created: false };
-  const plan = await renderPlanFor(event, { resolution });
   if (plan.segments.length <= 2) throw badRequest("Nothing to render yet: no contribution is ready. Add a photo or a clip first.");
   const job = await insertRenderJob(db(), {
     eventId: event.id,
@@ -46,7 +48,15 @@ export async function startRender(event: Event, options: { requestedBy: User | n
     publishWhenDone: options.publishWhenDone,
     resolution: plan.profile.resolution,
   });
-  const saved = await updateRenderJob(db(), job.id, { plan, planHash: plan.hash, framesTotal: plan.totalFrames });
+  // Until the render has measured itself, its time left is what this machine's latest pieces say.
+  const { estimateSeconds, reusable } = await preparedPieces(plan);
+  const saved = await updateRenderJob(db(), job.id, {
+    plan,
+    planHash: plan.hash,
+    framesTotal: plan.totalFrames,
+    etaSeconds: estimateSeconds,
+    piecesReused: reusable,
+  });
   await enqueue("render-run", { renderJobId: job.id }, { singletonKey: job.id, expireInSeconds: RENDER_JOB_EXPIRY_SECONDS });
   await publishRenderUpdate(saved!);
   return { job: saved!, created: true };
@@ -112,10 +122,23 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   let cancelled = false;
   let latest: RenderProgress | null = null;
   let lastPush = 0;
+  // Before the render has done enough to time itself, the estimate made when it was started counts down.
+  const startedAt = Date.now();
+  const planned = job.etaSeconds;
+  const etaOf = (progress: RenderProgress) =>
+    progress.etaSeconds ?? (planned === null ? null : Math.max(0, Math.round(planned - (Date.now() - startedAt) / 1000)));
   const heartbeat = setInterval(async () => {
     const row = await updateRenderJob(db(), job.id, {
       heartbeatAt: new Date(),
-      ...(latest ? { framesDone: latest.framesDone, etaSeconds: latest.etaSeconds } : {}),
+      // Written with the heartbeat, so a reload (or a page without JavaScript) shows where it is.
+      ...(latest
+        ? {
+            framesDone: latest.framesDone,
+            etaSeconds: etaOf(latest),
+            piecesRendered: latest.piecesRendered,
+            piecesReused: latest.piecesReused,
+          }
+        : {}),
     }).catch(() => null);
     if (row?.cancelRequestedAt && !cancelled) {
       cancelled = true;
@@ -147,7 +170,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
         void publishRenderUpdate({
           ...job,
           framesDone: progress.framesDone,
-          etaSeconds: progress.etaSeconds,
+          etaSeconds: etaOf(progress),
           piecesRendered: progress.piecesRendered,
           piecesReused: progress.piecesReused,
         });
@@ -218,30 +241,43 @@ export async function recoverStalledRenders() {
 }
 
 /**
- * The render-prepare job: renders the pieces of the event's current arrangement that are not
- * stored yet, so publishing later only has crossfades, the soundtrack and the join left to do.
+ * The render-prepare job: renders the scenes of the event's next render that are not stored yet,
+ * so publishing later only has crossfades, the soundtrack and the join left to do. Resolves to
+ * how many scenes it made; the organiser's page is told, so its "prepared" figure moves on.
  */
 export async function prepareEventPieces(eventId: string) {
   const event = await findEventById(db(), eventId);
-  if (!event) return;
-  // At the size the next render will be: 720p for a Chorus without the premium finish.
-  const { choices } = await renderChoicesOf(event);
-  const plan = await renderPlanFor(event, { resolution: choices.resolution });
-  if (plan.segments.length <= 2) return;
+  if (!event) return 0;
+  // The very plan the render panel counts and a render started now would render.
+  const { plan, needs } = await nextRender(event);
+  // A render of it would be refused (a premium choice without premium): nothing of it would be used.
+  if (plan.segments.length <= 2 || needs.length) return 0;
   const { prepareRender } = await import("~/render/prepare.server");
   const pieces = storedPieces();
   try {
-    await prepareRender(plan, {
+    const made = await prepareRender(plan, {
       store: pieces,
       sourcePath: async (key) => (await storage().localCopy(key)).path,
     });
+    if (made > 0) publishPiecesPrepared(event);
+    return made;
   } finally {
     await pieces.release();
   }
 }
 
-/** Lines up piece preparation after a change to the event's montage (debounced per event). */
+/**
+ * Lines up piece preparation after a change to the event's montage (debounced per event): a
+ * contribution ready, changed, moved, hidden, removed or restored; the theme; the title or the
+ * recipients (the opening card).
+ */
 export async function queuePiecePreparation(eventId: string) {
   if (!env().RENDER_AHEAD) return;
   await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + 5_000) });
+}
+
+/** After a theme changed, was deleted or restored: preparation for every Chorus whose video uses it. */
+export async function queuePiecePreparationOfTheme(themeId: string) {
+  if (!env().RENDER_AHEAD) return;
+  for (const eventId of await listEventIdsWithTheme(db(), themeId)) await queuePiecePreparation(eventId);
 }

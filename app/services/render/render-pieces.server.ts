@@ -7,6 +7,7 @@ import {
   saveRenderPiece,
   takeUnusedRenderPieces,
   touchRenderPiece,
+  withRenderPieceLock,
 } from "~/models/render-piece.server";
 import type { PieceStore, StoredPiece } from "~/render/run.server";
 import { storage } from "~/services/media/storage.server";
@@ -52,17 +53,28 @@ export function storedPieces(): PieceStore & { release(): Promise<void> } {
       }
       return { files, frames: row.frames } satisfies StoredPiece;
     },
-    async put(key, kind, files, frames) {
+    async put(key, kind, files, frames, timing) {
       const stored: Record<string, string> = {};
       for (const [name, file] of Object.entries(files)) {
         const extension = path.extname(file);
         stored[name] = `render-pieces/${key.slice(0, 2)}/${key}/${name}${extension}`;
         await storage().putFile(stored[name]!, file, CONTENT_TYPES[extension] ?? "application/octet-stream");
       }
-      await saveRenderPiece(db(), { key, kind, files: stored, frames });
+      await saveRenderPiece(db(), {
+        key,
+        kind,
+        files: stored,
+        frames,
+        resolution: timing?.resolution ?? null,
+        renderSeconds: timing?.seconds ?? null,
+        renderedFrames: timing?.frames ?? null,
+      });
       const paths: Record<string, string> = {};
       for (const [name, storageKey] of Object.entries(stored)) paths[name] = await local(storageKey);
       return { files: paths, frames };
+    },
+    claim(key, work) {
+      return withRenderPieceLock(db(), key, work);
     },
     async release() {
       await Promise.all(releases.splice(0).map((release) => release().catch(() => {})));

@@ -7,7 +7,7 @@ import { findArrangement } from "~/models/arrangement.server";
 import { listRecipients } from "~/models/event.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { findTrackById } from "~/models/track.server";
-import { planRender, type PlanMedia, type PlanTheme, type PlanTrack, type RenderPlan, type Resolution } from "~/render/plan";
+import { orderedItems, planRender, type PlanMedia, type PlanTheme, type PlanTrack, type RenderPlan, type Resolution } from "~/render/plan";
 import { themeFor } from "~/services/arrange/themes.server";
 
 const planMedia = (item: Media): PlanMedia => ({
@@ -49,12 +49,14 @@ export async function renderPlanFor(event: Event, options: { resolution?: Resolu
         }
       : null;
   const settings = env();
-  const included = media.filter((m) => !m.hidden && m.status === "ready");
+  const items = media.map(planMedia);
+  // The closing card names those whose items are in the video, by the same rule that puts them in.
+  const { included } = orderedItems(items);
   return planRender({
     intro: introCard({ title: event.title, occasion: event.occasion, occasionOther: event.occasionOther, recipients }),
     outro: outroCard(included.map((m) => m.contributorName)),
     theme: planTheme(theme),
-    media: media.map(planMedia),
+    media: items,
     track,
     resolution: options.resolution ?? arrangement.resolution,
     timing: {

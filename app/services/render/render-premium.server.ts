@@ -1,5 +1,5 @@
 import type { Event } from "drizzle/schema";
-import { defaultResolution, premiumNeedsOf, premiumRequiredMessage, type PremiumNeed } from "~/domain/commerce/premium";
+import { defaultResolution, premiumRequiredMessage, type PremiumNeed } from "~/domain/commerce/premium";
 import { db } from "~/lib/db.server";
 import { ApiError } from "~/lib/http.server";
 import { findArrangement } from "~/models/arrangement.server";
@@ -26,11 +26,3 @@ export async function renderChoicesOf(event: Event, requested?: Resolution) {
 /** The 402 a render refused for want of premium answers, shaped like PAYMENT_REQUIRED. */
 export const premiumRequired = (event: Pick<Event, "uuid">, needs: PremiumNeed[]) =>
   new ApiError(402, "PREMIUM_REQUIRED", premiumRequiredMessage(needs, cartPathOf(event)), { payment: cartPathOf(event) });
-
-/** The frame size to render at; what needs premium on a Chorus without it is refused. */
-export async function requirePremiumFor(event: Event, requested?: Resolution): Promise<Resolution> {
-  const { premium, choices } = await renderChoicesOf(event, requested);
-  const needs = premium ? [] : premiumNeedsOf(choices);
-  if (needs.length) throw premiumRequired(event, needs);
-  return choices.resolution;
-}

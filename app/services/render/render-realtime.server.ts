@@ -1,4 +1,4 @@
-import type { RenderJob } from "drizzle/schema";
+import type { Event, RenderJob } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { findEventById, findEventsByIds } from "~/models/event.server";
 import { listRecentRenderJobs } from "~/models/render-job.server";
@@ -37,6 +37,11 @@ export async function publishRenderUpdate(job: RenderJob) {
   const view = renderJobView(job, event.uuid);
   io.of("/users").to(roomOfUser(event.creatorId)).emit("render:progress", view);
   io.of("/staff").emit("render:progress", view);
+}
+
+/** Tells the organiser's open arrange page that more of the next render is prepared, so it reloads its figures. */
+export function publishPiecesPrepared(event: Pick<Event, "uuid" | "creatorId">) {
+  broadcaster()?.of("/users").to(roomOfUser(event.creatorId)).emit("render:prepared", { eventUuid: event.uuid });
 }
 
 /** Staff's list of the latest renders, as the live updates shape them. */

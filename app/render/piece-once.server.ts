@@ -1,0 +1,82 @@
+// One piece is made once, whoever asks: a render and the render-ahead job of the same Chorus, in
+// this process or another, never both run ffmpeg for the same key. The one that comes second waits
+// for the first and then uses the stored piece.
+
+import type { PieceStore } from "./run.server";
+import { renderSlots } from "./slots.server";
+
+/** How often a piece another process is making is looked for again. */
+const CLAIM_POLL_MS = 500;
+
+// Pieces being made in this process, by key: whoever else wants one waits for it.
+const inFlight = new Map<string, Promise<unknown>>();
+
+const abortError = () => Object.assign(new Error("The render was cancelled."), { name: "AbortError" });
+
+/** Resolves after `ms`, or rejects when `signal` aborts first. */
+function pause(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const done = () => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/** Waits for `promise` to settle, however it ends, or rejects when `signal` aborts first. */
+function settled(promise: Promise<unknown>, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const stop = () => reject(abortError());
+    signal?.addEventListener("abort", stop, { once: true });
+    const end = () => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    };
+    promise.then(end, end);
+  });
+}
+
+/**
+ * The piece under `key`: found by `lookUp` when stored, else made by `make` in a render slot,
+ * holding the store's claim on the key. When this process or another is making it already, waits
+ * for that and looks it up again (made by someone else, it counts as found). `made` says which.
+ */
+export async function pieceOnce<T>(
+  key: string,
+  options: { store: PieceStore; signal?: AbortSignal; lookUp: () => Promise<T | null>; make: () => Promise<T> },
+): Promise<{ value: T; made: boolean }> {
+  const { store, signal, lookUp, make } = options;
+  for (;;) {
+    const running = inFlight.get(key);
+    if (running) await settled(running, signal);
+    const found = await lookUp();
+    if (found !== null) return { value: found, made: false };
+    if (inFlight.has(key)) continue;
+    const attempt = renderSlots().run(async () => {
+      // Looked up again in the slot: it may have been stored while this waited for one.
+      const inner = async () => {
+        const again = await lookUp();
+        return again !== null ? { value: again, made: false } : { value: await make(), made: true };
+      };
+      if (!store.claim) return { held: true as const, value: await inner() };
+      return store.claim(key, inner);
+    }, signal);
+    inFlight.set(key, attempt);
+    try {
+      const outcome = await attempt;
+      if (outcome.held) return outcome.value;
+    } finally {
+      inFlight.delete(key);
+    }
+    // Another process is making it: its slot is given back meanwhile.
+    await pause(CLAIM_POLL_MS, signal);
+  }
+}
