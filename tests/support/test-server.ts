@@ -42,6 +42,8 @@ export function applyTestEnvironment(port: number, settings: Record<string, stri
     STRIPE_API_PROTOCOL: "",
     STRIPE_TIMEOUT_SECONDS: "20",
     STRIPE_NETWORK_RETRIES: "2",
+    // A test's server stops without waiting long for what it left running.
+    SHUTDOWN_GRACE_SECONDS: "5",
     ...settings,
   };
   Object.assign(process.env, values);
