@@ -38,6 +38,7 @@ export function routePatterns(build: ServerBuild, tusPath: string) {
   return (pathname: string): string => {
     if (pathname.startsWith(`${tusPath}/`)) return `${tusPath}/:id`;
     if (pathname === tusPath) return tusPath;
+    if (pathname === "/healthz" || pathname === "/readyz" || pathname === "/metrics") return pathname;
     if (pathname.startsWith("/build/")) return "/build/*";
     if (pathname.startsWith("/socket.io/")) return "/socket.io";
     const cached = known.get(pathname);
