@@ -6,15 +6,16 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Server as TusServer } from "@tus/server";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
 import { jobHandlers } from "~/jobs/handlers.server";
-import { startJobQueue, stopJobQueue } from "~/jobs/queue.server";
+import { startJobQueue, stopJobQueue, stopWorkingJobs } from "~/jobs/queue.server";
 import { migrateDatabase, provideDatabase, type RunningDatabase } from "~/lib/database-bootstrap.server";
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
 import { CLIENT_IP_HEADER } from "~/lib/http.server";
 import { appUrlWarning } from "~/lib/links.server";
 import { finalErrorHandler, refuseMalformedPaths } from "~/lib/request-guards.server";
+import { requestLog, routePatterns } from "~/lib/request-log.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "~/lib/security.server";
 import { postgresAdapter } from "~/realtime/fan-out.server";
 import { attachRealtime } from "~/realtime/server.server";
@@ -45,14 +46,39 @@ async function loadBuild(): Promise<ServerBuild> {
   return (await import(pathToFileURL(file).href)) as ServerBuild;
 }
 
-/** Express app: security headers, static files, the Remix handler. */
-function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer) {
+/** What a stopping server tells and waits for (docs/deploy.md). */
+interface Lifecycle {
+  stopping: boolean;
+  /** Requests being answered now, upload chunks included. */
+  inFlight: number;
+  /** Called whenever a request ends. */
+  onIdle: () => void;
+}
+
+const send = (res: express.Response, answer: PlainAnswer) => res.status(answer.status).set(answer.headers).send(answer.body);
+
+/** Express app: request log and metrics, health, security headers, static files, the Remix handler. */
+function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lifecycle: Lifecycle) {
   const settings = env();
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", settings.TRUST_PROXY);
   // Express's own error pages print stacks unless its env is "production": ours never do (below).
   app.set("env", "production");
+  app.use((_req, res, next) => {
+    lifecycle.inFlight++;
+    res.once("close", () => {
+      lifecycle.inFlight--;
+      lifecycle.onIdle();
+    });
+    // A stopping server answers what it was asked on open connections, and closes them after.
+    if (lifecycle.stopping) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(requestLog(routePatterns(build, TUS_PATH), { quiet }));
+  app.get("/healthz", (_req, res) => send(res, liveness()));
+  app.get("/readyz", (_req, res, next) => void readiness({ stopping: lifecycle.stopping }).then((answer) => send(res, answer), next));
+  app.get("/metrics", (req, res, next) => void metrics(req.get("authorization")).then((answer) => send(res, answer), next));
   app.use(refuseMalformedPaths);
   app.use(rejectCrossOriginMutations(settings.APP_URL));
   app.use((req, _res, next) => {
@@ -92,7 +118,6 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer) {
       },
     }),
   );
-  if (!quiet) app.use(morgan("tiny"));
   // No route pattern here: a pattern with a parameter would make Express decode the whole path.
   app.use(
     createRequestHandler({
@@ -123,7 +148,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const build = await loadBuild();
   const tusServer = createTusServer();
-  const server = http.createServer(createApp(build, !!options.quiet, tusServer));
+  let settle: (() => void) | undefined;
+  const lifecycle: Lifecycle = { stopping: false, inFlight: 0, onIdle: () => lifecycle.inFlight === 0 && settle?.() };
+  const server = http.createServer(createApp(build, !!options.quiet, tusServer, lifecycle));
   // Complete uploads whose intake did not finish (the process died after their last byte).
   const uploadSweep = startUploadCompletionSweep(tusServer);
   // Broadcasts reach the sockets of other web processes and come in from workers (fan-out.server.ts).
@@ -144,17 +171,35 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
   }
 
+  /**
+   * Stops as a deployment expects on SIGTERM: readiness says 503 at once; no new connection is
+   * taken; requests and upload chunks under way get SHUTDOWN_GRACE_SECONDS to finish (a chunk cut
+   * after that keeps what arrived, and its upload resumes from there); running jobs get as long,
+   * then go back to the queue for another worker; then sockets and connections close.
+   */
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      lifecycle.stopping = true;
       uploadSweep.stop();
-      await stopJobQueue();
-      // io.close() closes the HTTP server, which waits for open requests; a slow upload chunk
-      // would hold the shutdown open, so open connections are ended right after it starts.
-      await new Promise<void>((resolve) => {
-        void io.close(() => resolve());
-        server.closeAllConnections();
+      const graceMs = settings.SHUTDOWN_GRACE_SECONDS * 1000;
+      // io.close() stops the HTTP server listening and ends the realtime sockets: their clients
+      // connect again to another process. Connections still answering are waited for below.
+      const closed = new Promise<void>((resolve) => void io.close(() => resolve()));
+      const drained = new Promise<void>((resolve) => {
+        const idle = setInterval(() => server.closeIdleConnections(), 250);
+        const timer = setTimeout(() => settle?.(), graceMs);
+        settle = () => {
+          clearTimeout(timer);
+          clearInterval(idle);
+          resolve();
+        };
+        if (lifecycle.inFlight === 0) settle();
       });
+      await Promise.all([drained, stopWorkingJobs(graceMs)]);
+      server.closeAllConnections();
+      await closed;
+      await stopJobQueue();
       await fanOut.close();
       await closeDb();
       await database.stop();

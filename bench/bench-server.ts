@@ -1,11 +1,14 @@
 // What every benchmark starts with: the real server in this process, on a throw-away embedded
 // PostgreSQL and data folder under `root`, with `settings` on top. Each step that must be undone is
 // pushed onto `cleanUps` (run in reverse when the bench ends).
+import fs from "node:fs/promises";
 import path from "node:path";
 
 export async function startBenchServer(root: string, cleanUps: Array<() => Promise<unknown>>, settings: Record<string, string>) {
   const { freePort } = await import("../tests/support/global-database");
   const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
+  // Run as root, PostgreSQL runs as a user of its own, which must reach its folder inside `root`.
+  await fs.chmod(root, 0o755);
   const database = await startEmbeddedPostgres({ dataDir: path.join(root, "postgres"), port: await freePort() });
   cleanUps.push(() => database.stop());
   await migrateDatabase(database.url);

@@ -22,24 +22,26 @@ interface JobOptions {
    */
   sweep?: boolean;
   /** Which setting says how many jobs of this queue one process runs at a time (1 otherwise). */
-  slots?: "MEDIA_SMALL_CONCURRENCY" | "MEDIA_LARGE_CONCURRENCY";
+  slots?: "MEDIA_SMALL_CONCURRENCY" | "MEDIA_LARGE_CONCURRENCY" | "JOB_MESSAGE_CONCURRENCY";
 }
 
 /** One job kind: its options, with the data type carried along for JobData. */
 const job = <Data>(options: JobOptions = {}) => options as JobOptions & { readonly data?: Data };
 
+// Queues whose jobs mostly wait on a mail server or another service run many at a time
+// (JOB_MESSAGE_CONCURRENCY, docs/decisions/032); media and renders are held to the machine's cores.
 export const JOBS = {
-  "rsvp-invite": job<{ rsvpId: string }>({ keyed: true }),
-  "rsvp-reminder": job<{ rsvpId: string; window: string }>({ keyed: true }),
+  "rsvp-invite": job<{ rsvpId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
+  "rsvp-reminder": job<{ rsvpId: string; window: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // Reminders are found by a sweep rather than scheduled per invitee, so a deadline change needs no bookkeeping.
   "event-reminders": job<Empty>({ schedule: "*/10 * * * *" }),
-  "event-broadcast": job<{ eventId: string; message: string }>(),
+  "event-broadcast": job<{ eventId: string; message: string }>({ slots: "JOB_MESSAGE_CONCURRENCY" }),
   "event-deliver": job<{ eventId: string }>({ keyed: true }),
-  "event-digest": job<{ eventId: string }>({ keyed: true }),
+  "event-digest": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // The receipt of a payment or a free checkout, queued in the transaction that records the invoice.
-  "invoice-receipt": job<{ invoiceId: string }>({ keyed: true }),
+  "invoice-receipt": job<{ invoiceId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // The organiser told why staff took their Chorus down, queued in the transaction that does it.
-  "event-taken-down-mail": job<{ staffActionId: string }>({ keyed: true }),
+  "event-taken-down-mail": job<{ staffActionId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // Media processing in two lanes (docs/decisions/015): photos and small clips, large clips.
   "media-small": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_SMALL_CONCURRENCY" }),
   "media-large": job<{ mediaId: string }>({ keyed: true, deadLetter: "media-dead", slots: "MEDIA_LARGE_CONCURRENCY" }),
@@ -62,7 +64,7 @@ export const JOBS = {
   "render-pieces-sweep": job<Empty>({ schedule: "41 3 * * *" }),
   // An event of the local payment service (no STRIPE_SECRET_KEY) on its way to our webhook route,
   // tried again with growing delays until the route takes it, as Stripe retries its webhooks.
-  "local-payment-webhook": job<{ eventId: string }>({ keyed: true }),
+  "local-payment-webhook": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // A group gift card ordered from the vendor once its Chorus is delivered (docs/decisions/023):
   // keyed by the gift, leased so a dead worker's order is taken up again, retried with growing delays.
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),

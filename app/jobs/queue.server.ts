@@ -3,9 +3,11 @@ import { isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
-import { EXPIRY_GRACE_SECONDS, jobStatementsThrough, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
+import { stopMediaTools } from "~/media/run.server";
+import { EXPIRY_GRACE_SECONDS, jobStatementsThrough, notifyJobsReady, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
 import { JOB_NAMES, jobOptions, type JobData, type JobName } from "./catalogue";
 import { startRunner, type Lane } from "./job-runner.server";
+import { jobChannel, listenForJobs, type JobWakeups } from "./job-wakeups.server";
 import { sweepOrphanWorkDirs } from "./work-dir.server";
 
 export type { JobData, JobName } from "./catalogue";
@@ -19,7 +21,7 @@ export type JobHandler<N extends JobName> = (job: {
 }) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-/** Jobs of one queue at a time in a process: the media lanes say theirs in settings. */
+/** Jobs of one queue at a time in a process: the media and message lanes say theirs in settings. */
 const slotsOf = (name: JobName) => {
   const setting = jobOptions(name).slots;
   return setting ? env()[setting] : 1;
@@ -37,7 +39,8 @@ const retryPolicy = () => ({
 
 interface Queue {
   boss: PgBoss;
-  runner: { stop: (timeoutMs: number) => Promise<void> } | null;
+  runner: ReturnType<typeof startRunner> | null;
+  wakeups: JobWakeups | null;
 }
 
 const state = () => singleton<{ queue: Queue | null }>("jobQueue", () => ({ queue: null }));
@@ -71,7 +74,7 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     // A queue made before it had a dead-letter queue gets it (createQueue leaves an existing one be).
     if (deadLetter) await boss.updateQueue(name, { name, policy, deadLetter });
   }
-  state().queue = { boss, runner: null };
+  state().queue = { boss, runner: null, wakeups: null };
   if (handlers) {
     const lanes: Lane[] = JOB_NAMES.map((name) => ({
       name,
@@ -100,7 +103,11 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
           startedOn: new Date(),
         }),
     );
-    state().queue!.runner = startRunner(boss, lanes, alsoOnSweep);
+    const channel = jobChannel(env().JOB_QUEUE_SCHEMA);
+    const runner = startRunner(boss, lanes, alsoOnSweep, (names) => notifyJobsReady(db(), channel, names));
+    state().queue!.runner = runner;
+    // Idle slots wake when any process sends a job (docs/decisions/032).
+    state().queue!.wakeups = listenForJobs(databaseUrl, channel, runner.wake, runner.wakeAll);
     for (const name of JOB_NAMES) {
       const { schedule } = jobOptions(name);
       if (schedule) await boss.schedule(name, schedule, {});
@@ -109,13 +116,34 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
   return boss;
 }
 
-export async function stopJobQueue() {
+/**
+ * Stops working jobs: no more are taken; running ones have `graceMs` to finish, then are handed
+ * back to the queue for another worker (renders resume elsewhere through their own heartbeat), and
+ * the ffmpeg processes this process started are stopped, so none outlives it. Jobs can still be
+ * sent until stopJobQueue.
+ */
+export async function stopWorkingJobs(graceMs = env().SHUTDOWN_GRACE_SECONDS * 1000) {
+  const queue = state().queue;
+  if (!queue?.runner) return;
+  const { runner, wakeups } = queue;
+  queue.runner = null;
+  queue.wakeups = null;
+  await wakeups?.close();
+  await runner.stop(graceMs);
+  stopMediaTools();
+}
+
+/** Stops the queue, working jobs first (stopWorkingJobs). */
+export async function stopJobQueue(graceMs = env().SHUTDOWN_GRACE_SECONDS * 1000) {
+  await stopWorkingJobs(graceMs);
   const queue = state().queue;
   if (!queue) return;
   state().queue = null;
-  await queue.runner?.stop(10_000);
   await queue.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
 }
+
+/** Whether this process's job queue is started (readiness, docs/deploy.md). */
+export const jobQueueStarted = () => state().queue !== null;
 
 function boss() {
   const queue = state().queue;
@@ -136,10 +164,39 @@ export async function enqueue<N extends JobName>(
     ...options
   }: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number; db?: Db } = {},
 ) {
-  return boss().send(name, data, {
+  const id = await boss().send(name, data, {
     ...retryPolicy(),
     expireInSeconds: leaseExpirySeconds(),
     ...options,
     ...(through ? { db: jobStatementsThrough(through) } : {}),
+  });
+  // Wakes an idle slot of any worker now rather than at its next poll; through a transaction, the
+  // notification leaves when it commits. A job that waits (startAfter) is left to the poll.
+  if (id && !options.startAfter) {
+    await notifyJobsReady(through ?? db(), jobChannel(env().JOB_QUEUE_SCHEMA), [name]).catch((error: unknown) => {
+      // The job is queued all the same: a slot finds it at its next poll.
+      if (through) throw error;
+    });
+  }
+  return id;
+}
+
+/**
+ * Queues many jobs of one kind in one statement (pg-boss's `insert`), each with its own singletonKey
+ * (a key already waiting is passed over); with `db`, through that transaction, as `enqueue`.
+ */
+export async function enqueueMany<N extends JobName>(
+  name: N,
+  jobs: readonly { data: JobData[N]; singletonKey?: string }[],
+  { db: through }: { db?: Db } = {},
+) {
+  if (!jobs.length) return;
+  const policy = retryPolicy();
+  await boss().insert(
+    jobs.map(({ data, singletonKey }) => ({ name, data, singletonKey, ...policy, expireInSeconds: leaseExpirySeconds() })),
+    through ? { db: jobStatementsThrough(through) } : {},
+  );
+  await notifyJobsReady(through ?? db(), jobChannel(env().JOB_QUEUE_SCHEMA), [name]).catch((error: unknown) => {
+    if (through) throw error;
   });
 }

@@ -64,6 +64,27 @@ const schema = z.object({
     .default(40 * 1024 ** 2),
   MEDIA_SMALL_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
   MEDIA_LARGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  // Jobs that mostly wait on a mail server, Twilio or another service (invitations, reminders,
+  // receipts...): how many of each such queue one worker process runs at a time (docs/decisions/032).
+  JOB_MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  // Operations (docs/deploy.md): how long a stopping process (SIGTERM) lets requests, upload chunks
+  // and jobs finish before it ends connections and hands the jobs back to the queue; the bearer
+  // token /metrics asks for (unset: /metrics is open in development and refused elsewhere); the
+  // request log as one JSON object per line (production's default) or as readable lines.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(20),
+  // A worker process (`npm run worker`) answers /healthz, /readyz and /metrics on this port when set.
+  WORKER_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  LOG_FORMAT: z.preprocess((v) => v || undefined, z.enum(["json", "text"]).optional()),
   // Rendering (docs/rendering.md): ffmpeg jobs at a time per process; render each contribution's scene
   // as soon as it is ready (false: only when publishing); seconds without a heartbeat before a
   // render is taken for dead and taken up again.

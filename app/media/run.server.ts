@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { ffmpegPath, ffprobePath } from "./ffmpeg-paths.server";
 
 export type MediaTool = "ffmpeg" | "ffprobe";
@@ -47,6 +47,17 @@ export type RunResult = { stdout: string; stderrTail: string[] };
 
 const STDERR_LINES_KEPT = 30;
 
+/** The ffmpeg and ffprobe processes running now. */
+const children = new Set<ChildProcess>();
+
+/**
+ * Stops every ffmpeg and ffprobe this process started: a stopping worker's jobs went back to the
+ * queue, and a child would otherwise outlive it (ffmpeg ignores a closed pipe) and keep a core busy.
+ */
+export function stopMediaTools() {
+  for (const child of children) child.kill("SIGKILL");
+}
+
 export const runFfprobe = (args: string[], options: Omit<RunOptions, "onProgress"> = {}) =>
   runTool("ffprobe", ffprobePath(), args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
 
@@ -60,6 +71,8 @@ function runTool(tool: MediaTool, binary: string, args: string[], options: RunOp
     if (options.signal?.aborted) return reject(new MediaToolError(tool, "aborted", null, []));
     // An argument array and no shell: file names can never be read as commands or options of a shell.
     const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false });
+    children.add(child);
+    child.once("exit", () => children.delete(child));
     const stderr = createLineTail(STDERR_LINES_KEPT);
     const stdout: Buffer[] = [];
     const progress = options.onProgress ? createProgressParser(options.onProgress) : null;

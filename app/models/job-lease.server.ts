@@ -16,17 +16,56 @@ const jobTable = (schema: string) => sql`${sql.identifier(schema)}.job`;
 export const EXPIRY_GRACE_SECONDS = 60;
 const grace = sql`make_interval(secs => ${EXPIRY_GRACE_SECONDS})`;
 
+const idList = (jobs: readonly { id: string }[]) =>
+  sql.join(
+    jobs.map((job) => sql`${job.id}::uuid`),
+    sql`, `,
+  );
+
 /**
- * Renews the lease of a running job: it now ends `seconds` from now. False when the job is no
- * longer this worker's (finished, or already handed to another worker after its lease lapsed).
+ * Renews the leases of running jobs of one queue: each now ends `seconds` from now. Returns the
+ * ids still held; a job missing from it is no longer this worker's (finished, or already handed
+ * to another worker after its lease lapsed).
  */
-export async function renewJobLease(db: Db, schema: string, job: { name: string; id: string }, seconds: number) {
-  const rows = await db.execute(sql`
+export async function renewJobLeases(db: Db, schema: string, name: string, jobs: readonly { id: string }[], seconds: number) {
+  if (!jobs.length) return new Set<string>();
+  const rows = await db.execute<{ id: string }>(sql`
     update ${jobTable(schema)}
     set expire_in = (now() - started_on) + make_interval(secs => ${seconds}) + ${grace}
-    where name = ${job.name} and id = ${job.id} and state = 'active'
-    returning id`);
-  return rows.length > 0;
+    where name = ${name} and id in (${idList(jobs)}) and state = 'active'
+    returning id::text as id`);
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Running jobs this worker gives back as it stops (a graceful shutdown): ready to run again at
+ * once, elsewhere, and not counted as an attempt (pg-boss counts a retry when it fetches a job
+ * that has started before, so the start is forgotten). Only the attempt this worker holds: the
+ * same start, to the millisecond. Returns the queues of the jobs handed back.
+ */
+export async function handBackJobs(db: Db, schema: string, jobs: readonly { name: string; id: string; startedOn: Date }[]) {
+  const names: string[] = [];
+  for (const job of jobs) {
+    const rows = await db.execute(sql`
+      update ${jobTable(schema)}
+      set state = 'retry', start_after = now(), started_on = null,
+        output = jsonb_build_object('message', 'its worker stopped and handed it back: run again')
+      where name = ${job.name} and id = ${job.id} and state = 'active'
+        and abs(extract(epoch from started_on) - ${job.startedOn.getTime() / 1000}) < 0.001
+      returning id`);
+    if (rows.length) names.push(job.name);
+  }
+  return names;
+}
+
+/**
+ * Tells every process listening on `channel` that these queues have jobs to run (a NOTIFY per
+ * queue). Through a transaction, the notification leaves when it commits, with the job.
+ */
+export async function notifyJobsReady(db: Db, channel: string, names: readonly string[]) {
+  const unique = [...new Set(names)];
+  if (!unique.length) return;
+  await db.execute(sql`select pg_notify(${channel}, name) from unnest(${`{${unique.join(",")}}`}::text[]) as name`);
 }
 
 /**

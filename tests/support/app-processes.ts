@@ -13,6 +13,8 @@ export interface AppProcess {
   alive(): boolean;
   /** Kills it at once (SIGKILL), as a crash or an out-of-memory kill would, and waits for it to be gone. */
   kill(): Promise<void>;
+  /** Sends it a signal (SIGTERM: what a deployment sends to stop it); resolves with its exit code once it is gone. */
+  signal(signal: NodeJS.Signals): Promise<number | null>;
 }
 
 const KEPT_OUTPUT = 200_000;
@@ -33,8 +35,13 @@ function launch(script: string, environment: Record<string, string>, readyLine: 
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const alive = () => child.exitCode === null && child.signalCode === null;
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const app: AppProcess = {
     child,
+    signal(signal) {
+      child.kill(signal);
+      return exit;
+    },
     output: () => printed,
     alive,
     async kill() {

@@ -44,6 +44,8 @@ export function applyTestEnvironment(port: number, settings: Record<string, stri
     STRIPE_NETWORK_RETRIES: "2",
     // The local tree-planting vendor unless a test points the app at a stand-in.
     TREES_API_KEY: "",
+    // A test's server stops without waiting long for what it left running.
+    SHUTDOWN_GRACE_SECONDS: "5",
     ...settings,
   };
   Object.assign(process.env, values);

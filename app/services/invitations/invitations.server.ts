@@ -1,7 +1,7 @@
 import type { Event, Rsvp } from "drizzle/schema";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { inviteeInput, type InviteeInput } from "~/domain/invitee-input";
-import { enqueue } from "~/jobs/queue.server";
+import { enqueue, enqueueMany } from "~/jobs/queue.server";
 import { databaseErrorCode } from "~/lib/database-errors.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -75,10 +75,15 @@ export async function queueInvitation(event: Event, rsvp: Rsvp) {
 /** POST /mail/contributors: invites everyone not yet invited. */
 export async function inviteAllPending(event: Event) {
   ensureOpen(event);
-  const pending = await listUninvitedRsvps(db(), event.id);
-  for (const rsvp of pending) await enqueue("rsvp-invite", { rsvpId: rsvp.id }, { singletonKey: `invite:${rsvp.id}` });
-  await updateEvent(db(), event.id, { contributorsNotified: true });
-  return pending.length;
+  // One statement in one transaction: a Chorus of hundreds is queued at once, not one commit per
+  // invitee, and the workers hear of it when it is all there.
+  return db().transaction(async (tx) => {
+    const pending = await listUninvitedRsvps(tx, event.id);
+    const jobs = pending.map((rsvp) => ({ data: { rsvpId: rsvp.id }, singletonKey: `invite:${rsvp.id}` }));
+    await enqueueMany("rsvp-invite", jobs, { db: tx });
+    await updateEvent(tx, event.id, { contributorsNotified: true });
+    return pending.length;
+  });
 }
 
 export async function invitationContext(event: Event, rsvp: Rsvp): Promise<InvitationContext> {

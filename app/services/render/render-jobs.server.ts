@@ -6,6 +6,7 @@ import { openWorkDir } from "~/jobs/work-dir.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { badRequest, ApiError } from "~/lib/http.server";
+import { observeRender } from "~/lib/metrics.server";
 import { probeMedia } from "~/media/probe.server";
 import { listEventIdsWithTheme } from "~/models/arrangement.server";
 import { findEventById } from "~/models/event.server";
@@ -150,6 +151,8 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   const work = workDir.path;
   const pieces = storedPieces();
   await publishRenderUpdate(job);
+  const started = performance.now();
+  const took = () => (performance.now() - started) / 1000;
   try {
     const output = path.join(work, "video.mp4");
     const result = await runRender(plan, {
@@ -196,11 +199,13 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
     // version. A crash in between re-renders from stored pieces and publishes the same version.
     if (rendered.publishWhenDone) await publishVersionOf(rendered, null);
     const done = (await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }))!;
+    observeRender("succeeded", took());
     console.info(
       `render ${job.id}: ${result.piecesRendered} pieces rendered, ${result.piecesReused} reused; finished at (s) ${JSON.stringify(result.finishedAt)}`,
     );
     await publishRenderUpdate(done);
   } catch (error) {
+    observeRender(cancelled ? "cancelled" : "failed", took());
     if (cancelled) {
       const stopped = await updateRenderJob(db(), job.id, { status: "cancelled", finishedAt: new Date() });
       if (stopped) await publishRenderUpdate(stopped);
