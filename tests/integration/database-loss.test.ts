@@ -53,11 +53,14 @@ async function terminateConnections() {
   return ended.length;
 }
 
-/** Connections to the test database LISTENing for realtime messages (the web process's adapter). */
+/**
+ * Connections to the test database LISTENing for realtime messages (the web process's adapter),
+ * not for new jobs (the worker's wake-ups, on the queue schema's channel).
+ */
 async function listeners() {
   const [row] = await admin`
     select count(*)::int as count from pg_stat_activity
-    where datname = ${database()} and query ilike 'LISTEN %' and state = 'idle'`;
+    where datname = ${database()} and query ilike ${`LISTEN "${process.env.REALTIME_CHANNEL}%`} and state = 'idle'`;
   return row!.count as number;
 }
 
