@@ -141,7 +141,9 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
       if (uploadPath(request)) secondVisit.push({ method: request.method(), offset: Number(request.headers()["upload-offset"] ?? -1) });
     });
     await again.goto(`/e/${event.uuid}`);
-    await again.getByText("Sending the file you picked earlier").waitFor();
+    // The page is served, hydrated, its view's chunk loaded and the kept file read back before it
+    // says so: on a busy machine that takes longer than a click does.
+    await again.getByText("Sending the file you picked earlier").waitFor({ timeout: 30_000 });
     expect(await again.getByText(/interrupted/).count()).toBe(0);
     const resumed = again.locator(".upload-item").filter({ hasText: "long-hello.mp4" });
     expect(await resumed.getByRole("button", { name: "Cancel" }).count()).toBe(1);
@@ -179,7 +181,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
 
     const again = await newThrottledPage(context);
     await again.goto(`/e/${event.uuid}`);
-    await again.getByText("Sending the file you picked earlier").waitFor();
+    await again.getByText("Sending the file you picked earlier").waitFor({ timeout: 30_000 });
     await saveScreenshot(again, "uploads-sent-on-phone");
     await again.locator(".upload-item").filter({ hasText: "long-hello.mp4" }).getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => keptNames(again)).toEqual([]);
