@@ -19,7 +19,8 @@ let dir: Awaited<ReturnType<typeof makeTempDir>> | undefined;
 let clip: string;
 beforeAll(async () => {
   dir = await makeTempDir("e2e-uploads-offline");
-  // About 5 MB of video that does not compress: noise at a fixed rate.
+  // About 3 MB of video that does not compress: noise at a fixed rate. More than one first chunk
+  // (FIRST_CHUNK_BYTES), so a cut lands inside an upload that has already sent a chunk or more.
   clip = dir.path("long-hello.mp4");
   await runFfmpeg([
     "-hide_banner",
@@ -35,9 +36,9 @@ beforeAll(async () => {
     "-preset",
     "ultrafast",
     "-b:v",
-    "14M",
+    "8M",
     "-maxrate",
-    "14M",
+    "8M",
     "-bufsize",
     "4M",
     "-pix_fmt",
@@ -49,8 +50,8 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-/** About 400 kbit/s up and 800 kbit/s down: a 5 MB file takes a minute and a half to send. */
-const SLOW_LINK = { offline: false, latency: 150, downloadThroughput: 100_000, uploadThroughput: 50_000 };
+/** About 800 kbit/s up and 1.6 Mbit/s down (a poor mobile link): a 3 MB file takes about 30 s to send. */
+const SLOW_LINK = { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 100_000 };
 
 async function newThrottledPage(context: BrowserContext) {
   const page = await context.newPage();

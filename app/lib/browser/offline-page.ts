@@ -15,6 +15,10 @@ function controlled(container: ServiceWorkerContainer) {
   });
 }
 
+/** The fingerprinted build files among `entries`, by address. */
+const buildFiles = (entries: PerformanceEntryList) =>
+  entries.map((entry) => entry.name).filter((name) => new URL(name).pathname.startsWith("/build/"));
+
 /**
  * Registers the worker, asks it to keep this page and the build files it loaded, then fetches
  * `warm` (what the page loads only when a file is picked) through it, so a file picked or kept can be
@@ -28,12 +32,17 @@ export async function keepPageOffline(warm: () => Promise<unknown>) {
     await container.register(`${SERVICE_WORKER_PATH}?v=${encodeURIComponent(version)}`, { scope: SERVICE_WORKER_SCOPE });
     const registration = await container.ready;
     await controlled(container);
-    const assets = performance
-      .getEntriesByType("resource")
-      .map((entry) => entry.name)
-      .filter((name) => new URL(name).pathname.startsWith("/build/"));
-    (container.controller ?? registration.active)?.postMessage({ type: "keep-page", url: location.href, assets });
+    const keep = (assets: string[]) =>
+      (container.controller ?? registration.active)?.postMessage({ type: "keep-page", url: location.href, assets });
+    keep(buildFiles(performance.getEntriesByType("resource")));
+    // Files the page loads from now on (what a picked file brings) are named to the worker too: until
+    // it is in charge of this page (a slow first visit), they do not pass through it to be kept.
+    new PerformanceObserver((list) => {
+      const later = buildFiles(list.getEntries());
+      if (later.length) keep(later);
+    }).observe({ type: "resource" });
     if (container.controller) await warm();
+    else container.addEventListener("controllerchange", () => void warm().catch(() => undefined), { once: true });
   } catch (error) {
     console.warn("This page could not be kept for use offline:", error);
   }
