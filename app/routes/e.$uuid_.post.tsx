@@ -8,7 +8,7 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { mailOrderPage, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
+import { mailOrderPage, payForMailOrder, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
 
 // A DVD of the video, or a printed photo book of its stills, posted to an address
 // (docs/decisions/029-dvds-and-keepsakes-by-post.md): the order form, then each order's status.
@@ -23,12 +23,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-/** The order form: on to the payment page, or back with what needs fixing. */
+/** The order form, or Pay on an order not paid yet: on to the payment page, or back with what needs fixing. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await getUser(request);
   const form = await readForm(request);
   const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   try {
+    if (values.intent === "pay") return redirect(await payForMailOrder(user, params.uuid, values));
     const { paymentUrl } = await startMailOrderFromPage(user, params.uuid, values);
     return redirect(paymentUrl);
   } catch (error) {
@@ -160,6 +161,14 @@ function OrderStatus({ orders }: { orders: MailOrderView[] }) {
             <span className="field-hint">To {order.addressLines.join(", ")}</span>
             {order.status === "failed" && order.failure ? (
               <p className="field-hint">{order.failure} We will try again or refund you.</p>
+            ) : null}
+            {order.status === "abandoned" || order.status === "awaiting_payment" ? (
+              <Form method="post">
+                <input type="hidden" name="orderId" value={order.id} />
+                <SubmitButton pending="Opening the payment page…" name="intent" value="pay">
+                  {order.status === "abandoned" ? `Pay again (${order.total})` : `Go to the payment page (${order.total})`}
+                </SubmitButton>
+              </Form>
             ) : null}
           </li>
         ))}
