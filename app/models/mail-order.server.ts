@@ -110,3 +110,14 @@ export async function reopenMailOrder(db: Db, id: string) {
     .returning();
   return row ?? null;
 }
+
+/** Where the user's most recent order went (any Chorus), to offer it again. */
+export async function findLastMailOrderAddress(db: Db, userId: string) {
+  const [row] = await db
+    .select({ address: mailOrders.address })
+    .from(mailOrders)
+    .where(eq(mailOrders.userId, userId))
+    .orderBy(desc(mailOrders.createdAt))
+    .limit(1);
+  return row?.address ?? null;
+}

@@ -17,7 +17,9 @@ export const meta: MetaFunction = () => [{ title: `A DVD or a photo book — ${P
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    return json(await mailOrderPage(await getUser(request), params.uuid), { headers: { "Cache-Control": "private, no-store" } });
+    return json(await mailOrderPage(await getUser(request), params.uuid, new URL(request.url)), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
   } catch (error) {
     throw asPageError(error);
   }
@@ -43,7 +45,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function MailOrderPage() {
   const page = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
-  const values = reply?.values;
+  // What was typed when the form comes back refused; otherwise the organiser's last address.
+  const values = reply?.values ?? (page.address ? { ...page.address } : undefined);
   const errors = reply?.errors ?? {};
   return (
     <div className="stack">
@@ -62,7 +65,7 @@ export default function MailOrderPage() {
                 <legend>What would you like?</legend>
                 {page.products.map((product) => (
                   <label key={product.kind}>
-                    <input type="radio" name="kind" value={product.kind} defaultChecked={(values?.kind ?? "dvd") === product.kind} />
+                    <input type="radio" name="kind" value={product.kind} defaultChecked={(values?.kind ?? page.chosen) === product.kind} />
                     {product.kind === "dvd" ? <FilmIcon /> : <GiftIcon />}
                     <span>
                       <strong>{product.name}</strong>, {product.price} each
@@ -133,7 +136,7 @@ export default function MailOrderPage() {
       </div>
       {page.orders.length ? <OrderStatus orders={page.orders} /> : null}
       <p>
-        <a href={`/e/${page.uuid}`}>Back to the {PRODUCT_NAME}</a>
+        <a href={`/e/${page.uuid}`}>Back to the {PRODUCT_NAME}</a> · <a href={`/e/${page.uuid}/checkout`}>Checkout</a>
       </p>
     </div>
   );

@@ -366,3 +366,26 @@ describe("a payment page left unpaid", () => {
     });
   });
 });
+
+describe("offered where people pay", () => {
+  test("the cart page of a published Chorus offers both by post; the offer opens the form with it chosen and the last address filled in", async () => {
+    const { client, event } = await organiser();
+    const cart = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    expect(cart).toContain("Also by post");
+    expect(cart).toContain(`href="/e/${event.uuid}/post?kind=keepsake"`);
+    expect(cart).toContain(`href="/e/${event.uuid}/post?kind=dvd"`);
+
+    const form = await (await client.raw("GET", `/e/${event.uuid}/post?kind=keepsake`)).text();
+    expect(form).toContain(`checked="" value="keepsake"`);
+    expect(form).toContain(`href="/e/${event.uuid}/checkout"`);
+    // After one order, the next form starts from its address.
+    expect((await client.post("/api/v2/heirloom", { eventId: event.id, quantity: 1, ...ADDRESS })).status).toBe(201);
+    const again = await (await client.raw("GET", `/e/${event.uuid}/post?kind=dvd`)).text();
+    expect(again).toContain(`checked="" value="dvd"`);
+    expect(again).toContain('value="Springfield"');
+    expect(again).toContain('value="62701"');
+
+    const early = await organiser({ published: false });
+    expect(await (await early.client.raw("GET", `/e/${early.event.uuid}/checkout`)).text()).not.toContain("Also by post");
+  });
+});

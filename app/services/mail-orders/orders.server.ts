@@ -20,7 +20,14 @@ import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, isApiError, notFound, parseWith } from "~/lib/http.server";
-import { findMailOrder, insertMailOrder, listMailOrdersOfEvent, reopenMailOrder, updateMailOrder } from "~/models/mail-order.server";
+import {
+  findLastMailOrderAddress,
+  findMailOrder,
+  insertMailOrder,
+  listMailOrdersOfEvent,
+  reopenMailOrder,
+  updateMailOrder,
+} from "~/models/mail-order.server";
 import { listCountries } from "~/services/commerce/countries.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { openEvent } from "~/services/events/events.server";
@@ -168,12 +175,21 @@ export async function mailOrdersOf(event: Event) {
     .map(mailOrderView);
 }
 
-/** What the order page shows: the two products with their prices, the countries we post to, the orders so far. */
-export async function mailOrderPage(user: User | null, uuid: string | undefined) {
+const chosenKind = z.enum(["dvd", "keepsake"]).catch("dvd");
+
+/**
+ * What the order page shows: the two products with their prices, the countries we post to, the
+ * orders so far. Arriving from the cart's offer (`?kind=`), that product is chosen; the address is
+ * the one the organiser last ordered to, so a second order needs no typing.
+ */
+export async function mailOrderPage(user: User | null, uuid: string | undefined, url?: URL) {
   const event = await managedEventByUuid(user, uuid);
   const kinds: MailOrderKind[] = ["dvd", "keepsake"];
+  const lastAddress = user ? await findLastMailOrderAddress(db(), user.id) : null;
   return {
     uuid: event.uuid,
+    chosen: chosenKind.parse(url?.searchParams.get("kind") ?? undefined),
+    address: lastAddress ? { ...lastAddress, line2: lastAddress.line2 ?? "", region: lastAddress.region ?? "" } : null,
     title: event.title,
     published: Boolean(event.publishedMedia),
     products: kinds.map((kind) => {
