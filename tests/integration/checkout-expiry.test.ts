@@ -1,4 +1,4 @@
-import { paymentEvents, postcards, treeContributions } from "drizzle/schema";
+import { giftContributions, gifts, paymentEvents, postcards, treeContributions } from "drizzle/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
@@ -64,11 +64,20 @@ describe("a payment page nobody pays", () => {
     expect(page).toContain("the payment page expired");
   });
 
-  test("trees started and never paid for are marked abandoned", async () => {
-    const { user } = await loggedInUser(server.url);
+  test("gift card contributions and trees started and never paid for are marked abandoned", async () => {
+    const { user, client } = await loggedInUser(server.url);
     const event = await createTestEvent(user);
     await insertRecipient(db(), event.id, { firstName: "Ana", lastName: "Silva", email: uniqueEmail("ana"), phone: null });
+    await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-BOOKS-USD", target: "" });
+    const [gift] = await db().select().from(gifts).where(eq(gifts.eventId, event.id));
     const payer = new TestClient(server.url);
+    const chippedIn = await payer.post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Friend",
+      email: uniqueEmail("g"),
+      amount: "25.00",
+    });
+    expect(chippedIn.status).toBe(200);
     const started = await payer.post("/api/v2/tree/contributions", {
       eventUuid: event.uuid,
       name: "Friend",
@@ -82,6 +91,13 @@ describe("a payment page nobody pays", () => {
         return row?.status === "abandoned";
       },
       { timeout: 20_000, what: "the unpaid trees to be marked abandoned" },
+    );
+    await until(
+      async () => {
+        const [row] = await db().select().from(giftContributions).where(eq(giftContributions.giftId, gift!.id));
+        return row?.status === "abandoned";
+      },
+      { timeout: 20_000, what: "the unpaid contribution to be marked abandoned" },
     );
   });
 });
