@@ -65,6 +65,8 @@ export const JOBS = {
   // An event of the local payment service (no STRIPE_SECRET_KEY) on its way to our webhook route,
   // tried again with growing delays until the route takes it, as Stripe retries its webhooks.
   "local-payment-webhook": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
+  // A local payment page left unpaid, expired at its expires_at with Stripe's checkout.session.expired.
+  "local-checkout-expire": job<{ sessionId: string }>({ keyed: true }),
   // A group gift card ordered from the vendor once its Chorus is delivered (docs/decisions/023):
   // keyed by the gift, leased so a dead worker's order is taken up again, retried with growing delays.
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),
@@ -87,6 +89,10 @@ export const JOBS = {
   "mail-order-place": job<{ mailOrderId: string }>({ keyed: true, leased: true }),
   // Orders at a fulfilment service and not yet posted are looked at again, and their organisers told.
   "mail-orders-follow": job<Empty>({ schedule: "* * * * *" }),
+  // The organiser told that their card was delivered or returned, queued with the state that says so.
+  "postcard-mailing-mail": job<{ postcardId: string; status: "delivered" | "returned" }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
+  // Postcards in the post that no webhook has told us about for POSTCARD_REFRESH_HOURS, asked about again.
+  "postcards-refresh": job<Empty>({ schedule: "7 * * * *" }),
   // Log-in sessions and unfinished "start a Chorus" drafts past their expiry leave the database.
   "expired-sessions-sweep": job<Empty>({ schedule: "23 4 * * *" }),
 } satisfies Record<string, JobOptions & { readonly data?: unknown }>;

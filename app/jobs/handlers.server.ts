@@ -10,8 +10,9 @@ import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
 import { followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
+import { expireLocalCheckout } from "~/services/payments/local/hosted.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
-import { refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
+import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { sendTakeDownMail } from "~/services/staff/moderation.server";
@@ -57,6 +58,8 @@ export const jobHandlers: JobHandlers = {
   },
   "expired-sessions-sweep": () => sweepExpiredSessions(),
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
+  "postcard-mailing-mail": ({ data }) => mailMailingNews(data.postcardId, data.status),
+  "local-checkout-expire": ({ data }) => expireLocalCheckout(data.sessionId),
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
   "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),
@@ -67,5 +70,8 @@ export const jobHandlers: JobHandlers = {
   "mail-order-place": ({ data, finalAttempt }) => placeMailOrder(data.mailOrderId, { finalAttempt }),
   "mail-orders-follow": async () => {
     await followMailOrders();
+  },
+  "postcards-refresh": async () => {
+    await refreshStalePostcards();
   },
 };

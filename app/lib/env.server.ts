@@ -212,6 +212,9 @@ const schema = z.object({
   // idempotency key) after a network failure or a 5xx before the payer is told to retry.
   STRIPE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   STRIPE_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // How long a payment page stays open before it expires unpaid and what it locked is let go (24 h,
+  // Stripe's longest; Stripe takes no less than 30 minutes, the local service any number, for tests).
+  CHECKOUT_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
   // Group gift cards (docs/decisions/023-group-gift-cards.md): Tremendous's API key, and the funding
   // source its orders are paid from. Unset: a local gift-card vendor inside the app, with a small
   // catalogue and a claim page, delivering each order after LOCAL_GIFT_CARD_DELIVERY_SECONDS.
@@ -242,6 +245,13 @@ const schema = z.object({
     .optional()
     .transform((v) => v || undefined),
   LOB_API_URL: optionalUrl,
+  // The secret Lob signs its webhooks with (its dashboard shows it); unset, the webhook route refuses
+  // every event. A card not final and not heard of for POSTCARD_REFRESH_HOURS is asked about again.
+  LOB_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  POSTCARD_REFRESH_HOURS: z.coerce.number().positive().default(6),
   LOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   LOCAL_POSTCARD_STEP_SECONDS: z.coerce.number().min(0).default(20),
   POSTCARD_PRICE: z.coerce.number().int().min(0).default(499),

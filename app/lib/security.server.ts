@@ -46,9 +46,9 @@ export function contentSecurityPolicy({ sentryDsn, https }: { sentryDsn?: string
 
 /**
  * Paths other sites post to by design, each protected by a signature of its own instead: the
- * payment service's webhooks.
+ * payment service's and the print service's webhooks.
  */
-const CROSS_ORIGIN_POSTS = new Set(["/stripe/webhook"]);
+const CROSS_ORIGIN_POSTS = new Set(["/stripe/webhook", "/lob/webhook"]);
 
 /**
  * Rejects state-changing requests sent by pages of another origin. Browsers

@@ -1,5 +1,5 @@
 import { giftContributions, gifts, type Gift, type GiftContribution } from "drizzle/schema";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type GiftChoice = Pick<Gift, "country" | "productId" | "productName" | "currency" | "minAmount" | "maxAmount" | "targetAmount">;
@@ -104,4 +104,23 @@ export async function markGiftContributionRefunded(db: Db, id: string, amountRef
     .update(giftContributions)
     .set({ status: "refunded", amountRefunded, refundedAt: new Date() })
     .where(eq(giftContributions.id, id));
+}
+
+/**
+ * Its payment page expired unpaid (the payment webhook says so): a pending contribution of that
+ * session becomes abandoned; true when it did.
+ */
+export async function markGiftContributionAbandoned(db: Db, id: string, checkoutSessionId: string) {
+  const saved = await db
+    .update(giftContributions)
+    .set({ status: "abandoned" })
+    .where(
+      and(
+        eq(giftContributions.id, id),
+        eq(giftContributions.status, "pending"),
+        or(isNull(giftContributions.checkoutSessionId), eq(giftContributions.checkoutSessionId, checkoutSessionId)),
+      ),
+    )
+    .returning({ id: giftContributions.id });
+  return saved.length > 0;
 }

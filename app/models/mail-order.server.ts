@@ -1,5 +1,5 @@
 import { events, mailOrders, users, type MailOrder } from "drizzle/schema";
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewMailOrder = Pick<
@@ -77,7 +77,47 @@ export async function listMailOrdersForStaff(db: Db, limit = 100) {
     .from(mailOrders)
     .innerJoin(events, eq(events.id, mailOrders.eventId))
     .innerJoin(users, eq(users.id, mailOrders.userId))
-    .where(sql`${mailOrders.status} <> 'awaiting_payment'`)
+    .where(sql`${mailOrders.status} not in ('awaiting_payment', 'abandoned')`)
     .orderBy(sql`${mailOrders.status} = 'failed' desc`, desc(mailOrders.createdAt))
     .limit(limit);
+}
+
+/**
+ * Its payment page expired unpaid (the payment webhook says so): an order awaiting that session's
+ * payment becomes abandoned, and its next payment page is a new one. True when it did.
+ */
+export async function markMailOrderAbandoned(db: Db, id: string, checkoutSessionId: string) {
+  const saved = await db
+    .update(mailOrders)
+    .set({ status: "abandoned", checkoutAttempts: sql`${mailOrders.checkoutAttempts} + 1`, updatedAt: new Date() })
+    .where(
+      and(
+        eq(mailOrders.id, id),
+        eq(mailOrders.status, "awaiting_payment"),
+        or(isNull(mailOrders.checkoutSessionId), eq(mailOrders.checkoutSessionId, checkoutSessionId)),
+      ),
+    )
+    .returning({ id: mailOrders.id });
+  return saved.length > 0;
+}
+
+/** An abandoned order waits for a payment again (its new page follows); null when it is no longer abandoned. */
+export async function reopenMailOrder(db: Db, id: string) {
+  const [row] = await db
+    .update(mailOrders)
+    .set({ status: "awaiting_payment", updatedAt: new Date() })
+    .where(and(eq(mailOrders.id, id), eq(mailOrders.status, "abandoned")))
+    .returning();
+  return row ?? null;
+}
+
+/** Where the user's most recent order went (any Chorus), to offer it again. */
+export async function findLastMailOrderAddress(db: Db, userId: string) {
+  const [row] = await db
+    .select({ address: mailOrders.address })
+    .from(mailOrders)
+    .where(eq(mailOrders.userId, userId))
+    .orderBy(desc(mailOrders.createdAt))
+    .limit(1);
+  return row?.address ?? null;
 }

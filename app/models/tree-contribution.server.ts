@@ -1,5 +1,5 @@
 import { events, treeContributions, type TreeContribution } from "drizzle/schema";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export type NewTreeContribution = Pick<
@@ -92,4 +92,23 @@ export async function listRecentTreeContributions(db: Db, limit = 50) {
     .where(inArray(treeContributions.status, ["paid", "planted", "failed", "refunded"]))
     .orderBy(desc(treeContributions.createdAt))
     .limit(limit);
+}
+
+/**
+ * Its payment page expired unpaid (the payment webhook says so): a pending contribution of that
+ * session becomes abandoned; true when it did.
+ */
+export async function markTreeContributionAbandoned(db: Db, id: string, checkoutSessionId: string) {
+  const saved = await db
+    .update(treeContributions)
+    .set({ status: "abandoned" })
+    .where(
+      and(
+        eq(treeContributions.id, id),
+        eq(treeContributions.status, "pending"),
+        or(isNull(treeContributions.checkoutSessionId), eq(treeContributions.checkoutSessionId, checkoutSessionId)),
+      ),
+    )
+    .returning({ id: treeContributions.id });
+  return saved.length > 0;
 }

@@ -12,7 +12,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ trees: await listTreesForStaff() }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-const BADGE = { planted: "badge--ok", refunded: "badge--muted", failed: "badge--danger", paid: "badge--muted", pending: "badge--muted" };
+const BADGE = {
+  planted: "badge--ok",
+  refunded: "badge--muted",
+  failed: "badge--danger",
+  paid: "badge--muted",
+  pending: "badge--muted",
+  abandoned: "badge--muted",
+};
 
 /** Staff: the latest trees paid for; a planting that failed for good says why, and its refund. */
 export default function AdminTreesPage() {

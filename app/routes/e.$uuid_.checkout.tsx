@@ -57,6 +57,19 @@ export default function CheckoutPage() {
       </header>
       {reply && !reply.ok && !reply.errors?.promoCode ? <FormMessages formError={reply.formError} /> : null}
       <CheckoutForm page={page} errors={reply?.errors} />
+      {page.byPost.length ? (
+        <section className="card stack" aria-labelledby="by-post-heading">
+          <h2 id="by-post-heading">Also by post</h2>
+          <p className="field-hint">Made from the published video and posted wherever you like; paid on its own page, with postage.</p>
+          <ul className="stack">
+            {page.byPost.map((offer) => (
+              <li key={offer.kind}>
+                <Link to={offer.href}>{`${offer.name}, ${offer.price} a copy`}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

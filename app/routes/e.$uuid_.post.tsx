@@ -8,7 +8,7 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { mailOrderPage, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
+import { mailOrderPage, payForMailOrder, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
 
 // A DVD of the video, or a printed photo book of its stills, posted to an address
 // (docs/decisions/029-dvds-and-keepsakes-by-post.md): the order form, then each order's status.
@@ -17,18 +17,21 @@ export const meta: MetaFunction = () => [{ title: `A DVD or a photo book — ${P
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    return json(await mailOrderPage(await getUser(request), params.uuid), { headers: { "Cache-Control": "private, no-store" } });
+    return json(await mailOrderPage(await getUser(request), params.uuid, new URL(request.url)), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
   } catch (error) {
     throw asPageError(error);
   }
 }
 
-/** The order form: on to the payment page, or back with what needs fixing. */
+/** The order form, or Pay on an order not paid yet: on to the payment page, or back with what needs fixing. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await getUser(request);
   const form = await readForm(request);
   const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   try {
+    if (values.intent === "pay") return redirect(await payForMailOrder(user, params.uuid, values));
     const { paymentUrl } = await startMailOrderFromPage(user, params.uuid, values);
     return redirect(paymentUrl);
   } catch (error) {
@@ -42,7 +45,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function MailOrderPage() {
   const page = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
-  const values = reply?.values;
+  // What was typed when the form comes back refused; otherwise the organiser's last address.
+  const values = reply?.values ?? (page.address ? { ...page.address } : undefined);
   const errors = reply?.errors ?? {};
   return (
     <div className="stack">
@@ -61,7 +65,7 @@ export default function MailOrderPage() {
                 <legend>What would you like?</legend>
                 {page.products.map((product) => (
                   <label key={product.kind}>
-                    <input type="radio" name="kind" value={product.kind} defaultChecked={(values?.kind ?? "dvd") === product.kind} />
+                    <input type="radio" name="kind" value={product.kind} defaultChecked={(values?.kind ?? page.chosen) === product.kind} />
                     {product.kind === "dvd" ? <FilmIcon /> : <GiftIcon />}
                     <span>
                       <strong>{product.name}</strong>, {product.price} each
@@ -132,7 +136,7 @@ export default function MailOrderPage() {
       </div>
       {page.orders.length ? <OrderStatus orders={page.orders} /> : null}
       <p>
-        <a href={`/e/${page.uuid}`}>Back to the {PRODUCT_NAME}</a>
+        <a href={`/e/${page.uuid}`}>Back to the {PRODUCT_NAME}</a> · <a href={`/e/${page.uuid}/checkout`}>Checkout</a>
       </p>
     </div>
   );
@@ -160,6 +164,14 @@ function OrderStatus({ orders }: { orders: MailOrderView[] }) {
             <span className="field-hint">To {order.addressLines.join(", ")}</span>
             {order.status === "failed" && order.failure ? (
               <p className="field-hint">{order.failure} We will try again or refund you.</p>
+            ) : null}
+            {order.status === "abandoned" || order.status === "awaiting_payment" ? (
+              <Form method="post">
+                <input type="hidden" name="orderId" value={order.id} />
+                <SubmitButton pending="Opening the payment page…" name="intent" value="pay">
+                  {order.status === "abandoned" ? `Pay again (${order.total})` : `Go to the payment page (${order.total})`}
+                </SubmitButton>
+              </Form>
             ) : null}
           </li>
         ))}

@@ -162,6 +162,14 @@ export default function PostcardPage() {
           </Form>
         </>
       ) : null}
+      {card.status === "checkout" ? (
+        // Left the payment page before paying: the same page opens again until it expires.
+        <Form method="post">
+          <SubmitButton pending="Opening the payment…" name="intent" value="pay">
+            Go back to the payment page
+          </SubmitButton>
+        </Form>
+      ) : null}
       <Link to={`/e/${uuid}/postcards`}>All postcards of this Chorus</Link>
     </div>
   );

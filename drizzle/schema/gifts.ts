@@ -42,8 +42,11 @@ export const gifts = pgTable(
   ],
 );
 
-/** pending: a checkout was started; paid: the payment webhook recorded it; refunded. */
-export const giftContributionStatus = pgEnum("gift_contribution_status", ["pending", "paid", "refunded"]);
+/**
+ * pending: a checkout was started; paid: the payment webhook recorded it; refunded; abandoned: its
+ * payment page expired unpaid.
+ */
+export const giftContributionStatus = pgEnum("gift_contribution_status", ["pending", "paid", "refunded", "abandoned"]);
 
 // The ledger of money in: one row per contribution, made pending when the checkout starts and marked
 // paid only by the payment webhook (the source of truth).

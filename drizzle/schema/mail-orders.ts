@@ -14,7 +14,8 @@ export const mailOrderKind = pgEnum("mail_order_kind", ["dvd", "keepsake"]);
 
 /**
  * awaiting_payment: the checkout is open; paid: to be placed with the vendor; received, printed,
- * shipped: the vendor's progress; failed: the vendor refused or gave up; refunded: the money went back.
+ * shipped: the vendor's progress; failed: the vendor refused or gave up; refunded: the money went back;
+ * abandoned: the payment page expired unpaid (the organiser may pay again, which opens a new one).
  */
 export const mailOrderStatus = pgEnum("mail_order_status", [
   "awaiting_payment",
@@ -24,6 +25,7 @@ export const mailOrderStatus = pgEnum("mail_order_status", [
   "shipped",
   "failed",
   "refunded",
+  "abandoned",
 ]);
 
 export const mailOrders = pgTable(
@@ -52,6 +54,8 @@ export const mailOrders = pgTable(
     status: mailOrderStatus().notNull().default("awaiting_payment"),
     provider: text(),
     checkoutSessionId: text(),
+    /** How many payment pages expired unpaid: each new one is keyed by it, so paying again opens a new page. */
+    checkoutAttempts: integer().notNull().default(0),
     paymentIntentId: text(),
     amountRefunded: integer().notNull().default(0),
     /** The fulfilment service that took it, its order id, and its tracking once shipped. */

@@ -10,7 +10,7 @@ import { users } from "./users";
 /**
  * draft: editable; checkout: locked, waiting for its payment; paid: the payment webhook recorded it and
  * the send job is queued; sent: the print service took it; failed: it never will be (refund follows);
- * refunded: the payment went back.
+ * refunded: the payment went back. A checkout whose payment page expired unpaid goes back to draft.
  */
 export const postcardStatus = pgEnum("postcard_status", ["draft", "checkout", "paid", "sent", "failed", "refunded"]);
 
@@ -34,6 +34,8 @@ export const postcards = pgTable(
     currency: text().notNull(),
     paymentProvider: text(),
     checkoutSessionId: text(),
+    /** How many payment pages expired unpaid: each new one is keyed by it, so paying again opens a new page. */
+    checkoutAttempts: integer().notNull().default(0),
     paymentIntentId: text(),
     /** The print service that took it, its id there, and the last state it reported. */
     printProvider: text(),
@@ -50,9 +52,21 @@ export const postcards = pgTable(
   (t) => [
     index("postcards_event_idx").on(t.eventId),
     index("postcards_status_idx").on(t.status, t.updatedAt),
+    // The print service's webhooks name a card by its id there.
+    index("postcards_print_idx").on(t.printId),
     check("postcards_amount_check", sql`${t.amount} >= 0`),
   ],
 );
+
+// Every print service webhook event taken in, by the service's event id: a repeated delivery finds
+// its row and changes nothing (docs/decisions/030-postcards.md).
+export const printMailEvents = pgTable("print_mail_events", {
+  id: text().primaryKey(),
+  type: text().notNull(),
+  /** The print service's id of the card the event is about. */
+  objectId: text(),
+  receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
 
 // The local print service's postcards (used when no LOB_API_KEY is set), one per idempotency key.
 export const localPostcardMailings = pgTable("local_postcard_mailings", {

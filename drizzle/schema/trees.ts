@@ -8,9 +8,10 @@ import { events } from "./events";
 
 /**
  * pending: a checkout was started; paid: the payment webhook recorded it and planting is queued;
- * planted: the vendor took the order; failed: the vendor refused for good (then refunded).
+ * planted: the vendor took the order; failed: the vendor refused for good (then refunded); abandoned:
+ * its payment page expired unpaid.
  */
-export const treeContributionStatus = pgEnum("tree_contribution_status", ["pending", "paid", "planted", "failed", "refunded"]);
+export const treeContributionStatus = pgEnum("tree_contribution_status", ["pending", "paid", "planted", "failed", "refunded", "abandoned"]);
 
 export const treeContributions = pgTable(
   "tree_contributions",

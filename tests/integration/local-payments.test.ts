@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { paymentEvents } from "drizzle/schema";
-import { and, eq, isNotNull } from "drizzle-orm";
+import { localPaymentObjects, paymentEvents } from "drizzle/schema";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MembershipPlanPrice, PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
@@ -252,6 +252,39 @@ describe("the local payment service", () => {
     expect(await (await api("POST", "checkout/sessions", { mode: "payment", success_url: "not a url" })).json()).toMatchObject({
       error: { type: "invalid_request_error", param: expect.any(String) },
     });
+  });
+
+  test("a session past its expires_at expires when read, sends checkout.session.expired once, and takes no payment", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment());
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "open", url: ref.url });
+    // As if its 24 hours had gone by with no one looking.
+    await db()
+      .update(localPaymentObjects)
+      .set({ data: sql`jsonb_set(${localPaymentObjects.data}, '{expires_at}', to_jsonb(extract(epoch from now())::int - 1))` })
+      .where(eq(localPaymentObjects.id, ref.id));
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "expired", url: ref.url });
+    await untilApplied(ref.id, "checkout.session.expired");
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "expired" });
+    const page = await pageText(await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242")));
+    expect(page).toContain("This payment page has expired");
+    const told = await db().select().from(paymentEvents).where(eq(paymentEvents.objectId, ref.id));
+    expect(told.map((row) => row.type)).toEqual(["checkout.session.expired"]);
+
+    // An expiry is for the future, and no more than a day away.
+    const refused = await payer.raw("POST", "/local-payments/v1/checkout/sessions", {
+      body: new URLSearchParams({
+        mode: "payment",
+        "line_items[0][quantity]": "1",
+        "line_items[0][price_data][currency]": "usd",
+        "line_items[0][price_data][unit_amount]": "100",
+        "line_items[0][price_data][product_data][name]": "A thing",
+        success_url: `${server.url}/done`,
+        expires_at: String(Math.floor(Date.now() / 1000) - 60),
+      }),
+      headers: { authorization: `Bearer ${localPaymentKeys().secretKey}`, "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { type: "invalid_request_error", param: "expires_at" } });
   });
 
   test("its pages refuse a form posted from another site", async () => {

@@ -10,6 +10,7 @@ import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { startFulfilmentStandIn, type FulfilmentStandIn } from "../support/fulfilment-stand-in";
 import { TestClient } from "../support/http-client";
+import { postPaymentEvent } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
@@ -293,4 +294,98 @@ describe("when the service fails", () => {
     // A user who is not staff cannot see or act.
     expect((await client.raw("GET", "/admin/orders")).status).toBeGreaterThanOrEqual(400);
   }, 60_000);
+});
+
+describe("a payment page left unpaid", () => {
+  const ORDER_FIELDS = {
+    kind: "keepsake",
+    quantity: "1",
+    name: "Ana Silva",
+    line1: "1 Main St",
+    city: "Springfield",
+    region: "IL",
+    postalCode: "62701",
+    country: "US",
+  };
+
+  /** An order made on the page, and its payment page's session as the payment service sends it when it expires. */
+  async function orderLeftUnpaid() {
+    const { user, client, event } = await organiser();
+    const started = await client.form(`/e/${event.uuid}/post`, ORDER_FIELDS);
+    expect(started.status).toBe(302);
+    const [order] = await db().select().from(mailOrders).where(eq(mailOrders.eventId, event.id));
+    const metadata = { kind: "mail-order", mailOrderId: order!.id, eventUuid: event.uuid };
+    const session = { id: order!.checkoutSessionId, object: "checkout.session", status: "expired", payment_status: "unpaid", metadata };
+    return { user, client, event, order: order!, session, firstPage: started.headers.get("location")! };
+  }
+
+  test("its expiry abandons the order, once; the page says so and Pay again opens a new page that pays it", async () => {
+    const { client, event, order, session, firstPage } = await orderLeftUnpaid();
+    const expired = await postPaymentEvent(client, "checkout.session.expired", session);
+    expect(expired).toMatchObject({ status: 200, body: { data: { outcome: "applied" } } });
+    expect(await orderRow(order.id)).toMatchObject({ status: "abandoned", checkoutAttempts: 1 });
+    expect((await postPaymentEvent(client, "checkout.session.expired", session, expired.id)).body.data?.outcome).toBe("duplicate");
+
+    const page = await (await client.raw("GET", `/e/${event.uuid}/post`)).text();
+    expect(page).toContain("Not paid: the payment page expired, so nothing was charged");
+    expect(page).toContain("Pay again ($43.99)");
+
+    const again = await client.form(`/e/${event.uuid}/post`, { intent: "pay", orderId: order.id });
+    expect(again.status).toBe(302);
+    const secondPage = again.headers.get("location")!;
+    expect(new URL(secondPage).pathname).toMatch(/^\/local-payments\/checkout\//);
+    expect(secondPage).not.toBe(firstPage);
+    expect(await orderRow(order.id)).toMatchObject({ status: "awaiting_payment", checkoutAttempts: 1 });
+    // The old page's expiry told again changes nothing: the order now waits for the new one.
+    expect((await postPaymentEvent(client, "checkout.session.expired", session)).body.data?.outcome).toBe("ignored");
+
+    await payWithTestCard(client, secondPage);
+    await until(async () => (await orderRow(order.id)).status !== "awaiting_payment", { timeout: 20_000, what: "the order to be paid" });
+    expect((await orderRow(order.id)).paidAt).not.toBeNull();
+    // Someone else's order, or one already paid, cannot be paid again from the page.
+    const stranger = await organiser();
+    expect((await stranger.client.form(`/e/${stranger.event.uuid}/post`, { intent: "pay", orderId: order.id })).status).toBe(404);
+    expect((await client.form(`/e/${event.uuid}/post`, { intent: "pay", orderId: order.id })).status).toBe(409);
+  });
+
+  test("a payment of the old page that comes after its expiry is honoured: the order is placed", async () => {
+    const { client, order, session } = await orderLeftUnpaid();
+    expect((await postPaymentEvent(client, "checkout.session.expired", session)).body.data?.outcome).toBe("applied");
+    const late = await postPaymentEvent(client, "checkout.session.completed", {
+      ...session,
+      status: "complete",
+      payment_status: "paid",
+      payment_intent: `pi_late_${crypto.randomBytes(6).toString("hex")}`,
+      amount_total: order.totalAmount,
+      currency: "usd",
+    });
+    expect(late.body.data?.outcome).toBe("applied");
+    await until(async () => ["received", "printed", "shipped"].includes((await orderRow(order.id)).status), {
+      timeout: 20_000,
+      what: "the late-paid order to be placed",
+    });
+  });
+});
+
+describe("offered where people pay", () => {
+  test("the cart page of a published Chorus offers both by post; the offer opens the form with it chosen and the last address filled in", async () => {
+    const { client, event } = await organiser();
+    const cart = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
+    expect(cart).toContain("Also by post");
+    expect(cart).toContain(`href="/e/${event.uuid}/post?kind=keepsake"`);
+    expect(cart).toContain(`href="/e/${event.uuid}/post?kind=dvd"`);
+
+    const form = await (await client.raw("GET", `/e/${event.uuid}/post?kind=keepsake`)).text();
+    expect(form).toContain(`checked="" value="keepsake"`);
+    expect(form).toContain(`href="/e/${event.uuid}/checkout"`);
+    // After one order, the next form starts from its address.
+    expect((await client.post("/api/v2/heirloom", { eventId: event.id, quantity: 1, ...ADDRESS })).status).toBe(201);
+    const again = await (await client.raw("GET", `/e/${event.uuid}/post?kind=dvd`)).text();
+    expect(again).toContain(`checked="" value="dvd"`);
+    expect(again).toContain('value="Springfield"');
+    expect(again).toContain('value="62701"');
+
+    const early = await organiser({ published: false });
+    expect(await (await early.client.raw("GET", `/e/${early.event.uuid}/checkout`)).text()).not.toContain("Also by post");
+  });
 });

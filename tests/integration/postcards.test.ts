@@ -1,23 +1,28 @@
-import { localPostcardMailings, postcards } from "drizzle/schema";
+import crypto from "node:crypto";
+import { localPostcardMailings, paymentEvents, postcards } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { lobSignature } from "~/integrations/print-mail/lob-webhook";
 import { db } from "~/lib/db.server";
 import { fitMessage } from "~/services/postcards/postcard-art.server";
-import { sendPostcard } from "~/services/postcards/sending.server";
+import { refreshStalePostcards, sendPostcard } from "~/services/postcards/sending.server";
 import type { RunningServer } from "../../server";
 import { lastMailTo, loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { untilJobsFinished } from "../support/jobs";
+import { postPaymentEvent } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
 // Printed postcards with the local print service (no LOB_API_KEY) and the local payment service: the
 // draft and its checks, the true preview, checkout made real by the webhook, sending once, failing clearly.
 
+const LOB_WEBHOOK_SECRET = "lob_webhook_test_secret";
+
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startTestServer({ JOB_POLL_SECONDS: "0.5", LOCAL_POSTCARD_STEP_SECONDS: "1" });
+  server = await startTestServer({ JOB_POLL_SECONDS: "0.5", LOCAL_POSTCARD_STEP_SECONDS: "1", LOB_WEBHOOK_SECRET });
 });
 afterAll(() => server.close());
 
@@ -231,5 +236,157 @@ describe("sending exactly once", () => {
 
     expect((await cardOf(id)).printId).toBe(first.printId);
     expect(await db().select().from(localPostcardMailings).where(eq(localPostcardMailings.idempotencyKey, id))).toHaveLength(1);
+  });
+});
+
+describe("a checkout left unpaid", () => {
+  test("its expiry unlocks the card, once; the page says so and Pay opens a new page; a late payment of the old one is honoured", async () => {
+    const { client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow", address: ADDRESS })).body.data.id;
+    const first = await client.post(`/api/v2/postcards/${id}/checkout`, {});
+    // Pressing Pay again while the page is open goes back to the same page.
+    expect((await client.post(`/api/v2/postcards/${id}/checkout`, {})).body.data.url).toBe(first.body.data.url);
+    const { checkoutSessionId } = await cardOf(id);
+    const session = { id: checkoutSessionId, object: "checkout.session", status: "expired", payment_status: "unpaid" };
+    const metadata = { kind: "postcard", postcardId: id, eventUuid: event.uuid };
+
+    const expired = await postPaymentEvent(client, "checkout.session.expired", { ...session, metadata });
+    expect(expired).toMatchObject({ status: 200, body: { data: { outcome: "applied" } } });
+    expect(await cardOf(id)).toMatchObject({ status: "draft", checkoutAttempts: 1 });
+    // Told twice, or once more under another id, it changes nothing more.
+    expect((await postPaymentEvent(client, "checkout.session.expired", { ...session, metadata }, expired.id)).body.data?.outcome).toBe(
+      "duplicate",
+    );
+    expect((await postPaymentEvent(client, "checkout.session.expired", { ...session, metadata })).body.data?.outcome).toBe("ignored");
+    expect(await db().select().from(paymentEvents).where(eq(paymentEvents.id, expired.id))).toHaveLength(1);
+    expect((await cardOf(id)).checkoutAttempts).toBe(1);
+
+    const page = await (await client.raw("GET", `/e/${event.uuid}/postcards/${id}`)).text();
+    expect(page).toContain("the payment page expired, so nothing was charged");
+    expect(page).toContain("Pay $4.99 and post it");
+    expect((await client.put(`/api/v2/postcards/${id}`, { message: "Changed after all" })).status).toBe(200);
+
+    const second = await client.post(`/api/v2/postcards/${id}/checkout`, {});
+    expect(second.status).toBe(200);
+    expect(second.body.data.url).not.toBe(first.body.data.url);
+    expect((await cardOf(id)).status).toBe("checkout");
+
+    // The first page's payment comes in after all (events may come in any order): the card is sent.
+    const late = await postPaymentEvent(client, "checkout.session.completed", {
+      ...session,
+      status: "complete",
+      payment_status: "paid",
+      payment_intent: `pi_late_${crypto.randomBytes(6).toString("hex")}`,
+      amount_total: 499,
+      currency: "usd",
+      metadata,
+    });
+    expect(late.body.data?.outcome).toBe("applied");
+    await until(async () => (await cardOf(id)).status === "sent", { timeout: 20_000, what: "the late-paid postcard to be sent" });
+  });
+});
+
+/** A Lob webhook request: the event signed with `secret` at `timestamp` (now, by default). */
+function lobRequest(event: Record<string, unknown>, { secret = LOB_WEBHOOK_SECRET, timestamp = String(Date.now()) } = {}) {
+  const body = JSON.stringify(event);
+  return {
+    body,
+    headers: {
+      "content-type": "application/json",
+      "lob-signature": lobSignature(secret, timestamp, body),
+      "lob-signature-timestamp": timestamp,
+    },
+  };
+}
+
+const lobEvent = (type: string, printId: string, id = `evt_${crypto.randomBytes(8).toString("hex")}`) => ({
+  id,
+  object: "event",
+  event_type: { id: type, resource: "postcards", enabled_for_test: true, object: "event_type" },
+  reference_id: printId,
+  body: { id: printId, object: "postcard", expected_delivery_date: "2026-12-03" },
+  date_created: new Date().toISOString(),
+});
+
+describe("Lob's webhooks", () => {
+  /** A card as if Lob had taken it, under a print id of Lob's shape. */
+  async function cardWithLob() {
+    const { user, client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow", address: ADDRESS })).body.data.id;
+    const printId = `psc_${crypto.randomBytes(12).toString("hex")}`;
+    await db()
+      .update(postcards)
+      .set({ status: "sent", printProvider: "lob", printId, mailingStatus: "created" })
+      .where(eq(postcards.id, id));
+    return { user, client, id, printId };
+  }
+
+  const post = (request: { body: string; headers: Record<string, string> }) =>
+    new TestClient(server.url).raw("POST", "/lob/webhook", request);
+
+  test("a signed event moves the card on and tells the organiser once it is delivered; a repeat or an older event changes nothing", async () => {
+    const { user, id, printId } = await cardWithLob();
+    const transit = await post(lobRequest(lobEvent("postcard.in_transit", printId)));
+    expect(transit.status).toBe(200);
+    expect((await transit.json()).data.outcome).toBe("applied");
+    expect(await cardOf(id)).toMatchObject({ mailingStatus: "mailed", expectedDelivery: "2026-12-03" });
+
+    const delivered = lobEvent("postcard.delivered", printId);
+    expect((await (await post(lobRequest(delivered))).json()).data.outcome).toBe("applied");
+    // Lob sends it again (same id, signed anew): taken once.
+    expect((await (await post(lobRequest(delivered))).json()).data.outcome).toBe("duplicate");
+    // An earlier step arriving late does not move the card back.
+    expect((await (await post(lobRequest(lobEvent("postcard.in_transit", printId)))).json()).data.outcome).toBe("ignored");
+    expect((await cardOf(id)).mailingStatus).toBe("delivered");
+
+    const mail = await until(() => lastMailTo(user.email).then((m) => (m?.subject === "Your postcard was delivered" ? m : null)), {
+      what: "the delivered mail",
+    });
+    expect(mail?.subject).toBe("Your postcard was delivered");
+  });
+
+  test("unsigned, wrongly signed, stale and malformed events are refused and change nothing", async () => {
+    const { id, printId } = await cardWithLob();
+    const event = lobEvent("postcard.returned_to_sender", printId);
+    const signed = lobRequest(event);
+    const unsigned = await post({ body: signed.body, headers: { "content-type": "application/json" } });
+    expect(unsigned.status).toBe(400);
+    expect((await unsigned.json()).error.code).toBe("INVALID_SIGNATURE");
+    const forged = await post(lobRequest(event, { secret: "not-the-secret" }));
+    expect((await forged.json()).error.code).toBe("INVALID_SIGNATURE");
+    // The body changed after signing.
+    const tampered = await post({ ...signed, body: signed.body.replace("returned_to_sender", "delivered") });
+    expect(tampered.status).toBe(400);
+    const stale = await post(lobRequest(event, { timestamp: String(Date.now() - 10 * 60 * 1000) }));
+    expect(stale.status).toBe(400);
+    expect((await stale.json()).error.code).toBe("STALE_SIGNATURE");
+    const notAnEvent = await post(lobRequest({ hello: "world" }));
+    expect((await notAnEvent.json()).error.code).toBe("INVALID_EVENT");
+    expect((await cardOf(id)).mailingStatus).toBe("created");
+
+    // The same event, properly signed, is then taken: the refusals did not use up its id.
+    const returned = await post(lobRequest(event));
+    expect((await returned.json()).data.outcome).toBe("applied");
+    expect((await cardOf(id)).mailingStatus).toBe("returned");
+  });
+
+  test("the sweep asks about cards in the post that nothing was heard of for hours", async () => {
+    const { client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "confetti", address: ADDRESS })).body.data.id;
+    await pay(client, id);
+    await until(async () => (await cardOf(id)).status === "sent", { timeout: 20_000, what: "the postcard to be sent" });
+    // As if no webhook had come for a day, while the print service moved it on.
+    await db()
+      .update(postcards)
+      .set({ mailingStatus: "created", updatedAt: new Date(Date.now() - 24 * 3600 * 1000) })
+      .where(eq(postcards.id, id));
+    await until(async () => (await refreshStalePostcards()) >= 0 && (await cardOf(id)).mailingStatus !== "created", {
+      timeout: 20_000,
+      what: "the sweep to see the card move on",
+    });
+    // A card heard of recently (the sweep's own news counts) is left alone.
+    await db().update(postcards).set({ mailingStatus: "printed" }).where(eq(postcards.id, id));
+    await refreshStalePostcards();
+    expect((await cardOf(id)).mailingStatus).toBe("printed");
   });
 });

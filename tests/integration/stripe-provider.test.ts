@@ -106,6 +106,8 @@ describe("the Stripe provider through the official SDK", () => {
       success_url: input.successUrl,
       cancel_url: input.cancelUrl,
     });
+    // A page stays open Stripe's own 24 hours unless CHECKOUT_EXPIRY_SECONDS asks for less.
+    expect(form.expires_at).toBeUndefined();
     expect(standIn.sessions.get(ref.id)).toMatchObject({ amount_total: 3000 });
     expect(ref.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
   });

@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import { payments, type Event, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
+import Stripe from "stripe";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { findOrInsertProviderInvoice } from "~/models/payment.server";
 import { updateUser } from "~/models/user.server";
+import { localPaymentKeys } from "~/services/payments/local/keys.server";
 import type { TestClient } from "./http-client";
 import { until } from "./wait";
 
@@ -101,4 +103,30 @@ export async function grantProducts(event: Pick<Event, "id" | "creatorId">, keys
     promoCode: null,
     paidAt: new Date(),
   });
+}
+
+/**
+ * Posts one payment event to the webhook route as the payment service would, signed with the local
+ * service's webhook secret; `id` names it (a new one when omitted). Resolves with the route's answer.
+ */
+export async function postPaymentEvent(
+  client: TestClient,
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_test_${crypto.randomBytes(8).toString("hex")}`,
+) {
+  const payload = JSON.stringify({
+    id,
+    object: "event",
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: { object },
+  });
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: localPaymentKeys().webhookSecret });
+  const reply = await client.raw("POST", "/stripe/webhook", {
+    body: payload,
+    headers: { "content-type": "application/json", "stripe-signature": header },
+  });
+  return { id, status: reply.status, body: (await reply.json()) as { data?: { outcome?: string } } };
 }

@@ -101,4 +101,5 @@ export const MAIL_ORDER_STATUS_TEXT = {
   shipped: "Posted",
   failed: "Could not be made",
   refunded: "Refunded",
+  abandoned: "Not paid: the payment page expired, so nothing was charged",
 } as const;

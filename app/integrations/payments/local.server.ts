@@ -14,6 +14,7 @@ export function localPaymentsProvider(settings: {
   secretKey: string;
   webhookSecret: string;
   timeoutMs: number;
+  checkoutExpirySeconds: number;
 }): PaymentsProvider {
   const url = new URL(settings.appUrl);
   const protocol = url.protocol === "https:" ? "https" : "http";
@@ -26,6 +27,7 @@ export function localPaymentsProvider(settings: {
     protocol,
     basePath: LOCAL_PAYMENTS_PATH,
     timeoutMs: settings.timeoutMs,
+    checkoutExpirySeconds: settings.checkoutExpirySeconds,
     // The app itself answers: a failure is not a passing network fault.
     networkRetries: 0,
   });

@@ -28,7 +28,11 @@ interface CheckoutCommon {
   /** Where the payer lands after paying; `{CHECKOUT_SESSION_ID}` is replaced with the session id. */
   successUrl: string;
   cancelUrl: string;
-  /** The same key always gives the same session: pressing Pay twice cannot make two. */
+  /**
+   * The same key always gives the same session: pressing Pay twice cannot make two. (Stripe refuses
+   * a key sent again with other parameters, such as a later expiry: to go back to an open session,
+   * retrieve it.)
+   */
   idempotencyKey: string;
 }
 
@@ -67,6 +71,8 @@ export interface CheckoutSessionView {
   customerId: string | null;
   clientReferenceId: string | null;
   metadata: Record<string, string>;
+  /** The hosted payment page, while the session is open. */
+  url: string | null;
 }
 
 export interface RefundInput {

@@ -21,6 +21,20 @@ export interface StripeSettings {
   basePath?: string;
   timeoutMs: number;
   networkRetries: number;
+  /** How long a payment page stays open before it expires unpaid (its `checkout.session.expired` event). */
+  checkoutExpirySeconds: number;
+}
+
+// Stripe keeps a session open for 30 minutes at least and 24 hours at most (its default).
+const STRIPE_MIN_EXPIRY = 1800;
+const STRIPE_MAX_EXPIRY = 86_400;
+
+/** The session's `expires_at`: omitted for Stripe's own 24 h; the local service takes any span (tests shorten it). */
+function expiresAt(settings: StripeSettings) {
+  const seconds = settings.checkoutExpirySeconds;
+  if (settings.name === "stripe" && seconds >= STRIPE_MAX_EXPIRY) return {};
+  const span = settings.name === "stripe" ? Math.max(STRIPE_MIN_EXPIRY, seconds) : seconds;
+  return { expires_at: Math.floor(Date.now() / 1000) + span };
 }
 
 /**
@@ -102,6 +116,7 @@ function sessionView(session: Stripe.Checkout.Session): CheckoutSessionView {
     subscriptionId: idOf(session.subscription),
     customerId: idOf(session.customer),
     clientReferenceId: session.client_reference_id,
+    url: session.url ?? null,
     metadata: { ...(session.metadata ?? {}) },
   };
 }
@@ -141,6 +156,7 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
               payment_intent_data: { metadata: input.metadata },
               success_url: input.successUrl,
               cancel_url: input.cancelUrl,
+              ...expiresAt(settings),
             },
             { idempotencyKey: input.idempotencyKey },
           ),
@@ -171,6 +187,7 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
               subscription_data: { metadata: { ...input.metadata, plan: input.plan.key } },
               success_url: input.successUrl,
               cancel_url: input.cancelUrl,
+              ...expiresAt(settings),
             },
             { idempotencyKey: input.idempotencyKey },
           ),

@@ -1,4 +1,5 @@
 import type { Event, User } from "drizzle/schema";
+import { mailProduct, type MailOrderKind } from "~/domain/commerce/mail-orders";
 import { formatMoney } from "~/domain/commerce/money";
 import { INCLUSION_LABEL } from "~/domain/commerce/pricing";
 import { canManageEvent } from "~/domain/event-permissions";
@@ -88,7 +89,26 @@ export async function loadCheckoutPage({ event }: CheckoutContext) {
       nothingChosen: !cart.lineItems.length,
     },
     countries: listCountries("name"),
+    byPost: byPostOffers(event),
   };
+}
+
+/**
+ * Once the video is published, the DVD and the photo book are offered beside the cart: each links to
+ * the post-order page with it chosen (and the organiser's last address filled in), where it is paid
+ * on its own, as it has a quantity and postage the cart does not (docs/decisions/029).
+ */
+function byPostOffers(event: Event) {
+  if (!event.publishedMedia) return [];
+  return (["dvd", "keepsake"] as const satisfies readonly MailOrderKind[]).map((kind) => {
+    const product = mailProduct(kind);
+    return {
+      kind,
+      name: product.name,
+      price: formatMoney(product.unitAmount, product.currency),
+      href: `/e/${event.uuid}/post?kind=${kind}`,
+    };
+  });
 }
 
 export type CheckoutPage = Awaited<ReturnType<typeof loadCheckoutPage>>;

@@ -17,6 +17,7 @@ import { mailOrderPaid } from "~/services/mail-orders/payment.server";
 import { postcardPaid } from "~/services/postcards/postcard-effects.server";
 import { treeContributionPaid } from "~/services/trees/tree-contribution-effects.server";
 import { loadCartState } from "./cart-state.server";
+import { checkoutExpired } from "./checkout-expiry.server";
 import { cartFromMetadata } from "./checkout.server";
 import { membershipInvoicePaid, renewalFailed, subscriptionChanged } from "./membership-effects.server";
 import { idOf, ignored, ourId, record, text, whole, type PaymentEffect } from "./payment-event-fields.server";
@@ -51,6 +52,8 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
       // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
       if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
+    case "checkout.session.expired":
+      return checkoutExpired(object, tx);
     case "charge.refunded":
       return chargeRefunded(object, tx);
     case "customer.subscription.created":

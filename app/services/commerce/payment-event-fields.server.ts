@@ -13,6 +13,7 @@ export type PaymentEffect =
   | { effect: "refund"; paymentId: string; status: Payment["status"]; eventPaid: boolean | null }
   | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
+  | { effect: "checkout-abandoned"; kind: string; id: string }
   | GiftContributionEffect
   | TreeContributionEffect
   | PostcardEffect

@@ -27,7 +27,8 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
     console.warn(`gift contribution ${id} is gone; payment ${paymentIntentId} should be refunded`);
     return { effect: "ignored", reason: `there is no gift contribution ${id}` };
   }
-  if (contribution.status !== "pending")
+  // A contribution whose payment page expired (abandoned) and was paid all the same is honoured.
+  if (contribution.status !== "pending" && contribution.status !== "abandoned")
     return { effect: "gift-contribution", contributionId: id, eventId: null, alreadyPaid: true, giftCollecting: true };
   if (amount !== contribution.amount) console.warn(`gift contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
   // The gift's row is locked first: the payout freezes the pot under the same lock, so this money is

@@ -22,7 +22,7 @@ import { storage } from "~/services/media/storage.server";
 export async function orderForFiles(id: string | undefined, token: string | undefined) {
   if (!id || !token || !/^[0-9a-f-]{36}$/i.test(id)) return null;
   const order = await findMailOrder(db(), id);
-  if (!order || order.status === "awaiting_payment" || order.status === "refunded") return null;
+  if (!order || order.status === "awaiting_payment" || order.status === "abandoned" || order.status === "refunded") return null;
   const expected = Buffer.from(order.fileToken);
   const given = Buffer.from(token);
   return expected.length === given.length && crypto.timingSafeEqual(expected, given) ? order : null;

@@ -39,6 +39,7 @@ export function fileUrlsOf(order: Pick<MailOrder, "id" | "fileToken">) {
 
 const RANK: Record<MailOrder["status"], number> = {
   awaiting_payment: 0,
+  abandoned: 0,
   paid: 1,
   received: 2,
   printed: 3,

@@ -20,10 +20,18 @@ import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, isApiError, notFound, parseWith } from "~/lib/http.server";
-import { insertMailOrder, listMailOrdersOfEvent, updateMailOrder } from "~/models/mail-order.server";
+import {
+  findLastMailOrderAddress,
+  findMailOrder,
+  insertMailOrder,
+  listMailOrdersOfEvent,
+  reopenMailOrder,
+  updateMailOrder,
+} from "~/models/mail-order.server";
 import { listCountries } from "~/services/commerce/countries.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { openEvent } from "~/services/events/events.server";
+import { openSessionUrl } from "~/services/payments/open-session.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 
 // Ordering a DVD or a photo book of a published Chorus (docs/decisions/029-dvds-and-keepsakes-by-post.md):
@@ -66,7 +74,6 @@ export async function startMailOrder(user: User, event: Event, kind: MailOrderKi
   const fields = parseWith(mailOrderInput, input);
   const address = addressOf(fields);
   const price = priceOf(kind, fields.quantity, address.country);
-  const product = mailProduct(kind);
   const order = await insertMailOrder(db(), {
     eventId: event.id,
     userId: user.id,
@@ -78,8 +85,14 @@ export async function startMailOrder(user: User, event: Event, kind: MailOrderKi
     publishedMediaId,
     fileToken: crypto.randomBytes(24).toString("base64url"),
   });
+  return { order: mailOrderView(order), paymentUrl: await openCheckout(user, event, order) };
+}
+
+/** A payment page for the order, keyed by the order and its attempt, and saved on it; where to pay. */
+async function openCheckout(user: User, event: Event, order: MailOrder) {
   const provider = paymentsProvider();
   const base = env().APP_URL;
+  const product = mailProduct(order.kind);
   try {
     const session = await provider.createPaymentCheckout({
       customerEmail: user.email,
@@ -87,18 +100,40 @@ export async function startMailOrder(user: User, event: Event, kind: MailOrderKi
       metadata: { kind: "mail-order", mailOrderId: order.id, eventUuid: event.uuid },
       successUrl: `${base}/e/${event.uuid}/post`,
       cancelUrl: `${base}/e/${event.uuid}/post`,
-      idempotencyKey: `mail-order:${order.id}`,
+      // A page that expired unpaid is not reopened: each new attempt has a key of its own.
+      idempotencyKey: order.checkoutAttempts ? `mail-order:${order.id}:${order.checkoutAttempts}` : `mail-order:${order.id}`,
       lines: [
-        { name: product.name, unitAmount: price.unitAmount, currency: price.currency, quantity: fields.quantity },
-        { name: `Postage to ${address.country}`, unitAmount: price.shippingAmount, currency: price.currency, quantity: 1 },
+        { name: product.name, unitAmount: order.unitAmount, currency: order.currency, quantity: order.quantity },
+        { name: `Postage to ${order.address.country}`, unitAmount: order.shippingAmount, currency: order.currency, quantity: 1 },
       ],
     });
-    const saved = await updateMailOrder(db(), order.id, { provider: provider.name, checkoutSessionId: session.id });
-    return { order: mailOrderView(saved ?? order), paymentUrl: session.url };
+    await updateMailOrder(db(), order.id, { provider: provider.name, checkoutSessionId: session.id });
+    return session.url;
   } catch (error) {
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;
   }
+}
+
+const payInput = z.object({ orderId: z.uuid({ error: "Choose an order." }) }).loose();
+
+/**
+ * Pay for an order not paid yet, from the order page: back to its payment page while that is open,
+ * or, once it expired unpaid (abandoned), a new one for the same order at the same price.
+ */
+export async function payForMailOrder(user: User | null, uuid: string | undefined, form: Record<string, unknown>) {
+  const event = await managedEventByUuid(user, uuid);
+  const { orderId } = parseWith(payInput, form);
+  const order = await findMailOrder(db(), orderId);
+  if (!user || !order || order.eventId !== event.id) throw notFound("There is no such order.");
+  if (order.status === "awaiting_payment") {
+    const open = await openSessionUrl(order.checkoutSessionId);
+    if (open) return open;
+  }
+  const reopened =
+    order.status === "abandoned" ? await reopenMailOrder(db(), order.id) : order.status === "awaiting_payment" ? order : null;
+  if (!reopened) throw new ApiError(409, "ALREADY_PAID", "This order is already paid for.");
+  return openCheckout(user, event, reopened);
 }
 
 /** An order as the organiser and the API see it. */
@@ -126,20 +161,35 @@ export function mailOrderView(order: MailOrder) {
 
 export type MailOrderView = ReturnType<typeof mailOrderView>;
 
-/** The event's orders for its page: those paid for, or still waiting for a payment started in the last day. */
+/**
+ * The event's orders for its page: those paid for, those still waiting for a payment started in the
+ * last day, and those whose payment page expired in the last week (to pay again).
+ */
 export async function mailOrdersOf(event: Event) {
   const dayAgo = Date.now() - 24 * 3600 * 1000;
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   return (await listMailOrdersOfEvent(db(), event.id))
-    .filter((o) => o.status !== "awaiting_payment" || o.createdAt.getTime() > dayAgo)
+    .filter((o) =>
+      o.status === "awaiting_payment" ? o.createdAt.getTime() > dayAgo : o.status !== "abandoned" || o.updatedAt.getTime() > weekAgo,
+    )
     .map(mailOrderView);
 }
 
-/** What the order page shows: the two products with their prices, the countries we post to, the orders so far. */
-export async function mailOrderPage(user: User | null, uuid: string | undefined) {
+const chosenKind = z.enum(["dvd", "keepsake"]).catch("dvd");
+
+/**
+ * What the order page shows: the two products with their prices, the countries we post to, the
+ * orders so far. Arriving from the cart's offer (`?kind=`), that product is chosen; the address is
+ * the one the organiser last ordered to, so a second order needs no typing.
+ */
+export async function mailOrderPage(user: User | null, uuid: string | undefined, url?: URL) {
   const event = await managedEventByUuid(user, uuid);
   const kinds: MailOrderKind[] = ["dvd", "keepsake"];
+  const lastAddress = user ? await findLastMailOrderAddress(db(), user.id) : null;
   return {
     uuid: event.uuid,
+    chosen: chosenKind.parse(url?.searchParams.get("kind") ?? undefined),
+    address: lastAddress ? { ...lastAddress, line2: lastAddress.line2 ?? "", region: lastAddress.region ?? "" } : null,
     title: event.title,
     published: Boolean(event.publishedMedia),
     products: kinds.map((kind) => {

@@ -24,7 +24,13 @@ export async function mailOrderPaid(session: Record<string, unknown>, tx: Db, pr
     console.warn(`mail order ${id} is gone; payment ${paymentIntentId} should be refunded`);
     return { effect: "ignored", reason: `there is no mail order ${id}` };
   }
-  if (order.status !== "awaiting_payment") return { effect: "mail-order", mailOrderId: id, alreadyPaid: true };
+  // An order whose payment page expired (abandoned) and was paid all the same is honoured: the
+  // money is in, the order goes out.
+  if (order.status !== "awaiting_payment" && order.status !== "abandoned") {
+    if (order.paymentIntentId !== paymentIntentId)
+      console.warn(`mail order ${id} was already paid; payment ${paymentIntentId} should be refunded`);
+    return { effect: "mail-order", mailOrderId: id, alreadyPaid: true };
+  }
   if (amount !== order.totalAmount) console.warn(`mail order ${id}: paid ${amount}, priced at ${order.totalAmount}`);
   await updateMailOrder(tx, id, { status: "paid", provider, paymentIntentId, checkoutSessionId: text(session.id), paidAt: new Date() });
   await queuePlacement(id, { db: tx });

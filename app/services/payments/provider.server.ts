@@ -23,8 +23,14 @@ export function paymentsProvider(): PaymentsProvider {
         protocol: settings.STRIPE_API_PROTOCOL,
         timeoutMs,
         networkRetries: settings.STRIPE_NETWORK_RETRIES,
+        checkoutExpirySeconds: settings.CHECKOUT_EXPIRY_SECONDS,
       });
     }
-    return localPaymentsProvider({ appUrl: settings.APP_URL, ...localPaymentKeys(), timeoutMs });
+    return localPaymentsProvider({
+      appUrl: settings.APP_URL,
+      ...localPaymentKeys(),
+      timeoutMs,
+      checkoutExpirySeconds: settings.CHECKOUT_EXPIRY_SECONDS,
+    });
   });
 }

@@ -28,7 +28,13 @@ export async function postcardPaid(
     console.warn(`postcard ${id} is gone; payment ${paymentIntentId} should be refunded`);
     return { effect: "ignored", reason: `there is no postcard ${id}` };
   }
-  if (postcard.status !== "draft" && postcard.status !== "checkout") return { effect: "postcard-paid", postcardId: id, alreadyPaid: true };
+  // A card whose payment page expired went back to draft; paid all the same, it is honoured and sent
+  // as it now stands.
+  if (postcard.status !== "draft" && postcard.status !== "checkout") {
+    if (postcard.paymentIntentId !== paymentIntentId)
+      console.warn(`postcard ${id} was already paid; payment ${paymentIntentId} should be refunded`);
+    return { effect: "postcard-paid", postcardId: id, alreadyPaid: true };
+  }
   await updatePostcard(tx, id, {
     status: "paid",
     paymentProvider: provider,

@@ -22,6 +22,7 @@ import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
 import { openEvent } from "~/services/events/events.server";
 import { storage } from "~/services/media/storage.server";
+import { openSessionUrl } from "~/services/payments/open-session.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { fitMessage, type PostcardArt } from "./postcard-art.server";
 import { refreshMailing } from "./sending.server";
@@ -85,6 +86,8 @@ export function postcardView(postcard: Postcard) {
     addressLines: postcard.address ? addressLines(postcard.address) : [],
     status: postcard.status,
     editable: postcard.status === "draft",
+    /** Its last payment page expired unpaid, so it is a draft again. */
+    checkoutExpired: postcard.status === "draft" && postcard.checkoutAttempts > 0,
     amount: postcard.amount,
     currency: postcard.currency,
     mailingStatus: postcard.mailingStatus,
@@ -166,13 +169,17 @@ export async function postcardArt(postcard: Postcard, event: Event): Promise<Pos
 
 /**
  * POST /v2/postcards/{id}/checkout: locks the card and opens a payment for it, `{url}`. The payment
- * webhook alone marks it paid (and queues its sending). Pressing Pay again opens the same session.
+ * webhook alone marks it paid (and queues its sending). Pressing Pay again opens the same session;
+ * once that one has expired unpaid (the card is a draft again), a new one.
  */
 export async function checkoutPostcard(user: User | null, id: string | undefined) {
   const { postcard, event } = await managedPostcard(user, id);
   if (!postcard.address) throw badRequest("Some fields need your attention.", { address: "Give the address the card goes to." });
   if (postcard.status !== "draft" && postcard.status !== "checkout")
     throw new ApiError(409, "POSTCARD_LOCKED", "This postcard is already paid for.");
+  // Back to the page already open, when there is one.
+  const open = postcard.status === "checkout" ? await openSessionUrl(postcard.checkoutSessionId) : null;
+  if (open) return { id: postcard.id, url: open };
   const settings = env();
   const card = await updatePostcard(db(), postcard.id, { status: "checkout" });
   const provider = paymentsProvider();
@@ -183,7 +190,8 @@ export async function checkoutPostcard(user: User | null, id: string | undefined
       metadata: { kind: "postcard", postcardId: card.id, eventUuid: event.uuid },
       successUrl: `${settings.APP_URL}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${settings.APP_URL}/e/${event.uuid}/postcards/${card.id}`,
-      idempotencyKey: `postcard:${card.id}`,
+      // A page that expired unpaid is not reopened: each new attempt has a key of its own.
+      idempotencyKey: card.checkoutAttempts ? `postcard:${card.id}:${card.checkoutAttempts}` : `postcard:${card.id}`,
       lines: [{ name: "Printed postcard, posted", unitAmount: card.amount, currency: card.currency, quantity: 1 }],
     });
     await updatePostcard(db(), card.id, { paymentProvider: provider.name, checkoutSessionId: session.id });
@@ -202,6 +210,7 @@ const STATUS_LABELS: Record<Postcard["status"], string> = {
   failed: "It could not be sent; the payment is being refunded.",
   refunded: "It could not be sent; the payment is refunded.",
 };
+const CHECKOUT_EXPIRED_LABEL = "Not paid: the payment page expired, so nothing was charged. You can change the card and pay again.";
 const MAILING_LABELS: Record<string, string> = {
   created: "With the print service, waiting to be printed.",
   printed: "Printed, waiting for the post.",
@@ -213,8 +222,10 @@ const MAILING_LABELS: Record<string, string> = {
 const labelled = (postcard: Postcard) => {
   const view = postcardView(postcard);
   const mailing = postcard.status === "sent" && postcard.mailingStatus ? MAILING_LABELS[postcard.mailingStatus] : null;
-  const expected = postcard.expectedDelivery && postcard.mailingStatus !== "delivered" ? ` Expected by ${postcard.expectedDelivery}.` : "";
-  return { ...view, statusLabel: mailing ? `${mailing}${expected}` : STATUS_LABELS[postcard.status] };
+  const final = postcard.mailingStatus === "delivered" || postcard.mailingStatus === "returned";
+  const expected = postcard.expectedDelivery && !final ? ` Expected by ${postcard.expectedDelivery}.` : "";
+  const status = view.checkoutExpired ? CHECKOUT_EXPIRED_LABEL : STATUS_LABELS[postcard.status];
+  return { ...view, statusLabel: mailing ? `${mailing}${expected}` : status };
 };
 
 /** The postcards page of a Chorus: its cards, for someone who manages it (404 otherwise). */

@@ -1,13 +1,13 @@
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_COUNTRIES } from "~/domain/postcard";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
-import { isPrintServiceError } from "~/integrations/print-mail/print-mail-port";
+import { isPrintServiceError, type MailingStatus } from "~/integrations/print-mail/print-mail-port";
 import { enqueue } from "~/jobs/queue.server";
-import { db } from "~/lib/db.server";
+import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { signedFileUrl } from "~/lib/media-url.server";
 import { findEventById } from "~/models/event.server";
-import { findPostcard, updatePostcard } from "~/models/postcard.server";
+import { findPostcard, listStalePostcardsInThePost, updatePostcard } from "~/models/postcard.server";
 import { findUserById } from "~/models/user.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
@@ -118,16 +118,78 @@ export async function refundPostcard(postcardId: string) {
   await deliverOnce(`postcard-refund:${postcard.id}:email`, "email", organiser.email, () => sendMail({ to: organiser.email, ...mail }));
 }
 
-/** The card as the print service last reported it, asked again when it is in the post. */
+// The print service's states in the order a card goes through them; delivered and returned are final.
+const MAILING_ORDER: readonly MailingStatus[] = ["created", "printed", "mailed", "delivered", "returned"];
+const isFinal = (status: string | null) => status === "delivered" || status === "returned";
+
+/**
+ * Records what the print service says of a sent card (its webhook, a sweep, a page view), moving it
+ * only forward: an event that comes late or twice changes nothing. Reaching delivered or returned
+ * queues the organiser's mail in the same transaction. Returns the card as it now is.
+ */
+export async function recordMailing(tx: Db, postcardId: string, mailing: { status: MailingStatus; expectedDelivery: string | null }) {
+  const card = await findPostcard(tx, postcardId, { forUpdate: true });
+  if (!card || card.status !== "sent" || isFinal(card.mailingStatus)) return card;
+  const known = card.mailingStatus ? MAILING_ORDER.indexOf(card.mailingStatus as MailingStatus) : -1;
+  const forward = MAILING_ORDER.indexOf(mailing.status) > known;
+  const expectedDelivery = mailing.expectedDelivery ?? card.expectedDelivery;
+  if (!forward && expectedDelivery === card.expectedDelivery) return card;
+  const saved = await updatePostcard(tx, card.id, { mailingStatus: forward ? mailing.status : card.mailingStatus, expectedDelivery });
+  if (forward && isFinal(mailing.status)) {
+    await enqueue(
+      "postcard-mailing-mail",
+      { postcardId: card.id, status: mailing.status },
+      { singletonKey: `postcard-mailing-mail:${card.id}`, db: tx },
+    );
+  }
+  return saved;
+}
+
+/** The card as the print service last reported it, asked again while it is in the post. */
 export async function refreshMailing(postcardId: string) {
   const postcard = await findPostcard(db(), postcardId);
-  if (!postcard || postcard.status !== "sent" || !postcard.printId || postcard.mailingStatus === "delivered") return postcard;
+  if (!postcard || postcard.status !== "sent" || !postcard.printId || isFinal(postcard.mailingStatus)) return postcard;
   try {
     const mailing = await printMailProvider().getPostcard(postcard.printId);
-    if (!mailing || mailing.status === postcard.mailingStatus) return postcard;
-    return await updatePostcard(db(), postcard.id, { mailingStatus: mailing.status, expectedDelivery: mailing.expectedDelivery });
+    if (!mailing) return postcard;
+    return await db().transaction((tx) => recordMailing(tx, postcard.id, mailing));
   } catch (error) {
     if (isPrintServiceError(error)) return postcard;
     throw error;
   }
+}
+
+/**
+ * The sweep: cards in the post that nothing has been heard of for POSTCARD_REFRESH_HOURS are asked
+ * about again, so a webhook that never came does not leave a card stuck. Returns how many were asked.
+ */
+export async function refreshStalePostcards() {
+  const before = new Date(Date.now() - env().POSTCARD_REFRESH_HOURS * 3600 * 1000);
+  const stale = await listStalePostcardsInThePost(db(), before);
+  for (const { id } of stale) await refreshMailing(id);
+  return stale.length;
+}
+
+const MAILING_MAIL = {
+  delivered: { subject: "Your postcard was delivered", paragraph: "The post has delivered the card" },
+  returned: { subject: "Your postcard came back", paragraph: "The post could not deliver the card and returned it" },
+} as const;
+
+/** The organiser's mail when a card is delivered or returned, once per card and state. */
+export async function mailMailingNews(postcardId: string, status: "delivered" | "returned") {
+  const postcard = await findPostcard(db(), postcardId);
+  const organiser = postcard ? await findUserById(db(), postcard.creatorId) : null;
+  if (!postcard || !organiser) return;
+  const event = await findEventById(db(), postcard.eventId, { withDeleted: true });
+  const words = MAILING_MAIL[status];
+  const mail = renderEmail({
+    subject: words.subject,
+    heading: words.subject,
+    paragraphs: [
+      `${words.paragraph}${postcard.address ? ` to ${postcard.address.name}` : ""}${event?.title ? `, for ${event.title}` : ""}.`,
+      ...(status === "returned" ? ["Check the address; you can make a new card with the right one."] : []),
+    ],
+    action: event ? { label: "See your postcard", url: `${env().APP_URL}/e/${event.uuid}/postcards/${postcard.id}` } : undefined,
+  });
+  await deliverOnce(`postcard:${postcard.id}:${status}:email`, "email", organiser.email, () => sendMail({ to: organiser.email, ...mail }));
 }

@@ -4,6 +4,7 @@ import { listRecentTreeContributions } from "~/models/tree-contribution.server";
 
 const STATUS_WORDS = {
   pending: "Awaiting payment",
+  abandoned: "Not paid: the payment page expired",
   paid: "Paid, planting",
   planted: "Planted",
   failed: "Planting failed, refunding",

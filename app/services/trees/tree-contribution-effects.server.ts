@@ -30,7 +30,8 @@ export async function treeContributionPaid(
     console.warn(`tree contribution ${id} is gone; payment ${paymentIntentId} should be refunded`);
     return { effect: "ignored", reason: `there is no tree contribution ${id}` };
   }
-  if (contribution.status !== "pending")
+  // A contribution whose payment page expired (abandoned) and was paid all the same is honoured.
+  if (contribution.status !== "pending" && contribution.status !== "abandoned")
     return { effect: "tree-contribution", contributionId: id, eventId: contribution.eventId, alreadyPaid: true };
   if (amount !== contribution.amount) console.warn(`tree contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
   await markTreeContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id) });

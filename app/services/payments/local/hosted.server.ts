@@ -4,7 +4,7 @@ import { localPaymentsActive } from "../provider.server";
 import { judgeCard } from "./cards";
 import { completeSession, type SessionPrivate } from "./checkout-completion.server";
 import { PRIVATE, queueDeliveries, recordEvents } from "./objects.server";
-import { cancelSubscription, currentCheckoutSession } from "./resources.server";
+import { cancelSubscription, currentCheckoutSession, expireCheckoutSession } from "./resources.server";
 
 // The local payment service's hosted pages, the checkout page and the billing portal, as Stripe's
 // own pages are; what paying makes is in checkout-completion.server.ts, its webhooks in
@@ -59,8 +59,10 @@ function checkoutView(session: StoredObject, email: string | null): LocalCheckou
 /** The checkout page's session; null when there is none (or the local service is off). */
 export async function localCheckoutSession(id: string): Promise<LocalCheckoutView | null> {
   if (!localPaymentsActive()) return null;
-  const session = await currentCheckoutSession(db(), id);
-  return session ? checkoutView(session, await knownEmail(db(), session)) : null;
+  return db().transaction(async (tx) => {
+    const session = await currentCheckoutSession(tx, id);
+    return session ? checkoutView(session, await knownEmail(tx, session)) : null;
+  });
 }
 
 export type LocalPayOutcome =
@@ -79,7 +81,7 @@ export async function payLocalCheckout(
   if (!localPaymentsActive()) return null;
   const card = judgeCard(input, new Date());
   const result = await db().transaction(async (tx) => {
-    const session = await currentCheckoutSession(tx, id, { lock: true });
+    const session = await currentCheckoutSession(tx, id);
     if (!session) return null;
     if (session.status === "complete") return { outcome: { ok: true as const, redirectTo: successUrlOf(session) }, eventIds: [] };
     if (session.status === "expired") {
@@ -94,6 +96,12 @@ export async function payLocalCheckout(
   if (!result) return null;
   await queueDeliveries(result.eventIds);
   return result.outcome;
+}
+
+/** The expiry job of one session: unpaid at its `expires_at`, it expires and says so by webhook. */
+export async function expireLocalCheckout(sessionId: string) {
+  if (!localPaymentsActive()) return;
+  await db().transaction((tx) => expireCheckoutSession(tx, sessionId));
 }
 
 export interface LocalPortalView {

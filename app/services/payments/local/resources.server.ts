@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { LOCAL_PAYMENTS_PATH } from "~/integrations/payments/local.server";
+import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { validateInput } from "~/lib/http.server";
 import { findLocalPaymentObject, saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
-import { createObject, LocalApiError, newId, noSuch, nowSeconds, PRIVATE, type PendingEvent } from "./objects.server";
+import { createObject, LocalApiError, newId, noSuch, nowSeconds, PRIVATE, recordEvents, type PendingEvent } from "./objects.server";
 
 // The objects the local payment service keeps and changes as Stripe does (checkout sessions,
 // refunds, subscriptions), and the shapes of the calls that make them, checked as Stripe checks them.
@@ -39,7 +40,18 @@ export const createCheckoutSession = z
     subscription_data: z.object({ metadata }).optional(),
     success_url: z.url(),
     cancel_url: z.url().optional(),
+    // Stripe takes 30 minutes to 24 hours; the local service takes any span up to 24 hours, so tests
+    // can watch a page expire.
+    expires_at: z.coerce.number().int().optional(),
   })
+  .refine(
+    (input) =>
+      input.expires_at === undefined || (input.expires_at > nowSeconds() && input.expires_at <= nowSeconds() + CHECKOUT_HOURS * 3600),
+    {
+      message: "The expires_at timestamp must be in the future and at most 24 hours from now.",
+      path: ["expires_at"],
+    },
+  )
   .refine((input) => !(input.customer && input.customer_email), {
     message: "You may only specify one of these parameters: customer, customer_email.",
     path: ["customer"],
@@ -96,6 +108,13 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
     },
   }));
   const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const expiresAt = input.expires_at ?? created + CHECKOUT_HOURS * 3600;
+  // Its expiry is sent as Stripe sends it, as an event, even when no one looks at the session again.
+  await enqueue(
+    "local-checkout-expire",
+    { sessionId: id },
+    { singletonKey: `local-checkout-expire:${id}`, startAfter: expiryMoment(expiresAt), db: tx },
+  );
   return createObject(tx, {
     id,
     object: "checkout.session",
@@ -117,7 +136,7 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
     cancel_url: input.cancel_url ?? null,
     url: `${appUrl()}${LOCAL_PAYMENTS_PATH}/checkout/${id}`,
     created,
-    expires_at: created + CHECKOUT_HOURS * 3600,
+    expires_at: expiresAt,
     livemode: false,
     [PRIVATE]: {
       lines,
@@ -127,14 +146,32 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
   });
 }
 
-/** A session past its expiry is expired when next read, as Stripe's are. */
-export async function currentCheckoutSession(tx: Db, id: string, options: { lock?: boolean } = {}) {
-  const session = await findLocalPaymentObject(tx, id, "checkout.session", options);
-  if (session?.status === "open" && Number(session.expires_at) < nowSeconds()) {
+/** Just past the session's last open second (`expires_at` is in whole seconds). */
+const expiryMoment = (expiresAt: number) => new Date((expiresAt + 1) * 1000);
+
+/**
+ * The session, locked until `tx` ends. One still open past its expiry becomes expired here, and its
+ * `checkout.session.expired` event is recorded and its delivery queued in `tx`, once: whoever reads
+ * it first (the expiry job, the payment page, the API) expires it.
+ */
+export async function currentCheckoutSession(tx: Db, id: string) {
+  const session = await findLocalPaymentObject(tx, id, "checkout.session", { lock: true });
+  if (session?.status === "open" && Number(session.expires_at) <= nowSeconds()) {
     session.status = "expired";
     await saveLocalPaymentObject(tx, session);
+    const [eventId] = await recordEvents(tx, [{ type: "checkout.session.expired", object: session }]);
+    await enqueue("local-payment-webhook", { eventId: eventId! }, { singletonKey: eventId!, db: tx });
   }
   return session;
+}
+
+/** The expiry job: the session expires if it is still open; a job run early waits again for its moment. */
+export async function expireCheckoutSession(tx: Db, id: string) {
+  const session = await currentCheckoutSession(tx, id);
+  if (session?.status === "open") {
+    const at = expiryMoment(Number(session.expires_at));
+    await enqueue("local-checkout-expire", { sessionId: id }, { singletonKey: `local-checkout-expire:${id}`, startAfter: at, db: tx });
+  }
 }
 
 export async function refundCreate(tx: Db, input: z.infer<typeof createRefund>): Promise<{ refund: StoredObject; events: PendingEvent[] }> {

@@ -1,0 +1,32 @@
+import type { Db } from "~/lib/db.server";
+import { markGiftContributionAbandoned } from "~/models/gift.server";
+import { markMailOrderAbandoned } from "~/models/mail-order.server";
+import { unlockAbandonedPostcard } from "~/models/postcard.server";
+import { markTreeContributionAbandoned } from "~/models/tree-contribution.server";
+import { ignored, ourId, record, text, type PaymentEffect } from "./payment-event-fields.server";
+
+// A payment page left unpaid until it expired (`checkout.session.expired`, docs/decisions/029 and
+// 030): what it held is let go. A postcard goes back to an editable draft, a posted order and a
+// gift or tree contribution become abandoned. Only the row still waiting for that very session
+// changes, so a repeated or late event, or one for a page already replaced, changes nothing; a
+// `completed` that comes after it is still honoured (the paid effects take an abandoned row too).
+
+const ABANDON = {
+  postcard: { idField: "postcardId", abandon: unlockAbandonedPostcard },
+  "mail-order": { idField: "mailOrderId", abandon: markMailOrderAbandoned },
+  "gift-contribution": { idField: "giftContributionId", abandon: markGiftContributionAbandoned },
+  "tree-contribution": { idField: "treeContributionId", abandon: markTreeContributionAbandoned },
+} as const;
+
+export async function checkoutExpired(session: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
+  const metadata = record(session.metadata);
+  const kind = text(metadata.kind);
+  const sessionId = text(session.id);
+  // A cart or a membership holds nothing while its page is open: the next Pay opens a new one.
+  if (!kind || !(kind in ABANDON)) return ignored("an expired checkout of this kind holds nothing");
+  const { idField, abandon } = ABANDON[kind as keyof typeof ABANDON];
+  const id = ourId(metadata[idField]);
+  if (!id || !sessionId) return ignored("the session lacks what it was for");
+  if (!(await abandon(tx, id, sessionId))) return ignored(`nothing of ${kind} ${id} was waiting for this session`);
+  return { effect: "checkout-abandoned", kind, id };
+}
