@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { Readable } from "node:stream";
-import { CreateMultipartUploadCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateMultipartUploadCommand, GetObjectCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
 import { ERRORS, Upload } from "@tus/server";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { s3Storage } from "~/integrations/storage/s3.server";
@@ -176,6 +176,28 @@ test("a complete upload in the bucket without its record is recorded by the swee
   expect(web.process.output()).toContain("recorded 1 complete upload(s)");
 }, 120_000);
 
+test("an upload whose every byte reached the bucket but whose parts were never joined is joined when asked for its offset", async () => {
+  const bytes = crypto.randomBytes(50_000);
+  const id = crypto.randomBytes(16).toString("hex");
+  await bucketStagingStore(0).create(new Upload({ id, size: bytes.length, offset: 0, metadata: { filetype: "image/jpeg" } }));
+  // The last part went up and the process stopped before it joined them.
+  const client = new S3Client({
+    region: "us-east-1",
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: "K", secretAccessKey: "S" },
+  });
+  const info = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `${id}.info` }));
+  const UploadId = info.Metadata!["upload-id"]!;
+  await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: id, UploadId, PartNumber: 1, Body: bytes }));
+  client.destroy();
+
+  const upload = await bucketStagingStore(0).getUpload(id);
+  expect(upload.offset).toBe(bytes.length);
+  expect(sha256(await storedBytes(id))).toBe(sha256(bytes));
+  expect(s3.requests.filter((r) => r.key === id && r.operation === "CompleteMultipartUpload").map((r) => r.status)).toEqual([200]);
+});
+
 test("an unfinished upload in the bucket expires after its last chunk, not after its start; other multipart uploads are left alone", async () => {
   const store = bucketStagingStore(3000);
   const metadata = { filename: "a.jpg", filetype: "image/jpeg" };
@@ -204,6 +226,7 @@ test("an unfinished upload in the bucket expires after its last chunk, not after
   await expect(store.getUpload(idle)).rejects.toBe(ERRORS.FILE_NOT_FOUND);
   await expect(elsewhere.getUpload(idle)).rejects.toBe(ERRORS.FILE_NO_LONGER_EXISTS);
   expect((await store.getUpload(going)).offset).toBe(20_000);
+  // The one still going and the provider's.
   expect(s3.openUploads()).toBe(2);
   client.destroy();
 });
