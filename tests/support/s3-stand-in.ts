@@ -43,8 +43,6 @@ interface ObjectMeta {
 interface MultipartUpload {
   key: string;
   contentType: string;
-  /** x-amz-checksum-algorithm at its start: then its completion must name every part's checksum. */
-  checksumAlgorithm: string | null;
   initiated: Date;
   parts: Map<number, { file: string; etag: string; checksum: string | null; size: number; lastModified: Date }>;
 }
@@ -247,7 +245,6 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       uploads.set(uploadId, {
         key,
         contentType: String(req.headers["content-type"] ?? "application/octet-stream"),
-        checksumAlgorithm: (req.headers["x-amz-checksum-algorithm"] as string | undefined) ?? null,
         initiated: new Date(),
         parts: new Map(),
       });
@@ -290,9 +287,7 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
           const part = upload.parts.get(number);
           if (number <= previous) throw new S3Error(400, "InvalidPartOrder", "Parts must be listed in ascending order.");
           if (!part || part.etag !== etag) throw new S3Error(400, "InvalidPart", `Part ${number} was not uploaded with that ETag.`);
-          // As S3 does: a completion may leave part checksums out unless the upload began with an
-          // algorithm, and a checksum it names must be the part's.
-          if (part.checksum && (checksum !== null || upload.checksumAlgorithm) && checksum !== part.checksum)
+          if (part.checksum && checksum !== part.checksum)
             throw new S3Error(400, "InvalidPart", `Part ${number} was sent with a checksum its completion does not name.`);
           if (number < listed.at(-1)!.number && (await fs.stat(part.file)).size < MIN_PART_SIZE) {
             throw new S3Error(400, "EntityTooSmall", "Every part but the last must be at least 5 MiB.");
@@ -327,7 +322,9 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
             `<ListPartsResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${query.uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts
               .map(
                 ([number, part]) =>
-                  `<Part><PartNumber>${number}</PartNumber><LastModified>${part.lastModified.toISOString()}</LastModified><ETag>${escapeXml(part.etag)}</ETag><Size>${part.size}</Size></Part>`,
+                  `<Part><PartNumber>${number}</PartNumber><LastModified>${part.lastModified.toISOString()}</LastModified><ETag>${escapeXml(part.etag)}</ETag><Size>${part.size}</Size>${
+                    part.checksum ? `<ChecksumCRC32>${part.checksum}</ChecksumCRC32>` : ""
+                  }</Part>`,
               )
               .join("")}</ListPartsResult>`,
           ),

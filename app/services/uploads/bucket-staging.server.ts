@@ -1,4 +1,5 @@
-import { S3Store } from "@tus/s3-store";
+import type { Part } from "@aws-sdk/client-s3";
+import { S3Store, type MetadataValue } from "@tus/s3-store";
 import { ERRORS, Upload } from "@tus/server";
 import { env } from "~/lib/env.server";
 
@@ -72,6 +73,32 @@ export class BucketStagingStore extends S3Store {
     }
     const lastWrite = latest(file.creation_date, kept?.LastModified, ...parts.map((part) => part.LastModified));
     return new Upload({ ...file, offset, creation_date: lastWrite });
+  }
+
+  /**
+   * Joins the parts naming each one's checksum, as the storage provider does
+   * (app/integrations/storage/s3.server.ts): the SDK sends a checksum with every part, and S3
+   * refuses a completion that leaves them out when the upload was begun with an algorithm.
+   */
+  protected override async finishMultipartUpload(metadata: MetadataValue, parts: Part[]) {
+    if (parts.length === 0) return super.finishMultipartUpload(metadata, parts);
+    const joined = await this.client.completeMultipartUpload({
+      Bucket: this.bucket,
+      Key: metadata.file.id,
+      UploadId: metadata["upload-id"],
+      MultipartUpload: {
+        Parts: parts.map(({ PartNumber, ETag, ChecksumCRC32, ChecksumCRC32C, ChecksumCRC64NVME, ChecksumSHA1, ChecksumSHA256 }) => ({
+          PartNumber,
+          ETag,
+          ChecksumCRC32,
+          ChecksumCRC32C,
+          ChecksumCRC64NVME,
+          ChecksumSHA1,
+          ChecksumSHA256,
+        })),
+      },
+    });
+    return joined.Location;
   }
 
   /** Removes unfinished uploads untouched for the expiry period; resolves to how many. */
