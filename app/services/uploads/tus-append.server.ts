@@ -2,6 +2,7 @@ import { once } from "node:events";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
+import { FileStore } from "@tus/file-store";
 import { ERRORS, EVENTS, HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";
 import { firstChunkCheck } from "~/services/uploads/tus-first-chunk.server";
 
@@ -30,10 +31,16 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
   const store = tus.datastore;
   const { allowedOrigins, allowedCredentials, onIncomingRequest, getFileIdFromRequest, exposedHeaders = [] } = tus.options;
   const lockDrainMs = tus.options.lockDrainTimeout ?? 3000;
-  // Options that change how tus answers a chunk: with any of them set, tus answers every chunk.
+  // Options that change how tus answers a chunk: with any of them set, tus answers every chunk. So
+  // it does when uploads are staged in a bucket rather than in files (bucket-staging.server.ts).
   const lockerOption = tus.options.locker;
   const locker =
-    allowedOrigins || allowedCredentials || onIncomingRequest || getFileIdFromRequest || typeof lockerOption === "function"
+    !(store instanceof FileStore) ||
+    allowedOrigins ||
+    allowedCredentials ||
+    onIncomingRequest ||
+    getFileIdFromRequest ||
+    typeof lockerOption === "function"
       ? null
       : Promise.resolve(lockerOption);
   const answerHeaders = {

@@ -6,7 +6,7 @@ import { getUser } from "~/lib/auth.server";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
-import { storage } from "~/services/media/storage.server";
+import { stagingInBucket } from "~/services/uploads/bucket-staging.server";
 import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
 import { uploadStagingDir, uploadStore } from "~/services/uploads/upload-expiry.server";
 
@@ -35,19 +35,21 @@ export const tusErrorAnswer = (error: unknown) => {
 
 /**
  * Makes a finished upload a contribution: checks it as at its start (but a deadline passed while
- * its last bytes arrived), puts it in storage and records its media row, which queues its
+ * its last bytes arrived), names its stored original and records its media row, which queues its
  * processing. Recording the same upload again returns its record (keyed by upload id), so the last
  * chunk's hook, a HEAD that finds the upload unrecorded and the sweep may all get here.
  */
 export async function finishUpload(uploader: User | null, upload: Upload): Promise<Media> {
   const authorised = await authoriseUpload(uploader, upload.metadata ?? {}, upload.size, "finish");
-  const local = path.join(uploadStagingDir(), upload.id);
-  let key = `tus/${upload.id}`;
-  if (storage().name === "local") {
-    await fs.writeFile(`${local}.meta.json`, JSON.stringify({ contentType: authorised.meta.filetype || "application/octet-stream" }));
+  let key: string;
+  if (stagingInBucket()) {
+    // Staged in the bucket (S3 storage): the joined object, named by the upload, is the original.
+    key = upload.id;
   } else {
-    key = `events/${authorised.event.id}/uploads/${upload.id}`;
-    await storage().putFile(key, local, authorised.meta.filetype || "application/octet-stream");
+    // Staged in local storage's own folder: the file is the original where it lies.
+    key = `tus/${upload.id}`;
+    const contentType = authorised.meta.filetype || "application/octet-stream";
+    await fs.writeFile(path.join(uploadStagingDir(), `${upload.id}.meta.json`), JSON.stringify({ contentType }));
   }
   return recordUpload(authorised, { uploadId: upload.id, key, size: upload.size ?? upload.offset });
 }

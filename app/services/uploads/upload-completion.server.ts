@@ -6,6 +6,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { findMediaByUploadId, listRecordedUploadIds } from "~/models/media.server";
+import { BucketStagingStore } from "~/services/uploads/bucket-staging.server";
 import { finishUpload, TUS_PATH, tusErrorAnswer } from "~/services/uploads/tus-endpoint.server";
 import { uploadStagingDir } from "~/services/uploads/upload-expiry.server";
 
@@ -65,13 +66,11 @@ export function finishOnHead(tus: Server) {
  * expiry period (older ones were looked at for long enough). Resolves to how many it recorded.
  */
 export async function finishStagedUploads(tus: Server, graceMs: number) {
-  const names = await fs.readdir(uploadStagingDir()).catch(() => [] as string[]);
   const now = Date.now();
   const oldest = now - env().UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000;
   const complete: Upload[] = [];
-  for (const name of names) {
-    if (!name.endsWith(".json") || name.endsWith(".meta.json")) continue;
-    const upload = await tus.datastore.getUpload(name.slice(0, -".json".length)).catch(() => null);
+  for (const id of await stagedUploadIds(tus, oldest, now - graceMs)) {
+    const upload = await tus.datastore.getUpload(id).catch(() => null);
     const lastWrite = upload?.creation_date ? Date.parse(upload.creation_date) : 0;
     if (upload && isComplete(upload) && lastWrite < now - graceMs && lastWrite > oldest) complete.push(upload);
   }
@@ -96,8 +95,25 @@ export async function finishStagedUploads(tus: Server, graceMs: number) {
 }
 
 /**
+ * The uploads the sweep looks at: in a bucket (any process sees them all), those joined between
+ * `from` and `to` that have no media row (originals stay where they were joined, so most have one:
+ * they are left out before each costs requests to read); in the staging folder, every upload there
+ * (each `{id}.json` is one's info, `{id}.meta.json` local storage's record of a finished one).
+ */
+async function stagedUploadIds(tus: Server, from: number, to: number) {
+  if (tus.datastore instanceof BucketStagingStore) {
+    const ids = await tus.datastore.finishedBetween(from, to);
+    const recorded = await listRecordedUploadIds(db(), ids);
+    return ids.filter((id) => !recorded.has(id));
+  }
+  const names = await fs.readdir(uploadStagingDir()).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith(".json") && !name.endsWith(".meta.json")).map((name) => name.slice(0, -".json".length));
+}
+
+/**
  * Runs `finishStagedUploads` every UPLOAD_FINISH_SWEEP_SECONDS in a process that takes uploads
- * (staging is on its disk), for uploads whose last byte arrived at least two sweeps ago.
+ * (local staging is on its disk; a bucket is seen from every process), for uploads whose last
+ * byte arrived at least two sweeps ago.
  */
 export function startUploadCompletionSweep(tus: Server) {
   const seconds = env().UPLOAD_FINISH_SWEEP_SECONDS;

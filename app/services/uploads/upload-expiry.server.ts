@@ -3,8 +3,9 @@ import path from "node:path";
 import { type Configstore, FileConfigstore, FileStore } from "@tus/file-store";
 import { ERRORS, Upload } from "@tus/server";
 import { env } from "~/lib/env.server";
+import { bucketStagingStore, stagingInBucket } from "~/services/uploads/bucket-staging.server";
 
-/** Where tus keeps uploads in progress: inside local storage, so a finished upload becomes the original in place. */
+/** Where tus keeps uploads in progress without S3: inside local storage, so a finished upload becomes the original in place. */
 export const uploadStagingDir = () => path.join(env().DATA_DIR, "storage", "tus");
 
 const INFO = ".json";
@@ -132,12 +133,14 @@ class RememberedInfos implements Configstore {
   }
 }
 
-/** The store the upload endpoint writes to, and the sweep cleans. */
+/**
+ * The store the upload endpoint writes to, and the sweep cleans: the bucket when media is stored
+ * in S3 (bucket-staging.server.ts), so no two web processes need to share a disk; else the folder.
+ */
 export function uploadStore() {
-  return new ExpiringFileStore({
-    directory: uploadStagingDir(),
-    expirationPeriodInMilliseconds: env().UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000,
-  });
+  const expirationPeriodInMilliseconds = env().UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000;
+  if (stagingInBucket()) return bucketStagingStore(expirationPeriodInMilliseconds);
+  return new ExpiringFileStore({ directory: uploadStagingDir(), expirationPeriodInMilliseconds });
 }
 
 /** The uploads-expire sweep: removes resumable uploads left unfinished for too long. */
