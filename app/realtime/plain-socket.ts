@@ -96,6 +96,8 @@ export function openPlainSocket(namespace: RealtimeNamespace, onUnavailable: () 
         hear(event, args);
       }
     };
+    // A failed connection is followed by its close, where what comes next is decided.
+    socket.onerror = () => undefined;
     socket.onclose = () => {
       if (ws !== socket) return;
       if (!everOpened && !closed) {
