@@ -2,7 +2,7 @@ import "@fontsource-variable/inter";
 import "@fontsource/fraunces/600.css";
 import "@fontsource/fraunces/700.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -16,7 +16,6 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { toNotificationPayload } from "~/services/events/notifications.server";
 import { useNonce } from "./components/nonce";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
@@ -28,13 +27,8 @@ import { ShellUiProvider } from "./components/shell/shell-ui";
 import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "./domain/product";
-import { getAuthState, toAuthedUser } from "./lib/auth.server";
 import { useReportBoundaryError } from "./lib/browser/error-reporting";
-import { db } from "./lib/db.server";
-import { env } from "./lib/env.server";
-import { canonicalAddressFor } from "./lib/links.server";
-import { takeToast } from "./lib/toast.server";
-import { listNotificationsOf } from "./models/notification.server";
+import { loadShell } from "./lib/shell.server";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -45,32 +39,7 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }, { name: "description", content: PRODUCT_DESCRIPTION }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, impersonator } = await getAuthState(request);
-  const { toast, setCookie } = await takeToast(request);
-  const notifications = user ? (await listNotificationsOf(db(), user.id, 10)).map(toNotificationPayload) : [];
-  const settings = env();
-  return json(
-    {
-      user: user ? toAuthedUser(user) : null,
-      isImpersonated: !!impersonator,
-      canonicalAddress: canonicalAddressFor(request.url),
-      notifications,
-      toast,
-      year: new Date().getFullYear(),
-      links: {
-        pricing: settings.PRICING_URL,
-        help: settings.HELP_URL,
-        faq: settings.FAQ_URL,
-        privacy: settings.PRIVACY_URL,
-        terms: settings.TERMS_URL,
-        admin: settings.ADMIN_URL,
-      },
-      ENV: { SENTRY_DSN: settings.SENTRY_DSN, NODE_ENV: settings.NODE_ENV },
-    },
-    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
-  );
-}
+export const loader = loadShell;
 
 /** A route's loader can ask for the report link in the footer by returning `footerReport`. */
 function useFooterReport(): FooterReport | null {

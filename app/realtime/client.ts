@@ -1,8 +1,11 @@
 import type { Socket } from "socket.io-client";
 import { RECONNECTION, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
+import { openPlainSocket, type PlainSocket } from "./plain-socket";
 
 // The socket.io client is loaded when a component first asks for a live connection, not with every
-// page: a logged-out visitor who never sees anything live never downloads it.
+// page: a logged-out visitor who never sees anything live never downloads it. The public pages'
+// connection (a Chorus's pot and trees, a contribution's processing) goes over a plain WebSocket
+// instead (plain-socket.ts), and loads the socket.io client only where a WebSocket cannot open.
 
 type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type Listened = ServerToClientEvents & { connect: () => void };
@@ -15,25 +18,44 @@ export interface RealtimeConnection {
 
 /**
  * The browser's connection to one namespace, with the session cookie and the reconnection settings
- * of spec §9, made once the client library has loaded. Listeners and messages given before then are
- * kept and applied in order. Callers close it when their component goes.
+ * of spec §9. With the socket.io client, listeners and messages given before it has loaded are kept
+ * and applied in order. Callers close it when their component goes.
  */
 export function connectRealtime(namespace: RealtimeNamespace): RealtimeConnection {
   let socket: RealtimeSocket | null = null;
+  let plain: PlainSocket | null = null;
   let closed = false;
+  const listeners: Array<[string, (...args: never[]) => void]> = [];
   const pending: Array<(socket: RealtimeSocket) => void> = [];
   const whenOpen = (step: (socket: RealtimeSocket) => void) => (socket ? step(socket) : pending.push(step));
-  void import("socket.io-client").then(({ io }) => {
-    if (closed) return;
-    socket = io(namespace, { withCredentials: true, transports: ["websocket", "polling"], ...RECONNECTION });
-    for (const step of pending.splice(0)) step(socket);
-  });
+
+  const openSocketIo = () => {
+    plain = null;
+    void import("socket.io-client").then(({ io }) => {
+      if (closed) return;
+      const opened: RealtimeSocket = io(namespace, { withCredentials: true, transports: ["websocket", "polling"], ...RECONNECTION });
+      socket = opened;
+      // socket.io's typed `on` takes the same pairs as these, by a signature TypeScript cannot follow through a generic.
+      for (const [event, handler] of listeners) opened.on(event as "connect", handler as () => void);
+      for (const step of pending.splice(0)) step(opened);
+    });
+  };
+  if (namespace === "/public" && typeof WebSocket !== "undefined") plain = openPlainSocket(namespace, openSocketIo);
+  else openSocketIo();
+
   return {
-    // socket.io's typed `on` and `emit` take the same pairs as these, by a signature TypeScript cannot follow through a generic.
-    on: (event, handler) => whenOpen((s) => s.on(event as "connect", handler as () => void)),
-    emit: (event, ...args) => whenOpen((s) => s.emit(event as "event:join", ...(args as [string]))),
+    on: (event, handler) => {
+      listeners.push([event, handler as (...args: never[]) => void]);
+      plain?.on(event, handler as (...args: never[]) => void);
+      socket?.on(event as "connect", handler as () => void);
+    },
+    emit: (event, ...args) => {
+      if (plain) return plain.emit(event, ...args);
+      whenOpen((s) => s.emit(event as "event:join", ...(args as [string])));
+    },
     close: () => {
       closed = true;
+      plain?.close();
       socket?.close();
     },
   };

@@ -1,20 +1,13 @@
-import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
 import { lazy, Suspense } from "react";
 import * as rendered from "~/components/event/event-views-ssr.server";
 import { FormMessages } from "~/components/ui/field";
 import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
-import { readForm } from "~/lib/form.server";
-import { asPageError, clientIp, isApiError } from "~/lib/http.server";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader } from "~/lib/toast.server";
-import { keysFromUrl } from "~/services/events/event-access.server";
-import { runEventIntent } from "~/services/events/event-page-actions.server";
-import { formText } from "~/services/events/event-page-form.server";
-import { loadEventPage, openEventByUuid, type EventFormReply } from "~/services/events/event-page.server";
+import { eventPageAction, eventPageLoader } from "~/services/events/event-page-route.server";
+import type { EventFormReply } from "~/services/events/event-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -30,26 +23,7 @@ function descriptionOf(kind: string) {
   return `A group video gift made with ${PRODUCT_NAME}.`;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  try {
-    const url = new URL(request.url);
-    const search = url.searchParams;
-    const user = await getUser(request);
-    const page = await loadEventPage(user, params.uuid, {
-      keys: keysFromUrl(url),
-      // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
-      stockSearch: search.has("stock") ? { stock: search.get("stock") ?? "", stockPage: search.get("stockPage") ?? undefined } : null,
-      clientIp: clientIp(request),
-      giftCountry: search.get("giftCountry"),
-    });
-    const headers = new Headers({ "Cache-Control": "private, no-store" });
-    // Only a contributor's page seen without a log-in may be kept on the phone for offline use (public/sw.js).
-    if (page.page.kind === "contributor" && !user) headers.set(OFFLINE_COPY_HEADER, "contributor");
-    return json(page, { headers });
-  } catch (error) {
-    throw asPageError(error);
-  }
-}
+export const loader = eventPageLoader;
 
 /**
  * The page says when the service worker may keep it (docs/decisions/027): a contributor's page
@@ -64,22 +38,7 @@ export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
 };
 
 /** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const intent = formText(form, "intent");
-  const values: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;
-  try {
-    const { event, viewer } = await openEventByUuid(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
-    const outcome = await runEventIntent({ event, viewer, form }, intent);
-    if ("reply" in outcome) return json<EventFormReply>(outcome.reply);
-    const to = `/e/${event.uuid}${outcome.section ? `#${outcome.section}` : ""}`;
-    return redirectWithCookies(to, [await toastHeader(outcome.toast)]);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
-  }
-}
+export const action = eventPageAction;
 
 /**
  * Each view of the page (the organiser's, the largest; the contributor's; the recipient's; the

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { warmUploadModules } from "~/components/media/use-uploads";
+import { warmUploadModules } from "~/components/media/contribution-form";
 import { OfflineIcon } from "~/components/ui/icons";
 
 function onConnectionChange(changed: () => void) {

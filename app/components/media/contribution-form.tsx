@@ -1,17 +1,22 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { useNonce } from "~/components/nonce";
-import { AlertIcon } from "~/components/ui/icons";
-import { PHOTO_MAX_EDGE } from "~/lib/browser/downscale-photo";
-import { connectRealtime } from "~/realtime/client";
+import { hasUnfinishedUploads } from "~/lib/browser/upload-store";
 import { ClipRecorder } from "./clip-recorder";
 import { EARLY_PRESS_SCRIPT } from "./early-press";
-import { loadUploader, useUploads, type SentWords, type UploadContext } from "./use-uploads";
+import type { SentWords, UploadContext } from "./sending-files";
+import type * as UploadListModule from "./upload-list";
 
 export interface UploadLimits {
   maxVideoBytes: number;
   maxPhotoBytes: number;
   maxClipSeconds: number;
 }
+
+/**
+ * Photos are rendered at most 1920×1080; anything past twice that only costs the contributor's data
+ * plan, so a larger one is shrunk on the phone before it is sent (downscale-photo.ts).
+ */
+const PHOTO_MAX_EDGE = 3840;
 
 const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3
@@ -20,23 +25,86 @@ const formatBytes = (bytes: number) =>
       ? `${Math.round(bytes / 1024 ** 2)} MB`
       : `${Math.round(bytes / 1024)} KB`;
 
-const STATE_TEXT = {
-  preparing: "Preparing…",
-  uploading: "Uploading",
-  paused: "Waiting for signal",
-  done: "Uploaded ✓",
-  failed: "Failed",
-  cancelled: "Cancelled",
-  refused: "Not sent",
-} as const;
-const PROCESSING_TEXT: Record<string, string> = {
-  uploaded: "Uploaded ✓",
-  processing: "Getting it ready…",
-  ready: "Ready ✓",
-  failed: "We could not use this file",
-};
+let uploadList: Promise<typeof UploadListModule> | null = null;
+/** The uploads and their list (upload-list.tsx), fetched once; a failed fetch is tried again next time. */
+function loadUploadList() {
+  uploadList ??= import("./upload-list").catch((error: unknown) => {
+    uploadList = null;
+    throw error;
+  });
+  return uploadList;
+}
 
-const files = (count: number) => (count === 1 ? "file" : "files");
+/**
+ * Fetches all that sending a file needs before any is picked, once the page has been kept for use
+ * offline (offline-page.ts): a file picked or kept can then be sent from the offline copy of the page.
+ */
+export const warmUploadModules = () => loadUploadList().then((list) => list.warmUploads());
+
+/**
+ * The uploads and their list load when first needed: when the file input is pressed, with the first
+ * file sent (picked, recorded or held from an early press), or as the page opens when an earlier visit
+ * left uploads unfinished (to send on, or to list for picking again). Files sent before it has loaded
+ * wait for it; should it fail to load, the form says so, and it is tried again on Retry, at the next
+ * file, or when the browser is back online.
+ */
+function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUuid" | "purpose">) {
+  const [list, setList] = useState<typeof UploadListModule | null>(null);
+  /** Whether files wait for it to load, and how many wait for a load that failed. */
+  const [pending, setPending] = useState(false);
+  const [stranded, setStranded] = useState(0);
+  const add = useRef<UploadListModule.AddFiles | null>(null);
+  const waiting = useRef<Array<Parameters<UploadListModule.AddFiles>>>([]);
+
+  const load = useCallback(() => {
+    setStranded(0);
+    setPending(waiting.current.length > 0);
+    const loading = loadUploadList();
+    loading.then(setList, () => {
+      setPending(false);
+      setStranded(waiting.current.reduce((count, [files]) => count + files.length, 0));
+    });
+    return loading;
+  }, []);
+
+  useEffect(() => {
+    if (hasUnfinishedUploads(eventUuid, purpose)) void load().catch(() => undefined);
+  }, [eventUuid, purpose, load]);
+
+  useEffect(() => {
+    if (!stranded) return;
+    const retry = () => void load().catch(() => undefined);
+    window.addEventListener("online", retry);
+    return () => window.removeEventListener("online", retry);
+  }, [stranded, load]);
+
+  const onReady = useCallback((ready: UploadListModule.AddFiles) => {
+    add.current = ready;
+    setPending(false);
+    for (const [files, words] of waiting.current.splice(0)) void ready(files, words);
+  }, []);
+
+  const send = useCallback(
+    (files: File[], words?: SentWords) => {
+      if (add.current) return void add.current(files, words);
+      waiting.current.push([files, words]);
+      void load().catch(() => undefined);
+    },
+    [load],
+  );
+
+  /** While the person picks their files, what sends them loads. */
+  const prefetch = useCallback(
+    () =>
+      void load().then(
+        (loaded) => loaded.warmUploads(),
+        () => undefined,
+      ),
+    [load],
+  );
+
+  return { UploadList: list?.UploadList ?? null, onReady, send, prefetch, pending, stranded, retry: load };
+}
 
 /**
  * How a contributor adds photos and clips. The markup is a plain multipart form
@@ -60,14 +128,8 @@ export function ContributionForm(props: {
   const [hydrated, setHydrated] = useState(false);
   const [name, setName] = useState(props.defaultName ?? "");
   const [caption, setCaption] = useState("");
-  const uploader = useUploads({
-    eventUuid: props.eventUuid,
-    purpose: props.purpose ?? "contribution",
-    contributorName: name,
-    caption,
-    invite: props.invite,
-    privateKey: props.privateKey,
-  });
+  const purpose = props.purpose ?? "contribution";
+  const uploads = useUploadsOnDemand({ eventUuid: props.eventUuid, purpose });
   const nonce = useNonce();
   const form = useRef<HTMLFormElement>(null);
   // What was typed before the app started is taken over as it hydrates: the inputs are React's from
@@ -85,7 +147,7 @@ export function ContributionForm(props: {
   }, []);
 
   // Once the app runs (the form then says data-ready), the files of a press it held are sent.
-  const { add } = uploader;
+  const { send } = uploads;
   useEffect(() => {
     const element = form.current;
     if (!hydrated || !element?.hasAttribute("data-waiting")) return;
@@ -93,22 +155,8 @@ export function ContributionForm(props: {
     const input = element.elements.namedItem("file") as HTMLInputElement;
     const held = Array.from(input.files ?? []);
     input.value = "";
-    if (held.length) void add(held, typedEarly.current);
-  }, [hydrated, add]);
-
-  // After the last byte, each file is checked and prepared; its progress arrives on the event's public
-  // room, joined once the first file starts (a visitor who only looks never loads the realtime client).
-  const [processing, setProcessing] = useState<Record<string, string>>({});
-  const uploading = uploader.items.length > 0;
-  useEffect(() => {
-    if (!uploading) return;
-    const socket = connectRealtime("/public");
-    socket.on("connect", () => socket.emit("event:join", props.eventUuid));
-    socket.on("media:status", ({ mediaUuid, status }) => setProcessing((map) => ({ ...map, [mediaUuid]: status })));
-    return () => {
-      socket.close();
-    };
-  }, [props.eventUuid, uploading]);
+    if (held.length) send(held, typedEarly.current);
+  }, [hydrated, send]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const input = event.currentTarget.elements.namedItem("file") as HTMLInputElement;
@@ -116,15 +164,11 @@ export function ContributionForm(props: {
     // Words alone, for a guestbook: the plain form post signs it.
     if (!files.length && props.guestbook) return;
     event.preventDefault();
-    if (files.length) void uploader.add(files);
+    if (files.length) send(files);
     input.value = "";
   }
 
   const { limits } = props;
-  const active = uploader.items.filter((i) => i.state !== "cancelled" && i.state !== "refused");
-  const shown = uploader.items.filter((i) => i.state !== "cancelled");
-  const resumed = uploader.items.filter((i) => i.resumed && i.state !== "cancelled" && i.state !== "done" && i.state !== "refused");
-  const notKept = uploader.interrupted.filter((u) => u.notKept);
   return (
     <>
       <form
@@ -134,11 +178,13 @@ export function ContributionForm(props: {
         action={props.action}
         onSubmit={hydrated ? onSubmit : undefined}
         data-ready={hydrated ? "" : undefined}
+        // Files sent before the uploads have loaded: the form says it is getting ready, as for an early press.
+        data-waiting={uploads.pending ? "" : undefined}
         className="contribution-form"
       >
         {props.invite ? <input type="hidden" name="invite" value={props.invite} /> : null}
         {props.privateKey ? <input type="hidden" name="privateKey" value={props.privateKey} /> : null}
-        <input type="hidden" name="purpose" value={props.purpose ?? "contribution"} />
+        <input type="hidden" name="purpose" value={purpose} />
         <div className="field">
           <label htmlFor="contributorName">Your name</label>
           <input
@@ -163,8 +209,7 @@ export function ContributionForm(props: {
             accept="image/*,video/*"
             multiple
             required={!hydrated && !props.guestbook}
-            // While the person picks their files, the upload client loads.
-            onClick={() => void loadUploader().catch(() => undefined)}
+            onClick={uploads.prefetch}
           />
           <p className="field-hint">
             Videos up to {formatBytes(limits.maxVideoBytes)} and {Math.round(limits.maxClipSeconds / 60)} minutes; photos up to{" "}
@@ -181,82 +226,34 @@ export function ContributionForm(props: {
           <p className="form-note contribution-form__waiting" role="status">
             Getting ready to send…
           </p>
-          {hydrated ? (
-            <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => void uploader.add([file])} />
-          ) : null}
+          {hydrated ? <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => send([file])} /> : null}
         </div>
 
-        {hydrated && uploader.interrupted.length ? (
-          <div className="form-note" role="status">
-            {uploader.interrupted.length === 1 ? "An upload was" : `${uploader.interrupted.length} uploads were`} interrupted:{" "}
-            {uploader.interrupted.map((u) => u.name).join(", ")}. Choose the same {files(uploader.interrupted.length)} again and{" "}
-            {uploader.interrupted.length === 1 ? "it continues" : "they continue"} from where{" "}
-            {uploader.interrupted.length === 1 ? "it" : "they"} stopped.
-            {notKept.map((u) => (
-              <span key={u.fingerprint}>
-                {" "}
-                Your browser could not keep {u.name} to send it on by itself: {u.notKept}.
-              </span>
-            ))}
+        {uploads.stranded ? (
+          <div className="form-note" role="alert">
+            <p className="field-error">
+              We couldn't start sending {uploads.stranded === 1 ? "this file" : `these ${uploads.stranded} files`}. Check your connection
+              and press Retry.
+            </p>
+            <button type="button" className="button button--secondary" onClick={() => void uploads.retry().catch(() => undefined)}>
+              Retry
+            </button>
           </div>
         ) : null}
 
-        {resumed.length ? (
-          <p className="form-note" role="status">
-            Sending the {resumed.length === 1 ? "file" : `${resumed.length} files`} you picked earlier. Cancel any you no longer want to
-            send.
-          </p>
-        ) : null}
-
-        {shown.length ? (
-          <section aria-live="polite" className="upload-list">
-            {active.length ? (
-              <>
-                <p>
-                  <strong>{Math.round(uploader.overall * 100)}%</strong> of {active.length} {active.length === 1 ? "file" : "files"}
-                </p>
-                <progress max={1} value={uploader.overall} aria-label="Overall upload progress" />
-              </>
-            ) : null}
-            <ul>
-              {uploader.items.map((item) => (
-                <li key={item.id} className={`upload-item upload-item--${item.state}`}>
-                  <div className="upload-item__head">
-                    <span className="upload-item__name">{item.name}</span>
-                    <span className="upload-item__state">
-                      {item.state === "failed" || item.state === "refused" ? (
-                        <AlertIcon className="upload-item__error-icon" size={16} strokeWidth={2.2} />
-                      ) : null}
-                      {item.state === "done" && item.mediaUuid && processing[item.mediaUuid]
-                        ? PROCESSING_TEXT[processing[item.mediaUuid]!]
-                        : STATE_TEXT[item.state]}
-                      {item.state === "uploading" || item.state === "paused"
-                        ? ` ${Math.round((item.bytesSent / Math.max(item.size, 1)) * 100)}%`
-                        : ""}
-                    </span>
-                  </div>
-                  {/* A stopped file shows its reason, not a bar that looks like progress. */}
-                  {item.state === "refused" || item.state === "failed" ? null : (
-                    <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
-                  )}
-                  {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
-                  {item.error ? <p className="field-error">{item.error}</p> : null}
-                  <div className="row">
-                    {item.state === "failed" ? (
-                      <button type="button" className="button button--secondary" onClick={() => uploader.retry(item.id)}>
-                        Retry
-                      </button>
-                    ) : null}
-                    {item.state === "uploading" || item.state === "preparing" || item.state === "paused" || item.state === "failed" ? (
-                      <button type="button" className="button--link button" onClick={() => void uploader.cancel(item.id)}>
-                        Cancel
-                      </button>
-                    ) : null}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </section>
+        {uploads.UploadList ? (
+          <uploads.UploadList
+            context={{
+              eventUuid: props.eventUuid,
+              purpose,
+              contributorName: name,
+              caption,
+              invite: props.invite,
+              privateKey: props.privateKey,
+              photoMaxEdge: PHOTO_MAX_EDGE,
+            }}
+            onReady={uploads.onReady}
+          />
         ) : null}
       </form>
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_PRESS_SCRIPT }} />

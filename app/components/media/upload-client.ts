@@ -3,8 +3,11 @@ import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/b
 import { fileSignature, refusalForHead, SIGNATURE_BYTES } from "~/media/file-signature";
 
 // What a picked file needs on its way up and the page does not need before: the resumable upload
-// client, set up as Chorus speaks tus, and the check of a file's first bytes. use-uploads.ts loads
-// this module when the first file is picked (or the file input is pressed), not with the page.
+// client, set up as Chorus speaks tus, the check of a file's first bytes and the shrinking of a large
+// photo. upload-modules.ts loads this module when the first file is picked (or the file input is
+// pressed), not with the page.
+
+export { downscalePhoto } from "~/lib/browser/downscale-photo";
 
 const UPLOAD_ENDPOINT = "/uploads/tus";
 /** Retry for about ten minutes of bad signal before calling an upload failed. */

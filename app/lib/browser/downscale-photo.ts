@@ -1,12 +1,9 @@
-/** Photos are rendered at most 1920×1080; anything past twice that only costs the contributor's data plan. */
-export const PHOTO_MAX_EDGE = 3840;
-
 /**
  * Shrinks a photo in the browser when it is far larger than a render needs, so a
  * weak mobile link carries a few MB instead of tens. Anything else, or a failure,
  * returns the file unchanged: the server keeps what arrives as the original.
  */
-export async function downscalePhoto(file: File, maxEdge = PHOTO_MAX_EDGE): Promise<{ file: File; downscaled: boolean }> {
+export async function downscalePhoto(file: File, maxEdge: number): Promise<{ file: File; downscaled: boolean }> {
   if (!/^image\/(jpeg|png|webp)$/.test(file.type) || typeof createImageBitmap !== "function") return { file, downscaled: false };
   try {
     const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" } as ImageBitmapOptions);

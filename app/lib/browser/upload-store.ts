@@ -71,6 +71,10 @@ export function storedUploads(eventUuid: string, purpose?: StoredUpload["purpose
   return read().uploads.filter((u) => u.eventUuid === eventUuid && (!purpose || u.purpose === purpose) && u.size > 0);
 }
 
+/** Whether an earlier visit left an upload to `eventUuid` unfinished: one to send on, or to list for picking again. */
+export const hasUnfinishedUploads = (eventUuid: string, purpose: StoredUpload["purpose"]) =>
+  storedUploads(eventUuid, purpose).some((u) => u.state !== "done");
+
 export function saveUpload(upload: StoredUpload) {
   if (upload.size === 0) return;
   const shape = read();
