@@ -19,10 +19,31 @@ function controlled(container: ServiceWorkerContainer) {
 const buildFiles = (entries: PerformanceEntryList) =>
   entries.map((entry) => entry.name).filter((name) => new URL(name).pathname.startsWith("/build/"));
 
+/** What shows a person is using the page: a touch, a click, a key, a field taking focus. */
+const USE_EVENTS = ["pointerdown", "keydown", "focusin"] as const;
+
 /**
- * Registers the worker, asks it to keep this page and the build files it loaded, then fetches
- * `warm` (what the page loads only when a file is picked) through it, so a file picked or kept can be
- * sent from the offline copy too. A failure is logged, never thrown: the page works as before.
+ * Runs `run` once, when the person first uses the page or leaves it (it is hidden: another tab, the
+ * phone locked, the page closed). Not while a first visit sits idle: its JavaScript budget is for
+ * what the page shows (bench/README.md, "Page weight").
+ */
+function whenUsedOrLeft(run: () => void) {
+  const once = () => {
+    for (const type of USE_EVENTS) document.removeEventListener(type, once, true);
+    document.removeEventListener("visibilitychange", onHidden);
+    run();
+  };
+  const onHidden = () => {
+    if (document.visibilityState === "hidden") once();
+  };
+  for (const type of USE_EVENTS) document.addEventListener(type, once, { capture: true, passive: true });
+  document.addEventListener("visibilitychange", onHidden);
+}
+
+/**
+ * Registers the worker and asks it to keep this page and the build files it loaded. Once the person
+ * uses the page or leaves it, fetches `warm` (what the page loads only when a file is picked) through
+ * it, so a file picked or kept can be sent from the offline copy too. A failure is logged, never thrown: the page works as before.
  */
 export async function keepPageOffline(warm: () => Promise<unknown>) {
   if (!("serviceWorker" in navigator) || !("caches" in window)) return;
@@ -41,8 +62,11 @@ export async function keepPageOffline(warm: () => Promise<unknown>) {
       const later = buildFiles(list.getEntries());
       if (later.length) keep(later);
     }).observe({ type: "resource" });
-    if (container.controller) await warm();
-    else container.addEventListener("controllerchange", () => void warm().catch(() => undefined), { once: true });
+    const warmThroughWorker = () => void warm().catch(() => undefined);
+    whenUsedOrLeft(() => {
+      if (container.controller) warmThroughWorker();
+      else container.addEventListener("controllerchange", warmThroughWorker, { once: true });
+    });
   } catch (error) {
     console.warn("This page could not be kept for use offline:", error);
   }
