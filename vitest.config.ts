@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./tests/support/longest-first";
 
 // The same aliases as tsconfig.json's `paths`.
 const alias = { "~": path.resolve(__dirname, "app"), drizzle: path.resolve(__dirname, "drizzle") };
@@ -9,6 +10,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    // The longest files start first (tests/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     // One pool of processes for every project but unit, one test file at a time in each; each worker has
     // its own database, and each file its own ports, job queue and storage folder
     // (tests/support/worker-database.ts, test-server.ts). Two workers on two shared cores: three
