@@ -124,6 +124,37 @@ describe("what each viewer sees on /e/{uuid}", () => {
     for (const hidden of [...secrets, "Cyrus", "Record a short clip", "favourite memory", "Silva"]) expect(closed).not.toContain(hidden);
   });
 
+  test("a visitor without a log-in gets the page rendered for the same data, with their own nonce, and never an old one", async () => {
+    const { client, event } = await organiser();
+    const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+    const open = async (path: string) => {
+      const response = await anonymous().raw("GET", path);
+      expect(response.status).toBe(200);
+      const nonce = nonceOf(response);
+      const html = await response.text();
+      expect(nonce.length).toBeGreaterThanOrEqual(16);
+      // Every script the page runs carries the nonce its own answer allows, never another's.
+      const nonces = [...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]);
+      expect(nonces.length).toBeGreaterThan(0);
+      expect(new Set(nonces)).toEqual(new Set([nonce]));
+      return { nonce, html };
+    };
+    for (const path of [`/e/${event.uuid}`, `/e/${event.uuid}?privateKey=${event.privateKey}`]) {
+      const first = await open(path);
+      const second = await open(path);
+      expect(second.nonce).not.toBe(first.nonce);
+      expect(second.html).toBe(first.html.replaceAll(first.nonce, second.nonce));
+    }
+
+    // A change to the Chorus, made by whichever process, shows on the next visit.
+    await db().update(events).set({ message: "A brand new message" }).where(eq(events.id, event.id));
+    const changed = await open(`/e/${event.uuid}`);
+    expect(changed.html).toContain("A brand new message");
+    expect(changed.html).not.toContain("Record a short clip for Ana and Bo!");
+    // The organiser, signed in, sees their own page, never a visitor's.
+    expect(await pageOf(await client.raw("GET", `/e/${event.uuid}`))).toContain(event.privateKey);
+  });
+
   test("the organiser's page opens with its next step, and folds what is not needed yet", async () => {
     const { client, event } = await organiser();
     const pageNow = async () => pageOf(await client.raw("GET", `/e/${event.uuid}`));
