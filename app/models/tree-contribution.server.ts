@@ -71,6 +71,18 @@ export async function treeCountOfEvent(db: Db, eventId: string) {
   return { trees: row?.trees ?? 0, people: row?.people ?? 0 };
 }
 
+/** The event's trees paid for (being planted or planted) and those already planted, in one read. */
+export async function treeTotalsOfEvent(db: Db, eventId: string) {
+  const [row] = await db
+    .select({
+      trees: sql<number>`coalesce(sum(${treeContributions.quantity}), 0)::int`,
+      planted: sql<number>`coalesce(sum(${treeContributions.quantity}) filter (where ${treeContributions.status} = 'planted'), 0)::int`,
+    })
+    .from(treeContributions)
+    .where(and(eq(treeContributions.eventId, eventId), inArray(treeContributions.status, ["paid", "planted"])));
+  return { trees: row?.trees ?? 0, planted: row?.planted ?? 0 };
+}
+
 /** The event's trees already in the ground, for the certificate. */
 export async function plantedTreesOfEvent(db: Db, eventId: string) {
   const [row] = await db

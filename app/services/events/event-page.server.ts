@@ -17,7 +17,7 @@ import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
-import { eventViewFor, openEvent } from "~/services/events/events.server";
+import { eventViewFor, openFoundEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
 import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
@@ -41,7 +41,7 @@ export interface EventFormReply extends FormReply {
 export async function openEventByUuid(user: User | null, rawUuid: string | undefined, keys: EventKeys) {
   const found = await findEventByUuid(db(), uuidParam(rawUuid, "Chorus"), { withDeleted: true });
   if (!found) throw notFound("There is no Chorus with this id.");
-  return openEvent(user, found.id, keys);
+  return openFoundEvent(user, found, keys);
 }
 
 // ——— What each viewer sees ———

@@ -53,6 +53,11 @@ export const parseNewEvent = (payload: unknown) => parseWith(createEventInput(),
 export async function openEvent(user: User | null, id: string, keys: EventKeys = {}) {
   const event = await findEventById(db(), id, { withDeleted: true });
   if (!event) throw eventNotFound();
+  return openFoundEvent(user, event, keys);
+}
+
+/** openEvent for an event already read (found by its uuid, withDeleted): the same rules, no second read. */
+export async function openFoundEvent(user: User | null, event: Event, keys: EventKeys) {
   const viewer = await resolveEventViewer(user, event, keys);
   if (event.deletedAt && !canManageEvent(viewer.role)) throw eventNotFound();
   if (event.takenDownAt && !hasEditRights(user)) throw eventUnavailable();
