@@ -2,6 +2,7 @@ import { events, recipients, rsvps, users, type Event } from "drizzle/schema";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { newEventCode, newEventKey } from "~/lib/event-keys.server";
+import { reusedQuery } from "~/lib/reused-query.server";
 
 export type EventChanges = Partial<
   Pick<
@@ -52,12 +53,34 @@ export async function findEventById(db: Db, id: string, options: { withDeleted?:
   return event ?? null;
 }
 
-export async function findEventByUuid(db: Db, uuid: string, options: { withDeleted?: boolean } = {}) {
-  const [event] = await db
+// The event page reads these on every visit: their SQL is built once (reused-query.server.ts).
+const eventByUuid = reusedQuery((db) =>
+  db
     .select()
     .from(events)
-    .where(options.withDeleted ? eq(events.uuid, uuid) : and(eq(events.uuid, uuid), isNull(events.deletedAt)))
-    .limit(1);
+    .where(and(eq(events.uuid, sql.placeholder("uuid")), isNull(events.deletedAt)))
+    .limit(1)
+    .prepare("event_by_uuid"),
+);
+const eventByUuidWithDeleted = reusedQuery((db) =>
+  db
+    .select()
+    .from(events)
+    .where(eq(events.uuid, sql.placeholder("uuid")))
+    .limit(1)
+    .prepare("event_by_uuid_with_deleted"),
+);
+const recipientsOfEvent = reusedQuery((db) =>
+  db
+    .select()
+    .from(recipients)
+    .where(eq(recipients.eventId, sql.placeholder("eventId")))
+    .orderBy(asc(recipients.position), asc(recipients.createdAt))
+    .prepare("recipients_of_event"),
+);
+
+export async function findEventByUuid(db: Db, uuid: string, options: { withDeleted?: boolean } = {}) {
+  const [event] = await (options.withDeleted ? eventByUuidWithDeleted : eventByUuid)(db).execute({ uuid });
   return event ?? null;
 }
 
@@ -96,7 +119,7 @@ export async function rotateEventKeys(db: Db, id: string, which: "privateKey" | 
 }
 
 export async function listRecipients(db: Db, eventId: string) {
-  return db.select().from(recipients).where(eq(recipients.eventId, eventId)).orderBy(asc(recipients.position), asc(recipients.createdAt));
+  return recipientsOfEvent(db).execute({ eventId });
 }
 
 export async function listRecipientsOf(db: Db, eventIds: string[]) {

@@ -80,10 +80,12 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
   if (viewer.role === "creator") return { role: viewer.role, event: creatorEventView(event, recipients, await listRsvps(db(), event.id)) };
   if (viewer.role === "recipient" || viewer.role === "view-only") {
     // Everyone who took part: invitees who contributed and those who added something through the open link.
-    const invited = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
-    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" }))
-      .filter((m) => !m.hidden && m.status === "ready")
-      .map((m) => m.contributorName);
+    const [rsvpRows, mediaRows] = await Promise.all([
+      listRsvps(db(), event.id),
+      listMediaOfEvent(db(), event.id, { purpose: "contribution" }),
+    ]);
+    const invited = rsvpRows.filter((r) => r.status === "contributed").map((r) => r.name);
+    const uploaders = mediaRows.filter((m) => !m.hidden && m.status === "ready").map((m) => m.contributorName);
     const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
     return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
   }
