@@ -1,7 +1,9 @@
-import { events, rsvps, type Event, type User } from "drizzle/schema";
+import crypto from "node:crypto";
+import { events, media, rsvps, type Event, type Media, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
+import { insertMedia } from "~/models/media.server";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
 import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 import type { RunningServer } from "../../server";
@@ -153,6 +155,44 @@ describe("what each viewer sees on /e/{uuid}", () => {
     expect(changed.html).not.toContain("Record a short clip for Ana and Bo!");
     // The organiser, signed in, sees their own page, never a visitor's.
     expect(await pageOf(await client.raw("GET", `/e/${event.uuid}`))).toContain(event.privateKey);
+  });
+
+  test("the recipient's page names invitees who contributed, then the shown contributions that are ready, each once", async () => {
+    const { event } = await organiser();
+    const invite = async (name: string, status: "contributed" | "opened") => {
+      const rsvp = await addInvitee(event, parseInvitee({ name, email: uniqueEmail("taking-part") }));
+      await db().update(rsvps).set({ status }).where(eq(rsvps.id, rsvp.id));
+    };
+    await invite("Zoe Invited", "contributed");
+    await invite("Olga Opened", "opened");
+    const upload = async (contributorName: string, changes: Partial<Media> = {}) => {
+      const row = await insertMedia(db(), {
+        eventId: event.id,
+        purpose: "contribution",
+        originalKey: `originals/${crypto.randomUUID()}`,
+        originalName: "photo.jpg",
+        mimeType: "image/jpeg",
+        sizeBytes: 1000,
+        contributorName,
+      });
+      await db()
+        .update(media)
+        .set({ status: "ready", ...changes })
+        .where(eq(media.id, row!.id));
+    };
+    await upload("Bea Uploader");
+    await upload("Hal Hidden", { hidden: true });
+    await upload("Pat Pending", { status: "processing" });
+    await upload("Ari Archived", { archivedAt: new Date() });
+    await upload(" Zoe Invited ");
+    await upload("Al Uploader");
+
+    const page = await pageOf(await anonymous().raw("GET", `/e/${event.uuid}?privateKey=${event.privateKey}`));
+    const named = ["Zoe Invited", "Bea Uploader", "Al Uploader"].map((name) => page.indexOf(name));
+    expect(named.every((at) => at > 0)).toBe(true);
+    expect(named).toEqual([...named].sort((a, b) => a - b));
+    expect(page.split("Zoe Invited").length - 1).toBe(page.split("Bea Uploader").length - 1);
+    for (const left of ["Olga Opened", "Hal Hidden", "Pat Pending", "Ari Archived"]) expect(page).not.toContain(left);
   });
 
   test("the organiser's page opens with its next step, and folds what is not needed yet", async () => {

@@ -8,13 +8,13 @@ import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http
 import {
   findEventById,
   insertEvent,
+  listContributorNames,
   listRecipients,
   markEventOpened as markEventOpenedOnce,
   rotateEventKeys,
   setEventDeleted,
   updateEvent,
 } from "~/models/event.server";
-import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
@@ -80,13 +80,8 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
   if (viewer.role === "creator") return { role: viewer.role, event: creatorEventView(event, recipients, await listRsvps(db(), event.id)) };
   if (viewer.role === "recipient" || viewer.role === "view-only") {
     // Everyone who took part: invitees who contributed and those who added something through the open link.
-    const [rsvpRows, mediaRows] = await Promise.all([
-      listRsvps(db(), event.id),
-      listMediaOfEvent(db(), event.id, { purpose: "contribution" }),
-    ]);
-    const invited = rsvpRows.filter((r) => r.status === "contributed").map((r) => r.name);
-    const uploaders = mediaRows.filter((m) => !m.hidden && m.status === "ready").map((m) => m.contributorName);
-    const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
+    const names = await listContributorNames(db(), event.id);
+    const contributors = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
     return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
   }
   return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, recipients) };
