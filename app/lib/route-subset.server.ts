@@ -3,7 +3,7 @@ import { matchRoutes } from "@remix-run/router";
 import { routeTree } from "./request-log.server";
 
 // Remix's router flattens, ranks and compiles every route of the build each time it matches a
-// path, twice per request (Remix's own match, then its data handler's): with this app's ~150 routes
+// path, twice per request (Remix's own match, then its static handler's query): with this app's ~150 routes
 // that is ~1 ms a match, more than everything else the busiest page (the public event page) costs
 // once its HTML is kept (rendered-pages.server.ts). Its requests are given a build holding only
 // the routes such a request can touch, so each match looks at a handful. Which requests may go
