@@ -16,6 +16,7 @@ import { CLIENT_IP_HEADER } from "~/lib/http.server";
 import { appUrlWarning } from "~/lib/links.server";
 import { finalErrorHandler, refuseMalformedPaths } from "~/lib/request-guards.server";
 import { requestLog, routePatterns } from "~/lib/request-log.server";
+import { buildForPath } from "~/lib/route-subset.server";
 import { assignCspNonce, contentSecurityPolicy, rejectCrossOriginMutations } from "~/lib/security.server";
 import { onStopSignal } from "~/lib/stop-signals.server";
 import { postgresAdapter } from "~/realtime/fan-out.server";
@@ -28,6 +29,9 @@ import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.serve
 import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+/** What an event page's path looks like; any uuid serves to find the routes such a page uses. */
+const EVENT_PAGE_PATH = /^\/e\/[^/]+$/;
+const EVENT_PAGE_SAMPLE_UUID = "00000000-0000-4000-8000-000000000000";
 const serviceWorkerFile = path.join(root, "public/sw.js");
 
 export interface StartOptions {
@@ -76,7 +80,8 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
     if (lifecycle.stopping) res.setHeader("Connection", "close");
     next();
   });
-  app.use(requestLog(routePatterns(build, TUS_PATH), { quiet }));
+  const routeOf = routePatterns(build, TUS_PATH);
+  app.use(requestLog(routeOf, { quiet }));
   app.get("/healthz", (_req, res) => send(res, liveness()));
   app.get("/readyz", (_req, res, next) => void readiness({ stopping: lifecycle.stopping }).then((answer) => send(res, answer), next));
   app.get("/metrics", (req, res, next) => void metrics(req.get("authorization")).then((answer) => send(res, answer), next));
@@ -121,15 +126,28 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
       },
     }),
   );
-  // No route pattern here: a pattern with a parameter would make Express decode the whole path.
-  app.use(
+  const remixHandler = (routes: ServerBuild) =>
     createRequestHandler({
-      build,
+      build: routes,
       // Remix answers with stacks in development mode: only `npm run dev` uses it.
       mode: settings.NODE_ENV === "development" ? "development" : "production",
       getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce), databaseUnavailable: { seen: false } }),
-    }),
-  );
+    });
+  const everyPage = remixHandler(build);
+  // The public event page, the busiest, is answered from a build of its own few routes: matching
+  // against all of them costs more than the page (app/lib/route-subset.server.ts). Only a page
+  // load goes there (no form, no data request), and only when the whole build matches its path
+  // to that route.
+  const eventPage = remixHandler(buildForPath(build, `/e/${EVENT_PAGE_SAMPLE_UUID}`));
+  // No route pattern here: a pattern with a parameter would make Express decode the whole path.
+  app.use((req, res, next) => {
+    if ((req.method === "GET" || req.method === "HEAD") && EVENT_PAGE_PATH.test(req.path)) {
+      // The address as Remix reads it, with the same URL parser.
+      const url = new URL(req.originalUrl, "http://localhost");
+      if (!url.searchParams.has("_data") && routeOf(url.pathname) === "/e/:uuid") return void eventPage(req, res, next);
+    }
+    void everyPage(req, res, next);
+  });
   app.use(finalErrorHandler);
   return app;
 }

@@ -8,6 +8,7 @@ import { NonceProvider } from "./components/nonce";
 import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./lib/database-errors.server";
 import { env } from "./lib/env.server";
+import { keepPage, keptPage, renderKey } from "./lib/rendered-pages.server";
 import { plainErrorPage } from "./lib/request-guards.server";
 import { stripNulBytes } from "./lib/strip-nul-bytes.server";
 
@@ -53,6 +54,22 @@ function databaseUnavailablePage(request: Request, headers: Headers, nonce: stri
   return new Response(page, { status: 503, headers });
 }
 
+/**
+ * The key under which this render may be kept (lib/rendered-pages.server.ts), or null: only a
+ * successful GET of a page whose route says its HTML depends on its loaders' data alone
+ * (`handle.keepRendered`), for a visitor who is not signed in.
+ */
+function keepingKey(request: Request, status: number, context: EntryContext, readyEvent: string): string | null {
+  const { staticHandlerContext: state, routeModules, serverHandoffString } = context;
+  if (request.method !== "GET" || status !== 200 || state.errors || state.actionData || !serverHandoffString) return null;
+  const leaf = state.matches[state.matches.length - 1]?.route.id;
+  const handle = leaf ? (routeModules[leaf]?.handle as { keepRendered?: boolean } | undefined) : undefined;
+  if (!handle?.keepRendered) return null;
+  const root = state.loaderData.root as { user?: unknown } | undefined;
+  if (!root || root.user) return null;
+  return renderKey([readyEvent, request.url, String(status), serverHandoffString]);
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -64,6 +81,12 @@ export default function handleRequest(
   if (loadContext.databaseUnavailable?.seen) return databaseUnavailablePage(request, responseHeaders, nonce);
   // Crawlers get the whole page at once; people get it streamed.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  const key = keepingKey(request, responseStatusCode, remixContext, readyEvent);
+  if (key) {
+    const kept = keptPage(key, nonce);
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    if (kept !== null) return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+  }
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -76,7 +99,19 @@ export default function handleRequest(
           shellRendered = true;
           const body = stripNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          if (key) {
+            // A page to keep is sent whole once rendered: it has nothing that waits, so the shell
+            // is all of it (its views are rendered without lazy loading, routes/e.$uuid.tsx).
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.on("end", () => {
+              const html = Buffer.concat(chunks).toString("utf8");
+              if (responseStatusCode === 200) keepPage(key, html, nonce);
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+            });
+          } else {
+            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          }
           pipe(body);
         },
         onShellError(error: unknown) {

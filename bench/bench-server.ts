@@ -4,7 +4,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-export async function startBenchServer(root: string, cleanUps: Array<() => Promise<unknown>>, settings: Record<string, string>) {
+/**
+ * A throw-away embedded PostgreSQL, migrated, under `root`: its address, the data folder beside it
+ * and `settings` become this process's settings (read by db() and by a server started after).
+ */
+export async function startBenchDatabase(root: string, cleanUps: Array<() => Promise<unknown>>, settings: Record<string, string>) {
   const { freePort } = await import("../tests/support/global-database");
   const { migrateDatabase, startEmbeddedPostgres } = await import("~/lib/database-bootstrap.server");
   // Run as root, PostgreSQL runs as a user of its own, which must reach its folder inside `root`.
@@ -21,6 +25,11 @@ export async function startBenchServer(root: string, cleanUps: Array<() => Promi
     SMTP_URL: "",
     ...settings,
   });
+  return { port };
+}
+
+export async function startBenchServer(root: string, cleanUps: Array<() => Promise<unknown>>, settings: Record<string, string>) {
+  const { port } = await startBenchDatabase(root, cleanUps, settings);
   const { startServer } = await import("../server");
   const server = await startServer({ port, quiet: true });
   cleanUps.push(() => server.close());

@@ -1,6 +1,22 @@
 // How the event page writes moments, always in the event's own time zone, so the
 // server-rendered text and the hydrated page agree whatever the reader's clock says.
 
+// Making a formatter costs ~50× using one (the time zone's rules are looked up), and the public
+// event page writes its deadline on every visit: formatters are kept, one per zone and format.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string, options: Intl.DateTimeFormatOptions) {
+  const key = `${timeZone}\n${JSON.stringify(options)}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat("en-GB", { timeZone: safeZone(timeZone), ...options });
+    // A bound no real use reaches (zones × formats): only a flood of invalid zones could grow it.
+    if (formatters.size >= 2000) formatters.clear();
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 function safeZone(timeZone: string) {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone });
@@ -11,7 +27,7 @@ function safeZone(timeZone: string) {
 }
 
 function partsOf(instant: Date | string, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: safeZone(timeZone), ...options }).formatToParts(new Date(instant));
+  const parts = formatter(timeZone, options).formatToParts(new Date(instant));
   return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
 }
 

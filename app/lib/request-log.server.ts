@@ -15,7 +15,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 type RouteObject = AgnosticRouteObject & { children?: RouteObject[] };
 
 /** Remix's route tree as the router matches it, from the build's flat manifest. */
-function routeTree(build: ServerBuild): RouteObject[] {
+export function routeTree(build: ServerBuild): RouteObject[] {
   const children = (parentId: string | undefined): RouteObject[] =>
     Object.values(build.routes)
       .filter((route) => route.parentId === parentId)

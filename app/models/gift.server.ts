@@ -1,12 +1,24 @@
 import { giftContributions, gifts, type Gift, type GiftContribution } from "drizzle/schema";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
+import { reusedQuery } from "~/lib/reused-query.server";
 
 export type GiftChoice = Pick<Gift, "country" | "productId" | "productName" | "currency" | "minAmount" | "maxAmount" | "targetAmount">;
 
+// Read on every visit of the event page: its SQL is built once (reused-query.server.ts).
+const giftOfEvent = reusedQuery((db) =>
+  db
+    .select()
+    .from(gifts)
+    .where(eq(gifts.eventId, sql.placeholder("eventId")))
+    .limit(1)
+    .prepare("gift_of_event"),
+);
+
 export async function findGiftOfEvent(db: Db, eventId: string, options: { forUpdate?: boolean } = {}) {
-  const query = db.select().from(gifts).where(eq(gifts.eventId, eventId)).limit(1);
-  const [found] = options.forUpdate ? await query.for("update") : await query;
+  const [found] = options.forUpdate
+    ? await db.select().from(gifts).where(eq(gifts.eventId, eventId)).limit(1).for("update")
+    : await giftOfEvent(db).execute({ eventId });
   return found ?? null;
 }
 

@@ -3,6 +3,7 @@ import { rsvps, type Rsvp } from "drizzle/schema";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { inviteTokenFor } from "~/lib/invite-token.server";
+import { reusedQuery } from "~/lib/reused-query.server";
 import { hashToken } from "~/lib/tokens.server";
 
 export async function insertRsvp(
@@ -53,8 +54,18 @@ export async function findRsvpByAddress(db: Db, eventId: string, address: { emai
   return rsvp ?? null;
 }
 
+// Read on every visit of a recipient's page: its SQL is built once (reused-query.server.ts).
+const rsvpsOfEvent = reusedQuery((db) =>
+  db
+    .select()
+    .from(rsvps)
+    .where(eq(rsvps.eventId, sql.placeholder("eventId")))
+    .orderBy(asc(rsvps.createdAt))
+    .prepare("rsvps_of_event"),
+);
+
 export async function listRsvps(db: Db, eventId: string) {
-  return db.select().from(rsvps).where(eq(rsvps.eventId, eventId)).orderBy(asc(rsvps.createdAt));
+  return rsvpsOfEvent(db).execute({ eventId });
 }
 
 export async function listUninvitedRsvps(db: Db, eventId: string) {

@@ -1,6 +1,7 @@
 import { events, treeContributions, type TreeContribution } from "drizzle/schema";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
+import { reusedQuery } from "~/lib/reused-query.server";
 
 export type NewTreeContribution = Pick<
   TreeContribution,
@@ -69,6 +70,24 @@ export async function treeCountOfEvent(db: Db, eventId: string) {
     .from(treeContributions)
     .where(and(eq(treeContributions.eventId, eventId), inArray(treeContributions.status, ["paid", "planted"])));
   return { trees: row?.trees ?? 0, people: row?.people ?? 0 };
+}
+
+// Read on every visit of the event page: its SQL is built once (reused-query.server.ts).
+const treeTotals = reusedQuery((db) =>
+  db
+    .select({
+      trees: sql<number>`coalesce(sum(${treeContributions.quantity}), 0)::int`,
+      planted: sql<number>`coalesce(sum(${treeContributions.quantity}) filter (where ${treeContributions.status} = 'planted'), 0)::int`,
+    })
+    .from(treeContributions)
+    .where(and(eq(treeContributions.eventId, sql.placeholder("eventId")), inArray(treeContributions.status, ["paid", "planted"])))
+    .prepare("tree_totals_of_event"),
+);
+
+/** The event's trees paid for (being planted or planted) and those already planted, in one read. */
+export async function treeTotalsOfEvent(db: Db, eventId: string) {
+  const [row] = await treeTotals(db).execute({ eventId });
+  return { trees: row?.trees ?? 0, planted: row?.planted ?? 0 };
 }
 
 /** The event's trees already in the ground, for the certificate. */

@@ -1,11 +1,22 @@
 import { userProfiles, users, type User, type UserRole } from "drizzle/schema";
 import { desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
+import { reusedQuery } from "~/lib/reused-query.server";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+// Read for every signed-in request and every recipient's page: its SQL is built once (reused-query.server.ts).
+const userById = reusedQuery((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("user_by_id"),
+);
+
 export async function findUserById(db: Db, id: string) {
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [user] = await userById(db).execute({ id });
   return user ?? null;
 }
 

@@ -23,6 +23,12 @@ function descriptionOf(kind: string) {
   return `A group video gift made with ${PRODUCT_NAME}.`;
 }
 
+/**
+ * Its HTML depends on its loaders' data alone: a visitor who is not signed in may be answered with
+ * the page rendered before for exactly the same data (lib/rendered-pages.server.ts).
+ */
+export const handle = { keepRendered: true };
+
 export const loader = eventPageLoader;
 
 /**

@@ -1,7 +1,9 @@
-import { events, rsvps, type Event, type User } from "drizzle/schema";
+import crypto from "node:crypto";
+import { events, media, rsvps, type Event, type Media, type User } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
+import { insertMedia } from "~/models/media.server";
 import { createEvent, parseNewEvent } from "~/services/events/events.server";
 import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 import type { RunningServer } from "../../server";
@@ -122,6 +124,75 @@ describe("what each viewer sees on /e/{uuid}", () => {
     expect(closed).toContain("This Chorus is no longer collecting contributions");
     expect(closed).toContain("Report This Page");
     for (const hidden of [...secrets, "Cyrus", "Record a short clip", "favourite memory", "Silva"]) expect(closed).not.toContain(hidden);
+  });
+
+  test("a visitor without a log-in gets the page rendered for the same data, with their own nonce, and never an old one", async () => {
+    const { client, event } = await organiser();
+    const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+    const open = async (path: string) => {
+      const response = await anonymous().raw("GET", path);
+      expect(response.status).toBe(200);
+      const nonce = nonceOf(response);
+      const html = await response.text();
+      expect(nonce.length).toBeGreaterThanOrEqual(16);
+      // Every script the page runs carries the nonce its own answer allows, never another's.
+      const nonces = [...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]);
+      expect(nonces.length).toBeGreaterThan(0);
+      expect(new Set(nonces)).toEqual(new Set([nonce]));
+      return { nonce, html };
+    };
+    for (const path of [`/e/${event.uuid}`, `/e/${event.uuid}?privateKey=${event.privateKey}`]) {
+      const first = await open(path);
+      const second = await open(path);
+      expect(second.nonce).not.toBe(first.nonce);
+      expect(second.html).toBe(first.html.replaceAll(first.nonce, second.nonce));
+    }
+
+    // A change to the Chorus, made by whichever process, shows on the next visit.
+    await db().update(events).set({ message: "A brand new message" }).where(eq(events.id, event.id));
+    const changed = await open(`/e/${event.uuid}`);
+    expect(changed.html).toContain("A brand new message");
+    expect(changed.html).not.toContain("Record a short clip for Ana and Bo!");
+    // The organiser, signed in, sees their own page, never a visitor's.
+    expect(await pageOf(await client.raw("GET", `/e/${event.uuid}`))).toContain(event.privateKey);
+  });
+
+  test("the recipient's page names invitees who contributed, then the shown contributions that are ready, each once", async () => {
+    const { event } = await organiser();
+    const invite = async (name: string, status: "contributed" | "opened") => {
+      const rsvp = await addInvitee(event, parseInvitee({ name, email: uniqueEmail("taking-part") }));
+      await db().update(rsvps).set({ status }).where(eq(rsvps.id, rsvp.id));
+    };
+    await invite("Zoe Invited", "contributed");
+    await invite("Olga Opened", "opened");
+    const upload = async (contributorName: string, changes: Partial<Media> = {}) => {
+      const row = await insertMedia(db(), {
+        eventId: event.id,
+        purpose: "contribution",
+        originalKey: `originals/${crypto.randomUUID()}`,
+        originalName: "photo.jpg",
+        mimeType: "image/jpeg",
+        sizeBytes: 1000,
+        contributorName,
+      });
+      await db()
+        .update(media)
+        .set({ status: "ready", ...changes })
+        .where(eq(media.id, row!.id));
+    };
+    await upload("Bea Uploader");
+    await upload("Hal Hidden", { hidden: true });
+    await upload("Pat Pending", { status: "processing" });
+    await upload("Ari Archived", { archivedAt: new Date() });
+    await upload(" Zoe Invited ");
+    await upload("Al Uploader");
+
+    const page = await pageOf(await anonymous().raw("GET", `/e/${event.uuid}?privateKey=${event.privateKey}`));
+    const named = ["Zoe Invited", "Bea Uploader", "Al Uploader"].map((name) => page.indexOf(name));
+    expect(named.every((at) => at > 0)).toBe(true);
+    expect(named).toEqual([...named].sort((a, b) => a - b));
+    expect(page.split("Zoe Invited").length - 1).toBe(page.split("Bea Uploader").length - 1);
+    for (const left of ["Olga Opened", "Hal Hidden", "Pat Pending", "Ari Archived"]) expect(page).not.toContain(left);
   });
 
   test("the organiser's page opens with its next step, and folds what is not needed yet", async () => {

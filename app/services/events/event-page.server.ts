@@ -17,7 +17,7 @@ import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
-import { eventViewFor, openEvent } from "~/services/events/events.server";
+import { eventViewFor, openFoundEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
 import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
@@ -41,7 +41,7 @@ export interface EventFormReply extends FormReply {
 export async function openEventByUuid(user: User | null, rawUuid: string | undefined, keys: EventKeys) {
   const found = await findEventByUuid(db(), uuidParam(rawUuid, "Chorus"), { withDeleted: true });
   if (!found) throw notFound("There is no Chorus with this id.");
-  return openEvent(user, found.id, keys);
+  return openFoundEvent(user, found, keys);
 }
 
 // ——— What each viewer sees ———
@@ -215,14 +215,20 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
         limits: uploadLimits(),
         thankYou,
         thankYouFrom: recipientNames,
-        // An invitee who has contributed gets a code for a Chorus of their own (spec §3).
-        offer: await contributorOfferFor(viewer.rsvp),
-        gift: await giftOfEvent(event),
-        trees: await treesOfEvent(event.id),
+        // offer: an invitee who has contributed gets a code for a Chorus of their own (spec §3); the gift pot; the trees.
+        ...(await contributorExtras(event, viewer.rsvp)),
       },
     };
   }
   const audience = view.event;
+  // Reads that depend on nothing but the event, made at once.
+  const [video, downloadable, gift, trees, messages] = await Promise.all([
+    currentVideoOf(event),
+    eventUnlocked(event),
+    view.role === "recipient" ? recipientGiftOf(event) : null,
+    treesOfEvent(event.id),
+    guestbookMessages(event),
+  ]);
   return {
     footerReport,
     takenDown,
@@ -234,19 +240,25 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       occasion: audience.occasion,
       recipientNames: audience.recipientNames,
       videoReady: !!audience.publishedMedia,
-      video: await currentVideoOf(event),
+      video,
       // The full-quality download is what payment unlocks; watching is not.
-      downloadable: await eventUnlocked(event),
+      downloadable,
       contributors: audience.contributors,
       thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
-      gift: view.role === "recipient" ? await recipientGiftOf(event) : null,
-      trees: await treesOfEvent(event.id),
+      gift,
+      trees,
       uuid: event.uuid,
       limits: uploadLimits(),
-      messages: await guestbookMessages(event),
+      messages,
       timeZone: event.timeZone,
     },
   };
+}
+
+/** The contributor's offer, the gift pot and the trees: read at once, in the order the page shows them. */
+async function contributorExtras(event: Event, rsvp: Parameters<typeof contributorOfferFor>[0]) {
+  const [offer, gift, trees] = await Promise.all([contributorOfferFor(rsvp), giftOfEvent(event), treesOfEvent(event.id)]);
+  return { offer, gift, trees };
 }
 
 export type EventPageData = Awaited<ReturnType<typeof loadEventPage>>["page"];

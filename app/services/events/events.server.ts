@@ -8,13 +8,13 @@ import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http
 import {
   findEventById,
   insertEvent,
+  listContributorNames,
   listRecipients,
   markEventOpened as markEventOpenedOnce,
   rotateEventKeys,
   setEventDeleted,
   updateEvent,
 } from "~/models/event.server";
-import { listMediaOfEvent } from "~/models/media.server";
 import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
@@ -53,6 +53,11 @@ export const parseNewEvent = (payload: unknown) => parseWith(createEventInput(),
 export async function openEvent(user: User | null, id: string, keys: EventKeys = {}) {
   const event = await findEventById(db(), id, { withDeleted: true });
   if (!event) throw eventNotFound();
+  return openFoundEvent(user, event, keys);
+}
+
+/** openEvent for an event already read (found by its uuid, withDeleted): the same rules, no second read. */
+export async function openFoundEvent(user: User | null, event: Event, keys: EventKeys) {
   const viewer = await resolveEventViewer(user, event, keys);
   if (event.deletedAt && !canManageEvent(viewer.role)) throw eventNotFound();
   if (event.takenDownAt && !hasEditRights(user)) throw eventUnavailable();
@@ -75,11 +80,8 @@ export async function eventViewFor(event: Event, viewer: EventViewer) {
   if (viewer.role === "creator") return { role: viewer.role, event: creatorEventView(event, recipients, await listRsvps(db(), event.id)) };
   if (viewer.role === "recipient" || viewer.role === "view-only") {
     // Everyone who took part: invitees who contributed and those who added something through the open link.
-    const invited = (await listRsvps(db(), event.id)).filter((r) => r.status === "contributed").map((r) => r.name);
-    const uploaders = (await listMediaOfEvent(db(), event.id, { purpose: "contribution" }))
-      .filter((m) => !m.hidden && m.status === "ready")
-      .map((m) => m.contributorName);
-    const contributors = [...new Set([...invited, ...uploaders].map((name) => name.trim()).filter(Boolean))];
+    const names = await listContributorNames(db(), event.id);
+    const contributors = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
     return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
   }
   return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, recipients) };

@@ -1,0 +1,48 @@
+import crypto from "node:crypto";
+
+// Rendered HTML kept for pages whose HTML is a function of what their loaders returned: the same
+// loader data at the same address renders the same HTML, but for the nonce of the request's CSP,
+// which is put in afresh each time. The key is a digest of everything the render reads — the
+// address, the status and Remix's serialised state (every loader's data, which the page carries
+// anyway) — so a page is only ever reused for a request whose loaders returned exactly the same
+// data: nothing one visitor sees can reach another whose data differs, and a change to the
+// Chorus (a new recipient, a gift, a tree) makes new data and so a new key. Which pages may be
+// kept is said by their route (`handle.keepRendered`, routes/e.$uuid.tsx); entry.server.tsx asks.
+// docs/decisions/034-event-page-throughput.md.
+
+/** Pages kept per process, the least recently used dropped first (~30–60 KB each). */
+const MAX_PAGES = 200;
+
+interface KeptPage {
+  html: string;
+  /** The nonce the page was rendered with, replaced by each request's own. */
+  nonce: string;
+}
+
+const pages = new Map<string, KeptPage>();
+
+/** The key of a render: a digest of all it depends on. */
+export function renderKey(parts: string[]): string {
+  const hash = crypto.createHash("sha256");
+  for (const part of parts) hash.update(part).update("\0");
+  return hash.digest("base64");
+}
+
+/** The page kept under `key`, with `nonce` in place of the one it was rendered with. */
+export function keptPage(key: string, nonce: string): string | null {
+  const page = pages.get(key);
+  if (!page) return null;
+  // Most recently used last: the first in the map is the one to drop.
+  pages.delete(key);
+  pages.set(key, page);
+  return page.html.replaceAll(page.nonce, nonce);
+}
+
+/** Keeps `html`, rendered with `nonce`, under `key`. */
+export function keepPage(key: string, html: string, nonce: string) {
+  // A nonce too short could stand for other text of the page when replaced.
+  if (nonce.length < 16) return;
+  pages.delete(key);
+  pages.set(key, { html, nonce });
+  while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+}
