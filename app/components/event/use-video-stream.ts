@@ -1,0 +1,68 @@
+import { useEffect, type RefObject } from "react";
+
+// How the published video plays (docs/decisions/036). The page's markup plays the MP4, which is
+// what a browser without JavaScript gets. With JavaScript and a ladder: Safari and iOS play the
+// HLS master playlist themselves; other browsers load hls.js (hls-player.ts) only once the person
+// presses play, so the page's first visit fetches none of it. Any error goes back to the MP4.
+// What runs here, on every visit, is kept to the least: the rest comes with the player.
+
+/** Which of the three a player has now, on the element for whoever looks (tests, support). */
+type StreamMode = "mp4" | "native-hls" | "hls.js";
+
+export function useVideoStream(ref: RefObject<HTMLVideoElement>, streamUrl: string | null) {
+  useEffect(() => {
+    const video = ref.current;
+    const source = video?.querySelector("source");
+    const mp4 = source?.getAttribute("src");
+    if (!video || !source || !mp4 || !streamUrl) return;
+    const mark = (mode: StreamMode) => (video.dataset.stream = mode);
+    let stopped = false;
+
+    if (video.canPlayType("application/vnd.apple.mpegurl")) {
+      // The `src` attribute wins over <source>; taken away again, the MP4 plays.
+      const backToMp4 = () => {
+        video.removeAttribute("src");
+        video.load();
+        mark("mp4");
+      };
+      video.addEventListener("error", backToMp4, { once: true });
+      video.src = streamUrl;
+      mark("native-hls");
+      return () => video.removeEventListener("error", backToMp4);
+    }
+    if (!("MediaSource" in window) && !("ManagedMediaSource" in window)) return;
+
+    mark("mp4");
+    let stopPlayer: (() => void) | undefined;
+    const backToMp4 = () => {
+      stopPlayer?.();
+      if (stopped) return;
+      video.removeAttribute("src");
+      source.setAttribute("src", mp4);
+      video.load();
+      mark("mp4");
+      void video.play().catch(() => {});
+    };
+    const onPlay = () => {
+      video.removeEventListener("play", onPlay);
+      // The MP4 the press started to fetch is let go at once: on a slow link its bytes would
+      // share the line with the first segment.
+      video.pause();
+      source.removeAttribute("src");
+      video.load();
+      import("./hls-player")
+        .then(({ playWithHls }) => {
+          if (stopped) return;
+          mark("hls.js");
+          stopPlayer = playWithHls(video, streamUrl, backToMp4);
+        })
+        .catch(backToMp4);
+    };
+    video.addEventListener("play", onPlay);
+    return () => {
+      stopped = true;
+      video.removeEventListener("play", onPlay);
+      stopPlayer?.();
+    };
+  }, [ref, streamUrl]);
+}
