@@ -7,9 +7,11 @@ import {
   avcCodec,
   encodedRungCodecs,
   forcedKeyFrames,
+  groupParts,
   ladderArgs,
   ladderRungs,
   masterPlaylist,
+  mediaPlaylist,
   playlistInit,
   playlistSegments,
   rungBandwidth,
@@ -77,16 +79,25 @@ export async function makeLadder(input: string, dir: string, options: { signal?:
   const files: string[] = [MASTER_PLAYLIST];
   for (const plan of plans) {
     const names = rungFiles(plan.name);
-    const playlist = await fs.readFile(path.join(dir, names.playlist), "utf8");
-    const segments = playlistSegments(playlist);
-    const init = playlistInit(playlist);
-    if (!segments.length || !init) throw new Error(`ladder rung ${plan.name}: no segments written`);
-    const sized = await Promise.all(segments.map(async (s) => ({ ...s, bytes: (await fs.stat(path.join(dir, s.uri))).size })));
+    const written = await fs.readFile(path.join(dir, names.partsPlaylist), "utf8");
+    const parts = playlistSegments(written);
+    const init = playlistInit(written);
+    if (!parts.length || !init) throw new Error(`ladder rung ${plan.name}: no segments written`);
+    const segments = [];
+    for (const [index, group] of groupParts(parts.map((p) => p.seconds)).entries()) {
+      const uri = names.segment(index);
+      const bytes = await joinParts(
+        group.map((i) => path.join(dir, parts[i]!.uri)),
+        path.join(dir, uri),
+      );
+      segments.push({ uri, bytes, seconds: group.reduce((sum, i) => sum + parts[i]!.seconds, 0) });
+    }
+    await fs.writeFile(path.join(dir, names.playlist), mediaPlaylist(init, segments));
     rungs.push({
       name: plan.name,
       width: plan.width,
       height: plan.height,
-      ...rungBandwidth(sized),
+      ...rungBandwidth(segments),
       codecs: plan.copy
         ? [source.videoCodec, ...(source.hasAudio ? ["mp4a.40.2"] : [])].join(",")
         : encodedRungCodecs(plan.height, source.hasAudio),
@@ -95,4 +106,37 @@ export async function makeLadder(input: string, dir: string, options: { signal?:
   }
   await fs.writeFile(path.join(dir, MASTER_PLAYLIST), masterPlaylist(rungs, source.fps));
   return { rungs, files };
+}
+
+/**
+ * Joins parts ffmpeg wrote into one media segment: their movie fragments (moof + mdat) one after
+ * another, which a fMP4 segment may hold, behind the first part's `styp`. Each part's `sidx` indexes
+ * only itself and is left out. ffmpeg writes fragments whose data offsets count from their own
+ * moof (default-base-is-moof), so they read the same wherever they land. Answers the bytes written.
+ */
+async function joinParts(parts: readonly string[], output: string) {
+  const kept: Buffer[] = [];
+  for (const [index, part] of parts.entries()) {
+    const bytes = await fs.readFile(part);
+    for (const box of topLevelBoxes(bytes)) {
+      if (box.type === "sidx" || (box.type === "styp" && index > 0)) continue;
+      kept.push(bytes.subarray(box.start, box.end));
+    }
+  }
+  const joined = Buffer.concat(kept);
+  await fs.writeFile(output, joined);
+  return joined.length;
+}
+
+function* topLevelBoxes(bytes: Buffer) {
+  let at = 0;
+  while (at + 8 <= bytes.length) {
+    let size = bytes.readUInt32BE(at);
+    const type = bytes.toString("latin1", at + 4, at + 8);
+    if (size === 1) size = Number(bytes.readBigUInt64BE(at + 8));
+    else if (size === 0) size = bytes.length - at;
+    if (size < 8 || at + size > bytes.length) throw new Error(`ladder part: a box "${type}" runs past the end of the file`);
+    yield { type, start: at, end: at + size };
+    at += size;
+  }
 }

@@ -7,7 +7,12 @@ import type { LadderRung } from "drizzle/schema";
 const HEIGHTS = [360, 540, 720, 1080] as const;
 
 /** Target length of a segment. Segments end on the published video's own key frames (every 2 s). */
-export const SEGMENT_SECONDS = 4;
+const SEGMENT_SECONDS = 4;
+/**
+ * ffmpeg cuts parts of about this length, joined into segments of about SEGMENT_SECONDS but for the
+ * first, which stays one part: on a slow link the first picture waits for the whole first segment.
+ */
+const PART_SECONDS = 2;
 
 /**
  * The cap on each encoded rung's video, in kbit/s, with a buffer of two seconds. 360p stays small
@@ -45,7 +50,10 @@ export function ladderRungs(width: number, height: number): RungPlan[] {
 export const rungFiles = (name: string) => ({
   playlist: `${name}.m3u8`,
   init: `${name}_init.mp4`,
-  segmentPattern: `${name}_%04d.m4s`,
+  segment: (index: number) => `${name}_${String(index).padStart(4, "0")}.m4s`,
+  /** What ffmpeg writes, before its parts are joined into segments (not kept). */
+  partsPlaylist: `${name}_parts.m3u8`,
+  partPattern: `${name}_part%04d.m4s`,
 });
 
 export const MASTER_PLAYLIST = "master.m3u8";
@@ -120,7 +128,7 @@ export function ladderArgs(input: string, dir: string, rungs: readonly RungPlan[
       "-f",
       "hls",
       "-hls_time",
-      String(SEGMENT_SECONDS),
+      String(PART_SECONDS),
       "-hls_playlist_type",
       "vod",
       "-hls_segment_type",
@@ -130,8 +138,8 @@ export function ladderArgs(input: string, dir: string, rungs: readonly RungPlan[
       "-hls_fmp4_init_filename",
       files.init,
       "-hls_segment_filename",
-      `${dir}/${files.segmentPattern}`,
-      `${dir}/${files.playlist}`,
+      `${dir}/${files.partPattern}`,
+      `${dir}/${files.partsPlaylist}`,
     );
   }
   return args;
@@ -161,6 +169,45 @@ export function playlistSegments(text: string) {
     }
   }
   return segments;
+}
+
+/**
+ * Which parts make each segment (indices into `partSeconds`): the first part alone, then parts
+ * joined until a segment is about SEGMENT_SECONDS. The same durations give the same segments, so
+ * rungs cut at the same frames stay aligned.
+ */
+export function groupParts(partSeconds: readonly number[]) {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let seconds = 0;
+  partSeconds.forEach((duration, index) => {
+    current.push(index);
+    seconds += duration;
+    if (index === 0 || seconds >= SEGMENT_SECONDS - 0.5) {
+      groups.push(current);
+      current = [];
+      seconds = 0;
+    }
+  });
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/** A rung's VOD media playlist: its init file and its segments with their durations. */
+export function mediaPlaylist(init: string, segments: ReadonlyArray<{ uri: string; seconds: number }>) {
+  const target = Math.max(1, ...segments.map((s) => Math.round(s.seconds)));
+  return [
+    "#EXTM3U",
+    "#EXT-X-VERSION:7",
+    `#EXT-X-TARGETDURATION:${target}`,
+    "#EXT-X-MEDIA-SEQUENCE:0",
+    "#EXT-X-PLAYLIST-TYPE:VOD",
+    "#EXT-X-INDEPENDENT-SEGMENTS",
+    `#EXT-X-MAP:URI="${init}"`,
+    ...segments.flatMap((s) => [`#EXTINF:${s.seconds.toFixed(6)},`, s.uri]),
+    "#EXT-X-ENDLIST",
+    "",
+  ].join("\n");
 }
 
 /** The init file a fMP4 media playlist names (#EXT-X-MAP). */

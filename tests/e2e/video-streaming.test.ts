@@ -37,7 +37,7 @@ async function publishedFixture(eventId: string) {
     "-f",
     "lavfi",
     "-i",
-    "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=12:allf=t",
+    "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=6:allf=t",
     "-f",
     "lavfi",
     "-i",
@@ -166,7 +166,10 @@ describe.skipIf(!chromiumPath)("streaming the published video", { timeout: 120_0
     console.info(`first frame ${Math.round(milliseconds)} ms after play on 1.6 Mbit/s, 150 ms; rungs fetched: ${fragments.join(" ")}`);
     expect(hlsScripts).toBeGreaterThan(0);
     expect(milliseconds).toBeLessThanOrEqual(2_000);
-    expect(fragments.length).toBeGreaterThan(0);
+    // Playing on, hls.js measures the link with each segment and picks the rungs that follow: the
+    // link carries none at 1080p (whose player size it would fit).
+    await expect.poll(() => fragments.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+    console.info(`rungs fetched while playing on: ${fragments.join(" ")}`);
     expect(fragments).not.toContain("1080p");
     expect(errors).toEqual([]);
     await page.context().close();

@@ -3,8 +3,10 @@ import {
   forcedKeyFrames,
   ladderArgs,
   ladderContentType,
+  groupParts,
   ladderRungs,
   masterPlaylist,
+  mediaPlaylist,
   playlistInit,
   playlistSegments,
   rungBandwidth,
@@ -46,11 +48,27 @@ describe("the HLS ladder", () => {
     );
     expect(args.filter((a) => a === "-force_key_frames")).toHaveLength(2);
     expect(args.filter((a) => a === "fmp4")).toHaveLength(3);
-    expect(args.slice(-1)).toEqual(["/out/720p.m3u8"]);
+    expect(args.slice(-3)).toEqual(["-hls_segment_filename", "/out/720p_part%04d.m4s", "/out/720p_parts.m3u8"]);
     const top = args.slice(args.lastIndexOf("0:v:0"));
     expect(top).toContain("copy");
     expect(top).not.toContain("libx264");
     expect(forcedKeyFrames([0, 2, 4.0333])).toBe("0.000,1.999,4.032");
+  });
+
+  test("the first segment stays one short part; the others join parts to about four seconds", () => {
+    expect(groupParts([2, 2, 2, 2, 2, 1])).toEqual([[0], [1, 2], [3, 4], [5]]);
+    expect(groupParts([2.5, 3.3, 2, 5, 2])).toEqual([[0], [1, 2], [3], [4]]);
+    const playlist = mediaPlaylist("360p_init.mp4", [
+      { uri: "360p_0000.m4s", seconds: 2 },
+      { uri: "360p_0001.m4s", seconds: 5.3 },
+    ]);
+    expect(playlist).toContain("#EXT-X-TARGETDURATION:5\n");
+    expect(playlistSegments(playlist)).toEqual([
+      { uri: "360p_0000.m4s", seconds: 2 },
+      { uri: "360p_0001.m4s", seconds: 5.3 },
+    ]);
+    expect(playlistInit(playlist)).toBe("360p_init.mp4");
+    expect(playlist.trimEnd().endsWith("#EXT-X-ENDLIST")).toBe(true);
   });
 
   test("playlists are read back, measured and signed", () => {

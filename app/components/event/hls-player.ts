@@ -4,16 +4,17 @@ import Hls from "hls.js/dist/hls.light.mjs";
 // use-video-stream.ts), with hls.js's light build: no subtitles or DRM, which the video has none of.
 
 /**
- * Plays `streamUrl` (a master playlist) in `video`: hls.js starts from the rung its estimate of the
- * link allows, measures each segment and moves up or down, never past the player's size in device
- * pixels. `fail` is called on any error it cannot get past. Answers how to stop it.
+ * Plays `streamUrl` (a master playlist) in `video`. hls.js starts from the smallest rung, whose first
+ * segment (two seconds) is the quickest picture on any link, measures each segment and moves up or
+ * down, never past the player's size in device pixels. `fail` is called on any error it cannot get
+ * past. Answers how to stop it.
  */
 export function playWithHls(video: HTMLVideoElement, streamUrl: string, fail: () => void) {
   if (!Hls.isSupported()) {
     fail();
     return () => {};
   }
-  const hls = new Hls({ capLevelToPlayerSize: true });
+  const hls = new Hls({ capLevelToPlayerSize: true, startLevel: 0 });
   let stopped = false;
   const stop = () => {
     if (stopped) return;

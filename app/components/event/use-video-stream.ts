@@ -18,7 +18,11 @@ export function useVideoStream(ref: RefObject<HTMLVideoElement>, streamUrl: stri
     const mark = (mode: StreamMode) => (video.dataset.stream = mode);
     let stopped = false;
 
-    if (video.canPlayType("application/vnd.apple.mpegurl")) {
+    // Apple's browsers (every one on iOS is WebKit) play HLS themselves, and so does one without
+    // Media Source Extensions that says it can. Newer Chromium says so too, but has MSE: it gets
+    // hls.js, whose choice of rung on a slow link is the one measured (docs/decisions/036).
+    const mse = "MediaSource" in window || "ManagedMediaSource" in window;
+    if (video.canPlayType("application/vnd.apple.mpegurl") && (navigator.vendor.startsWith("Apple") || !mse)) {
       // The `src` attribute wins over <source>; taken away again, the MP4 plays.
       const backToMp4 = () => {
         video.removeAttribute("src");
@@ -30,7 +34,7 @@ export function useVideoStream(ref: RefObject<HTMLVideoElement>, streamUrl: stri
       mark("native-hls");
       return () => video.removeEventListener("error", backToMp4);
     }
-    if (!("MediaSource" in window) && !("ManagedMediaSource" in window)) return;
+    if (!mse) return;
 
     mark("mp4");
     let stopPlayer: (() => void) | undefined;
@@ -50,6 +54,8 @@ export function useVideoStream(ref: RefObject<HTMLVideoElement>, streamUrl: stri
       video.pause();
       source.removeAttribute("src");
       video.load();
+      // Beside hls.js, not after it: the first segment is on its way while hls.js loads.
+      import("./stream-warm-up").then(({ warmUp }) => warmUp(streamUrl)).catch(() => {});
       import("./hls-player")
         .then(({ playWithHls }) => {
           if (stopped) return;
