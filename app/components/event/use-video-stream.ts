@@ -1,74 +1,19 @@
 import { useEffect, type RefObject } from "react";
 
-// How the published video plays (docs/decisions/036). The page's markup plays the MP4, which is
-// what a browser without JavaScript gets. With JavaScript and a ladder: Safari and iOS play the
-// HLS master playlist themselves; other browsers load hls.js (hls-player.ts) only once the person
-// presses play, so the page's first visit fetches none of it. Any error goes back to the MP4.
-// What runs here, on every visit, is kept to the least: the rest comes with the player.
-
-/** Which of the three a player has now, on the element for whoever looks (tests, support). */
-type StreamMode = "mp4" | "native-hls" | "hls.js";
-
+/**
+ * Streams the published video from its HLS ladder when it has one (docs/decisions/036). All of it
+ * is loaded after the page has hydrated (video-stream.ts), so the page itself carries none of it;
+ * an element left before it arrives is simply not streamed to.
+ */
 export function useVideoStream(ref: RefObject<HTMLVideoElement>, streamUrl: string | null) {
   useEffect(() => {
     const video = ref.current;
-    const source = video?.querySelector("source");
-    const mp4 = source?.getAttribute("src");
-    if (!video || !source || !mp4 || !streamUrl) return;
-    const mark = (mode: StreamMode) => (video.dataset.stream = mode);
-    let stopped = false;
-
-    // Apple's browsers (every one on iOS is WebKit) play HLS themselves, and so does one without
-    // Media Source Extensions that says it can. Newer Chromium says so too, but has MSE: it gets
-    // hls.js, whose choice of rung on a slow link is the one measured (docs/decisions/036).
-    const mse = "MediaSource" in window || "ManagedMediaSource" in window;
-    if (video.canPlayType("application/vnd.apple.mpegurl") && (navigator.vendor.startsWith("Apple") || !mse)) {
-      // The `src` attribute wins over <source>; taken away again, the MP4 plays.
-      const backToMp4 = () => {
-        video.removeAttribute("src");
-        video.load();
-        mark("mp4");
-      };
-      video.addEventListener("error", backToMp4, { once: true });
-      video.src = streamUrl;
-      mark("native-hls");
-      return () => video.removeEventListener("error", backToMp4);
-    }
-    if (!mse) return;
-
-    mark("mp4");
-    let stopPlayer: (() => void) | undefined;
-    const backToMp4 = () => {
-      stopPlayer?.();
-      if (stopped) return;
-      video.removeAttribute("src");
-      source.setAttribute("src", mp4);
-      video.load();
-      mark("mp4");
-      void video.play().catch(() => {});
-    };
-    const onPlay = () => {
-      video.removeEventListener("play", onPlay);
-      // The MP4 the press started to fetch is let go at once: on a slow link its bytes would
-      // share the line with the first segment.
-      video.pause();
-      source.removeAttribute("src");
-      video.load();
-      // Beside hls.js, not after it: the first segment is on its way while hls.js loads.
-      import("./stream-warm-up").then(({ warmUp }) => warmUp(streamUrl)).catch(() => {});
-      import("./hls-player")
-        .then(({ playWithHls }) => {
-          if (stopped) return;
-          mark("hls.js");
-          stopPlayer = playWithHls(video, streamUrl, backToMp4);
-        })
-        .catch(backToMp4);
-    };
-    video.addEventListener("play", onPlay);
-    return () => {
-      stopped = true;
-      video.removeEventListener("play", onPlay);
-      stopPlayer?.();
-    };
+    let stop: (() => void) | undefined;
+    if (video && streamUrl)
+      import("./video-stream").then(
+        ({ streamVideo }) => (stop = video.isConnected ? streamVideo(video, streamUrl) : undefined),
+        () => {},
+      );
+    return () => stop?.();
   }, [ref, streamUrl]);
 }
