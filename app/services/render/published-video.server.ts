@@ -1,10 +1,10 @@
 import type { Event, PublishedMedia, RenderJob } from "drizzle/schema";
 import { db } from "~/lib/db.server";
-import { signedFileUrl, signedFolderFileUrl } from "~/lib/media-url.server";
-import { MASTER_PLAYLIST } from "~/render/ladder";
 import { ApiError } from "~/lib/http.server";
+import { signedFileUrl, signedFolderFileUrl } from "~/lib/media-url.server";
 import { versionHasMailOrders } from "~/models/mail-order.server";
 import { deleteEarlierVersion, findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
+import { MASTER_PLAYLIST } from "~/render/ladder";
 import { deleteVideoLadder } from "~/services/render/video-ladder.server";
 
 /** The links a page hands out for a video file: signed, expiring, range-served. */
