@@ -5,7 +5,7 @@
 // a key frame every 2 s, AAC, grain in every frame so every rung spends what it may), times its
 // HLS ladder job, then plays the recipient's page in Chromium throttled to a phone's link (1.6 Mbit/s
 // down, 150 ms) on a phone's screen, once streaming (the page as it is) and once as the MP4 alone
-// (JavaScript off, as before the ladder). Printed for each: time from play to the first frame,
+// (as without JavaScript, and as before the ladder). Printed for each: time from play to the first frame,
 // stalls (`waiting` events after it) and seconds spent stalled, how far it played, and which rungs
 // it fetched. The aim: first frame ≤ 2 s and no stall once playing.
 import fs from "node:fs/promises";
@@ -119,9 +119,9 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   cleanUps.push(() => browser.close());
   const address = `/e/${event.uuid}?privateKey=${event.privateKey}`;
   const phone = { viewport: PHONE, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-  const streamed = await watch(browser, server.url, address, { ...phone, javaScriptEnabled: true }, SECONDS);
-  const mp4 = await watch(browser, server.url, address, { ...phone, javaScriptEnabled: false }, MP4_WATCH_SECONDS);
-  console.log(`\nOn ${LINK.downloadThroughput * 8e-6} Mbit/s with ${LINK.latency} ms, a phone screen (375 × 812 at 3×):`);
+  const streamed = await watch(browser, server.url, address, phone, SECONDS, { streaming: true });
+  const mp4 = await watch(browser, server.url, address, phone, MP4_WATCH_SECONDS, { streaming: false });
+  console.log(`\nOn ${((LINK.downloadThroughput * 8) / 1e6).toFixed(1)} Mbit/s with ${LINK.latency} ms, a phone screen (375 × 812 at 3×):`);
   console.log("player            | first frame | stalls | stalled | played / watched | rungs fetched");
   for (const [name, r] of [
     ["HLS ladder", streamed],
@@ -142,10 +142,22 @@ interface Watched {
   rungs: string;
 }
 
-/** Presses play and watches for `seconds` (or to the end): what the person would have seen. */
-async function watch(browser: Browser, baseURL: string, address: string, options: Parameters<Browser["newContext"]>[0], seconds: number) {
+/**
+ * Presses play and watches for `seconds` (or to the end): what the person would have seen. Without
+ * `streaming`, the page's streaming code is kept from loading, so the <video> plays its MP4 as it
+ * does without JavaScript (and did before the ladder), while the bench can still count its stalls.
+ */
+async function watch(
+  browser: Browser,
+  baseURL: string,
+  address: string,
+  options: Parameters<Browser["newContext"]>[0],
+  seconds: number,
+  { streaming }: { streaming: boolean },
+) {
   const context = await browser.newContext({ ...options, baseURL });
   const page: Page = await context.newPage();
+  if (!streaming) await page.route("**/build/_shared/video-stream-*.js", (route) => route.abort());
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", LINK);
@@ -156,15 +168,14 @@ async function watch(browser: Browser, baseURL: string, address: string, options
   });
   await page.goto(address, { waitUntil: "load" });
   const video = page.locator(".event-video video");
-  if (options?.javaScriptEnabled !== false) {
+  if (streaming) {
     await page.waitForFunction(() => document.querySelector<HTMLVideoElement>(".event-video video")?.dataset.stream === "mp4", undefined, {
       timeout: 60_000,
     });
   }
   await page.waitForTimeout(1000);
   const started = Date.now();
-  // Counted by the page's clock (run through the browser's tools, so also with JavaScript off);
-  // `waiting` before the first frame is the start, not a stall.
+  // Counted by the page's clock; `waiting` before the first frame is the start, not a stall.
   await video.evaluate((v: HTMLVideoElement) => {
     const s = {
       pressedAt: null as number | null,
