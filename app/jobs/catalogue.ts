@@ -59,6 +59,9 @@ export const JOBS = {
   // Renders whose worker died are taken up again by the next sweep (see recoverStalledRenders),
   // which every worker runs with its lease sweep; the schedule is for a queue without workers' sweeps.
   "render-recover": job<Empty>({ schedule: "* * * * *", sweep: true }),
+  // A published version's HLS ladder, made right after it is published (docs/decisions/036): keyed by
+  // the version, leased so a dead worker's ladder is made again.
+  "video-ladder": job<{ publishedMediaId: string }>({ keyed: true, leased: true }),
   "uploads-expire": job<Empty>({ schedule: "17 * * * *" }),
   // Rendered pieces nobody has used for a while (RENDER_PIECE_RETENTION_DAYS) leave storage nightly.
   "render-pieces-sweep": job<Empty>({ schedule: "41 3 * * *" }),

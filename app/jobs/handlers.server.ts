@@ -15,6 +15,7 @@ import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-deli
 import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
 import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
+import { makeVideoLadder } from "~/services/render/video-ladder.server";
 import { sendTakeDownMail } from "~/services/staff/moderation.server";
 import { plantTrees } from "~/services/trees/planting.server";
 import { refundTreeContribution } from "~/services/trees/tree-refunds.server";
@@ -50,6 +51,7 @@ export const jobHandlers: JobHandlers = {
   "render-recover": async () => {
     await recoverStalledRenders();
   },
+  "video-ladder": ({ id, data, startedOn }) => makeVideoLadder(data.publishedMediaId, { name: "video-ladder", id, startedOn }),
   "uploads-expire": async () => {
     await expireUploads();
   },

@@ -94,6 +94,11 @@ const schema = z.object({
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
   RENDER_STALL_SECONDS: z.coerce.number().positive().default(30),
+  // Make each published version's HLS ladder for streaming (docs/decisions/036); false: the MP4 only.
+  VIDEO_LADDER: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
   // How long stills and title cards stay on screen in the video.
   RENDER_PHOTO_SECONDS: z.coerce.number().min(1).max(20).default(5),
   RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),

@@ -23,6 +23,16 @@ export function signedFileUrl(path: string, now = Date.now()) {
   return `${path}?exp=${expires}&sig=${signature(path, expires)}`;
 }
 
+/**
+ * A signed link to a file of a folder whose files name one another (an HLS ladder's playlists and
+ * segments): the signature covers the folder, so the same `exp` and `sig` open each of its files.
+ * The route checks it with `verifyMediaUrl(folder, …)`.
+ */
+export function signedFolderFileUrl(folder: string, file: string, now = Date.now()) {
+  const signed = signedFileUrl(folder, now);
+  return `${folder}/${file}${signed.slice(folder.length)}`;
+}
+
 export function verifyMediaUrl(path: string, exp: string | null, sig: string | null, now = Date.now()) {
   const expires = Number(exp);
   if (!sig || !Number.isInteger(expires) || expires * 1000 < now) return false;

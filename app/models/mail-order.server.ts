@@ -55,6 +55,12 @@ export async function updateMailOrder(db: Db, id: string, changes: MailOrderChan
   return row ?? null;
 }
 
+/** Whether any order, whatever its state, is made from this published version. */
+export async function versionHasMailOrders(db: Db, publishedMediaId: string) {
+  const [row] = await db.select({ id: mailOrders.id }).from(mailOrders).where(eq(mailOrders.publishedMediaId, publishedMediaId)).limit(1);
+  return !!row;
+}
+
 /** Orders of an event that were paid for (or are being), newest first. */
 export async function listMailOrdersOfEvent(db: Db, eventId: string) {
   return db.select().from(mailOrders).where(eq(mailOrders.eventId, eventId)).orderBy(desc(mailOrders.createdAt));

@@ -3,6 +3,30 @@ import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, real, text, ti
 import { events } from "./events";
 import { users } from "./users";
 
+/** One rung of a published video's HLS ladder, as its master playlist names it. */
+export type LadderRung = {
+  /** "360p", "540p", "720p", "1080p": also the prefix of its files. */
+  name: string;
+  width: number;
+  height: number;
+  /** Peak and average bits per second over its segments (BANDWIDTH and AVERAGE-BANDWIDTH). */
+  bandwidth: number;
+  averageBandwidth: number;
+  /** RFC 6381 codecs of its video and sound, e.g. "avc1.640028,mp4a.40.2". */
+  codecs: string;
+};
+
+/** A published version's HLS ladder (docs/decisions/036): where its files are and what it cost. */
+export type VideoLadder = {
+  /** Storage folder of every file below. */
+  folder: string;
+  rungs: LadderRung[];
+  /** File names in the folder: the master playlist, each rung's playlist, init file and segments. */
+  files: string[];
+  /** Wall-clock seconds the ladder took to make, beside the render's. */
+  seconds: number;
+};
+
 /** One scene of a theme (spec §3 Theme.scenes): how a run of items is laid out. */
 export type ThemeScene = {
   kind: "single" | "collage";
@@ -170,6 +194,8 @@ export const publishedMedia = pgTable(
     height: integer(),
     sizeBytes: bigint({ mode: "number" }),
     publishedById: uuid().references(() => users.id, { onDelete: "set null" }),
+    // Made by the video-ladder job right after publishing; null until then (the player plays the MP4).
+    ladder: jsonb().$type<VideoLadder>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

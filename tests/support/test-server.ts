@@ -30,6 +30,8 @@ export function applyTestEnvironment(port: number, settings: Record<string, stri
     REALTIME_CHANNEL,
     // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
     RENDER_AHEAD: "false",
+    // Likewise the HLS ladder of each published version: made only where a test is about it.
+    VIDEO_LADDER: "false",
     // Settings a test file changes stay in this process's environment: reset them for the next one.
     RUN_WORKER: "true",
     RENDER_PHOTO_SECONDS: "5",

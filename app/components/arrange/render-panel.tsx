@@ -217,6 +217,14 @@ function Versions({ versions, downloadable, cartPath }: Pick<Data, "versions" | 
               </IntentButton>
             </IntentForm>
           )}
+          {v.current ? null : (
+            <IntentForm intent="version-delete" section="render">
+              <input type="hidden" name="versionId" value={v.id} />
+              <IntentButton intent="version-delete" row={{ name: "versionId", value: v.id }} pending="Deleting…" secondary>
+                Delete this version
+              </IntentButton>
+            </IntentForm>
+          )}
         </li>
       ))}
     </ol>

@@ -1,5 +1,5 @@
 import { useSearchParams } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { ContributionForm, type UploadLimits } from "~/components/media/contribution-form";
 import { FormMessages } from "~/components/ui/field";
 import { GiftIcon } from "~/components/ui/icons";
@@ -10,20 +10,26 @@ import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 import { EventTrees } from "./event-trees";
+import { useVideoStream } from "./use-video-stream";
 
 type Page = AudiencePage;
 
 /**
- * The published video: poster first, only its metadata fetched until play (phones on data),
- * streamed with range requests; the box keeps the video's shape so nothing jumps when it loads.
+ * The published video: poster first, only its metadata fetched until play (phones on data), then
+ * the HLS ladder at the size the link carries, or the MP4 with range requests (without JavaScript,
+ * or when streaming fails; see use-video-stream.ts). The box keeps the video's shape so nothing
+ * jumps when it loads.
  */
 function VideoPlayer({ video, headline, downloadable }: { video: NonNullable<Page["video"]>; headline: string; downloadable: boolean }) {
   const width = video.width ?? 1920;
   const height = video.height ?? 1080;
+  const ref = useRef<HTMLVideoElement>(null);
+  useVideoStream(ref, video.streamUrl);
   return (
     <section className="event-video event-video--player" aria-label="Your video">
       <div className="event-video__frame" style={{ aspectRatio: `${width} / ${height}` }}>
         <video
+          ref={ref}
           controls
           playsInline
           preload="metadata"

@@ -10,7 +10,7 @@ import { eventEntitlements } from "~/services/commerce/entitlements.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
-import { renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
+import { deleteVersion, renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
 import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
@@ -80,6 +80,13 @@ async function jobOf(context: ArrangeContext, form: FormData) {
   return job;
 }
 
+async function versionOf(context: ArrangeContext, form: FormData) {
+  const parsed = z.string().uuid().safeParse(formText(form, "versionId"));
+  const version = parsed.success ? await findPublishedMedia(db(), parsed.data) : null;
+  if (!version || version.eventId !== context.event.id) throw notFound("There is no such version of this video.");
+  return version;
+}
+
 export const renderIntents: Record<string, ArrangeIntent> = {
   async "render-start"(context, form) {
     const parsed = startInput.safeParse({
@@ -121,14 +128,20 @@ export const renderIntents: Record<string, ArrangeIntent> = {
     });
   },
   async "version-restore"(context, form) {
-    const parsed = z.string().uuid().safeParse(formText(form, "versionId"));
-    const version = parsed.success ? await findPublishedMedia(db(), parsed.data) : null;
-    if (!version || version.eventId !== context.event.id) throw notFound("There is no such version of this video.");
+    const version = await versionOf(context, form);
     await makeCurrentVersion(db(), version);
     return backToRender({
       type: "success",
       title: `Version ${version.version} is current again`,
       description: "The recipient's link plays it from now on.",
+    });
+  },
+  async "version-delete"(context, form) {
+    const version = await deleteVersion(await versionOf(context, form));
+    return backToRender({
+      type: "success",
+      title: `Version ${version.version} is deleted`,
+      description: "Its render stays in the list of renders: you can publish it again.",
     });
   },
 };

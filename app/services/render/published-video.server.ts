@@ -1,7 +1,11 @@
 import type { Event, PublishedMedia, RenderJob } from "drizzle/schema";
 import { db } from "~/lib/db.server";
-import { signedFileUrl } from "~/lib/media-url.server";
-import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
+import { ApiError } from "~/lib/http.server";
+import { signedFileUrl, signedFolderFileUrl } from "~/lib/media-url.server";
+import { versionHasMailOrders } from "~/models/mail-order.server";
+import { deleteEarlierVersion, findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
+import { MASTER_PLAYLIST } from "~/render/ladder";
+import { deleteVideoLadder } from "~/services/render/video-ladder.server";
 
 /** The links a page hands out for a video file: signed, expiring, range-served. */
 function videoLinks(base: string, hasPoster: boolean) {
@@ -12,7 +16,14 @@ function videoLinks(base: string, hasPoster: boolean) {
   };
 }
 
-export const publishedVideoLinks = (version: PublishedMedia) => videoLinks(`/videos/${version.id}`, !!version.posterKey);
+/**
+ * A published version's links, with its HLS master playlist once the ladder is made (null before:
+ * players play the MP4). Every file of the ladder opens with the signature of this one link.
+ */
+export const publishedVideoLinks = (version: PublishedMedia) => ({
+  ...videoLinks(`/videos/${version.id}`, !!version.posterKey),
+  streamUrl: version.ladder ? signedFolderFileUrl(`/videos/${version.id}/hls`, MASTER_PLAYLIST) : null,
+});
 export const renderVideoLinks = (job: RenderJob) => videoLinks(`/renders/${job.id}`, !!job.posterKey);
 
 /** A published version as the API answers it. */
@@ -60,4 +71,18 @@ export async function videoVersionsOf(event: Event) {
     publishedAt: v.createdAt.toISOString(),
     ...publishedVideoLinks(v),
   }));
+}
+
+/**
+ * Deletes an earlier version of the event's video, with its HLS ladder. The one on the recipient's
+ * link, and one a DVD or photo book is made from, stay. The MP4 is its render's and stays with it.
+ */
+export async function deleteVersion(version: PublishedMedia) {
+  if (await versionHasMailOrders(db(), version.id)) {
+    throw new ApiError(409, "CONFLICT", "A DVD or photo book is made from this version, so it stays.");
+  }
+  const deleted = await deleteEarlierVersion(db(), version.id);
+  if (!deleted) throw new ApiError(409, "CONFLICT", "The recipient's link plays this version. Make another one current first.");
+  await deleteVideoLadder(deleted);
+  return deleted;
 }

@@ -20,6 +20,7 @@ import { nextRender, preparedPieces } from "~/services/render/next-render.server
 import { storedPieces } from "~/services/render/render-pieces.server";
 import { premiumRequired } from "~/services/render/render-premium.server";
 import { publishPiecesPrepared, publishRenderUpdate } from "~/services/render/render-realtime.server";
+import { queueVideoLadder } from "~/services/render/video-ladder.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
 // (never in a web request), writes a heartbeat while it works, can be cancelled, and after a
@@ -85,17 +86,21 @@ export async function publishRenderJob(job: RenderJob, by: User | null) {
 
 async function publishVersionOf(job: RenderJob, by: User | null) {
   if (!job.outputKey) throw new Error(`render ${job.id} has no video to publish`);
-  const { version, created } = await publishVersion(db(), {
-    eventId: job.eventId,
-    renderJobId: job.id,
-    videoKey: job.outputKey,
-    posterKey: job.posterKey,
-    durationSeconds: job.durationSeconds,
-    width: (job.plan as RenderPlan | null)?.profile.width ?? null,
-    height: (job.plan as RenderPlan | null)?.profile.height ?? null,
-    sizeBytes: job.sizeBytes,
-    publishedById: by?.id ?? job.requestedById,
-  });
+  const { version, created } = await publishVersion(
+    db(),
+    {
+      eventId: job.eventId,
+      renderJobId: job.id,
+      videoKey: job.outputKey,
+      posterKey: job.posterKey,
+      durationSeconds: job.durationSeconds,
+      width: (job.plan as RenderPlan | null)?.profile.width ?? null,
+      height: (job.plan as RenderPlan | null)?.profile.height ?? null,
+      sizeBytes: job.sizeBytes,
+      publishedById: by?.id ?? job.requestedById,
+    },
+    queueVideoLadder,
+  );
   if (created) {
     const event = await findEventById(db(), job.eventId, { withDeleted: true });
     if (event) {

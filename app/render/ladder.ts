@@ -1,0 +1,267 @@
+// The HLS ladder of a published video (docs/decisions/036), the pure part: which rungs a video
+// gets, the ffmpeg arguments that make them in one pass, and the playlists around them.
+
+import type { LadderRung } from "drizzle/schema";
+
+/** Heights a ladder may have; a video gets those up to its own height, its own height copied. */
+const HEIGHTS = [360, 540, 720, 1080] as const;
+
+/** Target length of a segment. Segments end on the published video's own key frames (every 2 s). */
+const SEGMENT_SECONDS = 4;
+/**
+ * ffmpeg cuts parts of about this length, joined into segments of about SEGMENT_SECONDS but for the
+ * first, which stays one part: on a slow link the first picture waits for the whole first segment.
+ */
+const PART_SECONDS = 2;
+
+/**
+ * The cap on each encoded rung's video, in kbit/s, with a buffer of two seconds. 360p stays small
+ * enough that its first segment arrives within a second or two on a 1.6 Mbit/s link.
+ */
+const VIDEO_KBITS: Record<number, number> = { 360: 450, 540: 1_100, 720: 2_200, 1080: 4_500 };
+/** Sound of the encoded rungs; the copied rung keeps the published video's. */
+const AUDIO_KBITS: Record<number, number> = { 360: 64, 540: 96, 720: 128, 1080: 128 };
+/** The H.264 level each encoded height declares (level_idc, as ffmpeg takes it and RFC 6381 writes it). */
+const LEVELS: Record<number, number> = { 360: 30, 540: 31, 720: 31, 1080: 40 };
+
+export interface RungPlan {
+  name: string;
+  width: number;
+  height: number;
+  /** True for the rung at the published size: its video and sound are copied, not encoded. */
+  copy: boolean;
+}
+
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/** The rungs of a video `width` × `height`: each standard height below it, and its own size. */
+export function ladderRungs(width: number, height: number): RungPlan[] {
+  const rungs: RungPlan[] = HEIGHTS.filter((h) => h < height).map((h) => ({
+    name: `${h}p`,
+    width: even((width * h) / height),
+    height: h,
+    copy: false,
+  }));
+  rungs.push({ name: `${height}p`, width, height, copy: true });
+  return rungs;
+}
+
+/** The file names of one rung in the ladder's folder. */
+export const rungFiles = (name: string) => ({
+  playlist: `${name}.m3u8`,
+  init: `${name}_init.mp4`,
+  segment: (index: number) => `${name}_${String(index).padStart(4, "0")}.m4s`,
+  /** What ffmpeg writes, before its parts are joined into segments (not kept). */
+  partsPlaylist: `${name}_parts.m3u8`,
+  partPattern: `${name}_part%04d.m4s`,
+});
+
+export const MASTER_PLAYLIST = "master.m3u8";
+
+/**
+ * Key frame times for the encoded rungs: the published video's own, a little early so a frame
+ * whose time was rounded up still counts. Every rung then cuts its segments at the same frames.
+ */
+export function forcedKeyFrames(keyFrameSeconds: readonly number[]) {
+  return keyFrameSeconds.map((t) => Math.max(0, t - 0.001).toFixed(3)).join(",");
+}
+
+/**
+ * One ffmpeg run that reads the published video once and writes every rung as fMP4 HLS into
+ * `dir`: the smaller ones scaled and encoded, the top one copied.
+ */
+export function ladderArgs(input: string, dir: string, rungs: readonly RungPlan[], options: { keyFrames: string; hasAudio: boolean }) {
+  const encoded = rungs.filter((r) => !r.copy);
+  const args = ["-hide_banner", "-v", "error", "-y", "-i", input];
+  if (encoded.length) {
+    const split = encoded.length > 1 ? `[0:v]split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join("")};` : "";
+    const scales = encoded.map((r, i) => `[${encoded.length > 1 ? `s${i}` : "0:v"}]scale=${r.width}:${r.height},setsar=1[v${i}]`);
+    args.push("-filter_complex", split + scales.join(";"));
+  }
+  for (const rung of rungs) {
+    const index = encoded.indexOf(rung);
+    args.push("-map", rung.copy ? "0:v:0" : `[v${index}]`);
+    if (options.hasAudio) args.push("-map", "0:a:0");
+    if (rung.copy) {
+      args.push("-c", "copy");
+    } else {
+      const kbits = VIDEO_KBITS[rung.height] ?? VIDEO_KBITS[1080]!;
+      args.push(
+        "-c:v",
+        "libx264",
+        "-preset",
+        "veryfast",
+        "-crf",
+        "23",
+        "-maxrate",
+        `${kbits}k`,
+        "-bufsize",
+        `${kbits * 2}k`,
+        "-profile:v",
+        "high",
+        "-level:v",
+        String(LEVELS[rung.height] ?? 40),
+        "-pix_fmt",
+        "yuv420p",
+        // The published video's key frames and no others: segments of every rung start on the same frame.
+        "-force_key_frames",
+        options.keyFrames,
+        "-g",
+        "9999",
+        "-sc_threshold",
+        "0",
+        "-threads",
+        "2",
+        "-colorspace",
+        "bt709",
+        "-color_primaries",
+        "bt709",
+        "-color_trc",
+        "bt709",
+        "-color_range",
+        "tv",
+      );
+      if (options.hasAudio) args.push("-c:a", "aac", "-b:a", `${AUDIO_KBITS[rung.height] ?? 128}k`, "-ac", "2", "-ar", "48000");
+    }
+    const files = rungFiles(rung.name);
+    args.push(
+      "-f",
+      "hls",
+      "-hls_time",
+      String(PART_SECONDS),
+      "-hls_playlist_type",
+      "vod",
+      "-hls_segment_type",
+      "fmp4",
+      "-hls_flags",
+      "independent_segments",
+      "-hls_fmp4_init_filename",
+      files.init,
+      "-hls_segment_filename",
+      `${dir}/${files.partPattern}`,
+      `${dir}/${files.partsPlaylist}`,
+    );
+  }
+  return args;
+}
+
+/** The level of an H.264 stream as RFC 6381 writes it: avc1.PPCCLL (profile, constraints, level). */
+export function avcCodec(profile: string | undefined, level: number | undefined) {
+  const p = (profile ?? "").toLowerCase();
+  const profileHex = p.includes("high") ? "6400" : p.includes("main") ? "4d40" : "42e0";
+  return `avc1.${profileHex}${(level ?? 40).toString(16).padStart(2, "0")}`;
+}
+
+/** The codecs of an encoded rung at `height`: High profile at its level, AAC-LC. */
+export const encodedRungCodecs = (height: number, hasAudio: boolean) =>
+  [avcCodec("high", LEVELS[height] ?? 40), ...(hasAudio ? ["mp4a.40.2"] : [])].join(",");
+
+/** The segments a media playlist lists, in order, with their durations in seconds. */
+export function playlistSegments(text: string) {
+  const segments: Array<{ uri: string; seconds: number }> = [];
+  let seconds: number | null = null;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith("#EXTINF:")) seconds = Number.parseFloat(line.slice("#EXTINF:".length));
+    else if (line && !line.startsWith("#")) {
+      segments.push({ uri: line, seconds: seconds ?? 0 });
+      seconds = null;
+    }
+  }
+  return segments;
+}
+
+/**
+ * Which parts make each segment (indices into `partSeconds`): the first part alone, then parts
+ * joined until a segment is about SEGMENT_SECONDS. The same durations give the same segments, so
+ * rungs cut at the same frames stay aligned.
+ */
+export function groupParts(partSeconds: readonly number[]) {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let seconds = 0;
+  partSeconds.forEach((duration, index) => {
+    current.push(index);
+    seconds += duration;
+    if (index === 0 || seconds >= SEGMENT_SECONDS - 0.5) {
+      groups.push(current);
+      current = [];
+      seconds = 0;
+    }
+  });
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/** A rung's VOD media playlist: its init file and its segments with their durations. */
+export function mediaPlaylist(init: string, segments: ReadonlyArray<{ uri: string; seconds: number }>) {
+  const target = Math.max(1, ...segments.map((s) => Math.round(s.seconds)));
+  return [
+    "#EXTM3U",
+    "#EXT-X-VERSION:7",
+    `#EXT-X-TARGETDURATION:${target}`,
+    "#EXT-X-MEDIA-SEQUENCE:0",
+    "#EXT-X-PLAYLIST-TYPE:VOD",
+    "#EXT-X-INDEPENDENT-SEGMENTS",
+    `#EXT-X-MAP:URI="${init}"`,
+    ...segments.flatMap((s) => [`#EXTINF:${s.seconds.toFixed(6)},`, s.uri]),
+    "#EXT-X-ENDLIST",
+    "",
+  ].join("\n");
+}
+
+/** The init file a fMP4 media playlist names (#EXT-X-MAP). */
+export function playlistInit(text: string) {
+  return /#EXT-X-MAP:URI="([^"]+)"/.exec(text)?.[1] ?? null;
+}
+
+/**
+ * BANDWIDTH (the peak bit rate of any segment) and AVERAGE-BANDWIDTH of a rung, from its segments'
+ * sizes and durations. A player picks a rung whose BANDWIDTH its link carries.
+ */
+export function rungBandwidth(segments: ReadonlyArray<{ seconds: number; bytes: number }>) {
+  let peak = 0;
+  let bytes = 0;
+  let seconds = 0;
+  for (const s of segments) {
+    if (s.seconds > 0) peak = Math.max(peak, (s.bytes * 8) / s.seconds);
+    bytes += s.bytes;
+    seconds += s.seconds;
+  }
+  const average = seconds > 0 ? (bytes * 8) / seconds : 0;
+  return { bandwidth: Math.ceil(peak), averageBandwidth: Math.ceil(average) };
+}
+
+/** The master playlist: every rung, smallest first, with what a player needs to choose. */
+export function masterPlaylist(rungs: readonly LadderRung[], fps: number) {
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const rung of [...rungs].sort((a, b) => a.bandwidth - b.bandwidth)) {
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${rung.bandwidth},AVERAGE-BANDWIDTH=${rung.averageBandwidth},` +
+        `RESOLUTION=${rung.width}x${rung.height},CODECS="${rung.codecs}",FRAME-RATE=${fps.toFixed(3)}`,
+      rungFiles(rung.name).playlist,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A stored playlist as it is served: every address in it (the rungs' playlists, init files and
+ * segments, all in the same folder) carries the signature of the link it was fetched with.
+ */
+export function signPlaylist(text: string, query: string) {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("#")) return line.replace(/URI="([^"?]+)"/g, (_, uri: string) => `URI="${uri}?${query}"`);
+      return line.trim() ? `${line.trim()}?${query}` : line;
+    })
+    .join("\n");
+}
+
+/** How each file of a ladder is served. */
+export function ladderContentType(file: string) {
+  if (file.endsWith(".m3u8")) return "application/vnd.apple.mpegurl";
+  if (file.endsWith(".m4s")) return "video/iso.segment";
+  return "video/mp4";
+}

@@ -1,0 +1,31 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getUser } from "~/lib/auth.server";
+import { db } from "~/lib/db.server";
+import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
+import { verifyMediaUrl } from "~/lib/media-url.server";
+import { findPublishedMedia } from "~/models/published-media.server";
+import { eventFilesWithheld } from "~/services/events/event-access.server";
+import { ladderFileToSend } from "~/services/render/video-ladder.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A file of a published video's HLS ladder (docs/decisions/036), only through a signed link to its
+ * folder that a page handed out, under the same rules as the video's MP4: a Chorus taken down
+ * answers 410. Segments never change, so a browser keeps them; playlists carry the link's signature.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const folder = `/videos/${params.id}/hls`;
+  if (!UUID.test(params.id ?? "") || !verifyMediaUrl(folder, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+    return new Response("Not found", { status: 404 });
+  }
+  const found = await findPublishedMedia(db(), params.id!);
+  if (!found?.ladder) return new Response("Not found", { status: 404 });
+  if (await eventFilesWithheld(found.eventId, () => getUser(request))) return withheldFileResponse();
+  const query = new URLSearchParams({ exp: url.searchParams.get("exp")!, sig: url.searchParams.get("sig")! }).toString();
+  const sent = await ladderFileToSend(found, params.file ?? "", { ...fileRequestOf(request), query });
+  const response = fileResponse(sent?.file ?? null);
+  if (sent?.immutable && response.ok) response.headers.set("Cache-Control", "private, max-age=31536000, immutable");
+  return response;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "published_media" ADD COLUMN "ladder" jsonb;
