@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { events, media, rsvps, type Event, type Media, type User } from "drizzle/schema";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertMedia } from "~/models/media.server";
@@ -69,7 +69,8 @@ async function organiser(fields: Record<string, unknown> = {}) {
 const anonymous = () => new TestClient(server.url);
 const rsvpRow = async (id: string) => (await db().select().from(rsvps).where(eq(rsvps.id, id)))[0]!;
 const eventRow = async (id: string) => (await db().select().from(events).where(eq(events.id, id)))[0]!;
-const rsvpsOf = (event: Event) => db().select().from(rsvps).where(eq(rsvps.eventId, event.id));
+// In the order they were added: without an order, a row the invitation job has since updated can come last.
+const rsvpsOf = (event: Event) => db().select().from(rsvps).where(eq(rsvps.eventId, event.id)).orderBy(asc(rsvps.createdAt));
 
 describe("what each viewer sees on /e/{uuid}", () => {
   test("the organiser manages, everyone else sees only what is theirs", async () => {
