@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { apiResource, notFound } from "~/lib/http.server";
-import { postcardSides, sideSvg } from "~/services/postcards/postcard-art.server";
+import { postcardSides } from "~/services/postcards/postcard-art.server";
+import { sideSvg } from "~/services/postcards/postcard-render.server";
 import { managedPostcard, postcardArt } from "~/services/postcards/postcards.server";
 
 /** GET /postcards/{id}/preview/{front|back}.svg: one side of the card as it will be printed, for its organiser. */

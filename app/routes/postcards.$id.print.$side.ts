@@ -5,7 +5,8 @@ import { apiResource, notFound } from "~/lib/http.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findEventById } from "~/models/event.server";
 import { findPostcard } from "~/models/postcard.server";
-import { postcardSides, sidesPdf } from "~/services/postcards/postcard-art.server";
+import { postcardSides } from "~/services/postcards/postcard-art.server";
+import { sidesPdf } from "~/services/postcards/postcard-render.server";
 import { postcardArt } from "~/services/postcards/postcards.server";
 
 /**

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
-import { postcardSides, sidesPdf } from "~/services/postcards/postcard-art.server";
+import { postcardSides } from "~/services/postcards/postcard-art.server";
+import { sidesPdf } from "~/services/postcards/postcard-render.server";
 import { managedPostcard, postcardArt } from "~/services/postcards/postcards.server";
 
 /** GET /postcards/{id}/proof.pdf: the front and back at print size, the address where the post will print it. */
