@@ -1,16 +1,7 @@
 import { z } from "zod";
+import { flag, optionalText, optionalUrl } from "./env-fields";
+import { vendorSettings } from "./env-vendors.server";
 import { dropSingleton, singleton } from "./singleton.server";
-
-const flag = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
-
-const optionalUrl = z
-  .string()
-  .optional()
-  .transform((v) => (v ? v : undefined))
-  .pipe(z.url().optional());
 
 // Every setting the app reads, with defaults that let a fresh clone run offline.
 // `.env.example` lists the same names; keep the two in step.
@@ -80,10 +71,7 @@ const schema = z.object({
     .max(65535)
     .optional()
     .or(z.literal("").transform(() => undefined)),
-  METRICS_TOKEN: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
+  METRICS_TOKEN: optionalText,
   LOG_FORMAT: z.preprocess((v) => v || undefined, z.enum(["json", "text"]).optional()),
   // Rendering (docs/rendering.md): ffmpeg jobs at a time per process; render each contribution's scene
   // as soon as it is ready (false: only when publishing); seconds without a heartbeat before a
@@ -111,33 +99,15 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   SENTRY_DSN: optionalUrl,
   // ffmpeg and ffprobe to run (app/media/ffmpeg-paths.server.ts); unset: the system's, else npm's.
-  FFMPEG_PATH: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  FFPROBE_PATH: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  UNSPLASH_ACCESS_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
+  FFMPEG_PATH: optionalText,
+  FFPROBE_PATH: optionalText,
+  UNSPLASH_ACCESS_KEY: optionalText,
   UNSPLASH_API_URL: optionalUrl,
-  S3_BUCKET: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
+  S3_BUCKET: optionalText,
   S3_REGION: z.string().default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
-  S3_ACCESS_KEY_ID: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  S3_SECRET_ACCESS_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: flag,
   // Upload limits (spec: shown to contributors before they upload).
   MAX_VIDEO_BYTES: z.coerce
@@ -174,117 +144,8 @@ const schema = z.object({
   UPLOAD_FINISH_SWEEP_SECONDS: z.coerce.number().positive().default(60),
   // A rendered piece no render has used for this long is removed (the render-pieces-sweep, daily).
   RENDER_PIECE_RETENTION_DAYS: z.coerce.number().positive().default(30),
-  TWILIO_ACCOUNT_SID: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  TWILIO_AUTH_TOKEN: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  TWILIO_FROM_NUMBER: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  // Card payments (docs/decisions/019-payments.md): Stripe's secret key and the signing secret of
-  // our webhook endpoint. Unset: a local payment service inside the app takes payments with test
-  // cards, through the same code.
-  STRIPE_SECRET_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  STRIPE_WEBHOOK_SECRET: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  // Where the Stripe SDK sends its requests (only tests change these: a stand-in server).
-  STRIPE_API_HOST: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  STRIPE_API_PORT: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  STRIPE_API_PROTOCOL: z
-    .enum(["http", "https", ""])
-    .optional()
-    .transform((v) => v || undefined),
-  // Seconds a call to the payment service may take, and how often the SDK tries again (same
-  // idempotency key) after a network failure or a 5xx before the payer is told to retry.
-  STRIPE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
-  STRIPE_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  // How long a payment page stays open before it expires unpaid and what it locked is let go (24 h,
-  // Stripe's longest; Stripe takes no less than 30 minutes, the local service any number, for tests).
-  CHECKOUT_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
-  // Group gift cards (docs/decisions/023-group-gift-cards.md): Tremendous's API key, and the funding
-  // source its orders are paid from. Unset: a local gift-card vendor inside the app, with a small
-  // catalogue and a claim page, delivering each order after LOCAL_GIFT_CARD_DELIVERY_SECONDS.
-  TREMENDOUS_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  // Tremendous's production API unless set (https://testflight.tremendous.com/api/v2 is its sandbox).
-  TREMENDOUS_API_URL: optionalUrl,
-  TREMENDOUS_FUNDING_SOURCE_ID: z.string().min(1).default("balance"),
-  TREMENDOUS_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
-  LOCAL_GIFT_CARD_DELIVERY_SECONDS: z.coerce.number().min(0).default(5),
-  // Trees in the recipient's honour (docs/decisions/028-trees-and-the-live-pot.md): the planting
-  // vendor's API key and enterprise. Unset: a local vendor that plants in TREES_PROJECT_ID only.
-  TREES_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  TREES_API_URL: z.url().default("https://api.digitalhumani.com"),
-  TREES_ENTERPRISE_ID: z.string().default(""),
-  TREES_PROJECT_ID: z.string().min(1).max(100).default("chorus-forest"),
-  TREES_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
-  // Printed postcards (docs/decisions/030-postcards.md): Lob's API key. Unset: a local print service
-  // inside the app that moves each card created → printed → mailed → delivered, one step every
-  // LOCAL_POSTCARD_STEP_SECONDS. The price of one card, posted anywhere we serve, in minor units.
-  LOB_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  LOB_API_URL: optionalUrl,
-  // The secret Lob signs its webhooks with (its dashboard shows it); unset, the webhook route refuses
-  // every event. A card not final and not heard of for POSTCARD_REFRESH_HOURS is asked about again.
-  LOB_WEBHOOK_SECRET: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  POSTCARD_REFRESH_HOURS: z.coerce.number().positive().default(6),
-  LOB_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
-  LOCAL_POSTCARD_STEP_SECONDS: z.coerce.number().min(0).default(20),
-  POSTCARD_PRICE: z.coerce.number().int().min(0).default(499),
-  POSTCARD_CURRENCY: z
-    .string()
-    .regex(/^[a-z]{3}$/)
-    .default("usd"),
-  // The return address printed for cards posted abroad (the print service requires one).
-  POSTCARD_RETURN_NAME: z.string().min(1).default("Chorus"),
-  POSTCARD_RETURN_LINE1: z.string().min(1).default("210 King Street"),
-  POSTCARD_RETURN_CITY: z.string().min(1).default("San Francisco"),
-  POSTCARD_RETURN_REGION: z.string().min(1).default("CA"),
-  POSTCARD_RETURN_POSTAL_CODE: z.string().min(1).default("94107"),
-  // DVDs and photo books by post (docs/decisions/029-dvds-and-keepsakes-by-post.md): each service's
-  // API key and address. Unset keys: local services inside the app that take every order, print it
-  // after LOCAL_FULFILMENT_STEP_SECONDS and ship it with a tracking number after twice that.
-  ACUTRACK_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  ACUTRACK_API_URL: optionalUrl,
-  HEIRLOOM_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
-  HEIRLOOM_API_URL: optionalUrl,
-  FULFILMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
-  LOCAL_FULFILMENT_STEP_SECONDS: z.coerce.number().min(0).default(30),
+  // The vendors the app talks to, each with a local stand-in when its key is unset.
+  ...vendorSettings,
   DEFAULT_PHONE_COUNTRY: z.string().length(2).default("US"),
   MAIN_SITE_URL: z.url().default("https://www.chorus.video"),
   PRICING_URL: z.string().default("https://www.chorus.video/pricing"),
