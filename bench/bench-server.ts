@@ -2,6 +2,7 @@
 // PostgreSQL and data folder under `root`, with `settings` on top. Each step that must be undone is
 // pushed onto `cleanUps` (run in reverse when the bench ends).
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 /**
@@ -35,3 +36,26 @@ export async function startBenchServer(root: string, cleanUps: Array<() => Promi
   cleanUps.push(() => server.close());
   return server;
 }
+
+/**
+ * Runs `bench` with a temporary folder of its own (readable by the embedded PostgreSQL, which may
+ * run as its own user), then runs what it pushed onto `cleanUps`, last first, and removes the folder.
+ */
+export async function withBenchFolder(bench: (root: string, cleanUps: Array<() => Promise<unknown>>) => Promise<void>) {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
+  await fs.chmod(root, 0o755);
+  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
+  try {
+    await bench(root, cleanUps);
+  } finally {
+    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
+  }
+}
+
+/** The pages a first visit is measured on: home, log in, and a Chorus as its contributor and its recipient open it. */
+export const firstVisitPages = (event: { uuid: string; privateKey: string }): Array<[string, string]> => [
+  ["home", "/"],
+  ["log in", "/auth/login"],
+  ["contributor", `/e/${event.uuid}`],
+  ["recipient", `/e/${event.uuid}?privateKey=${event.privateKey}`],
+];

@@ -6,9 +6,7 @@
 // request until the SMTP server holds all 200 invitations, and invitations per second. Settings
 // given on the command line apply to the server (JOB_MESSAGE_SLOTS=1, say, for one slot per queue).
 // Target: 200 invitations within 30 s by one worker.
-import fs from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { db } from "~/lib/db.server";
 import { insertRsvp } from "~/models/rsvp.server";
@@ -16,20 +14,10 @@ import { createUser, logIn, uniqueEmail } from "../tests/support/accounts";
 import { createTestEvent } from "../tests/support/events";
 import { TestClient } from "../tests/support/http-client";
 import { startSmtpSink } from "../tests/support/smtp-sink";
-import { startBenchServer } from "./bench-server";
+import { startBenchServer, withBenchFolder } from "./bench-server";
 
 const INVITEES = 200;
 const TIMEOUT_MS = 15 * 60 * 1000;
-
-async function main() {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
-  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
-  try {
-    await bench(root, cleanUps);
-  } finally {
-    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
-  }
-}
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const overrides = Object.fromEntries(
@@ -105,5 +93,5 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   );
 }
 
-await main();
+await withBenchFolder(bench);
 process.exit(0);

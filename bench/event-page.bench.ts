@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { startBenchDatabase } from "./bench-server";
+import { startBenchDatabase, withBenchFolder } from "./bench-server";
 
 const CONNECTIONS = 10;
 const TARGET_RPS = 400;
@@ -47,16 +47,6 @@ const loadAverage = () =>
     .loadavg()
     .map((value) => value.toFixed(1))
     .join(" ");
-
-async function main() {
-  const root = await fsp.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
-  const cleanUps: Array<() => Promise<unknown>> = [() => fsp.rm(root, { recursive: true, force: true })];
-  try {
-    await bench(root, cleanUps);
-  } finally {
-    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
-  }
-}
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const settings = { NODE_ENV: "production", RUN_WORKER: "false" };
@@ -144,5 +134,5 @@ function load(url: string, seconds: number) {
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS });
 }
 
-await main();
+await withBenchFolder(bench);
 process.exit(0);

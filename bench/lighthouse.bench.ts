@@ -7,29 +7,15 @@
 // (performance, accessibility, best practices, SEO), the performance metrics behind the first, and
 // every audit that did not pass. With --runs=N each page is audited N times and every run printed:
 // the performance score moves with the machine's load.
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { startBenchServer } from "./bench-server";
+import { firstVisitPages, startBenchServer, withBenchFolder } from "./bench-server";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];
 
 const runsArgument = process.argv.find((argument) => argument.startsWith("--runs="));
 const RUNS = Math.max(1, Number(runsArgument?.slice("--runs=".length) ?? 1) || 1);
-
-async function main() {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
-  await fs.chmod(root, 0o755); // the embedded PostgreSQL may run as its own user
-  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
-  try {
-    await bench(root, cleanUps);
-  } finally {
-    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
-  }
-}
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const server = await startBenchServer(root, cleanUps, { NODE_ENV: "production", RUN_WORKER: "false" });
@@ -43,12 +29,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const chrome = await launch({ chromePath: chromiumPath, chromeFlags: ["--headless=new", ...CHROMIUM_ARGS] });
   cleanUps.push(async () => chrome.kill());
 
-  const pages: Array<[string, string]> = [
-    ["home", "/"],
-    ["log in", "/auth/login"],
-    ["contributor", `/e/${event.uuid}`],
-    ["recipient", `/e/${event.uuid}?privateKey=${event.privateKey}`],
-  ];
+  const pages = firstVisitPages(event);
   const rows: string[] = [];
   for (const [name, address] of pages) {
     for (let run = 1; run <= RUNS; run += 1) {
@@ -100,4 +81,4 @@ function itemsOf(details: unknown): string[] {
     .filter(Boolean);
 }
 
-await main();
+await withBenchFolder(bench);

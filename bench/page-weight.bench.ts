@@ -6,12 +6,9 @@
 // event (what a first visit waits for), and everything loaded once the page has sat idle for a
 // while (error reporting, realtime, anything fetched after load). The target: contributor
 // and recipient pages ≤ 110 KB of compressed JavaScript on first visit. `--files` lists every script.
-import fs from "node:fs/promises";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import type { Page, Response } from "playwright-core";
-import { startBenchServer } from "./bench-server";
+import { firstVisitPages, startBenchServer, withBenchFolder } from "./bench-server";
 
 const KB = 1024;
 const IDLE_MS = 3000;
@@ -28,17 +25,6 @@ interface Weight {
   jsIdle: number;
 }
 
-async function main() {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
-  await fs.chmod(root, 0o755); // the embedded PostgreSQL may run as its own user
-  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
-  try {
-    await bench(root, cleanUps);
-  } finally {
-    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
-  }
-}
-
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const server = await startBenchServer(root, cleanUps, { NODE_ENV: "production", RUN_WORKER: "false" });
 
@@ -49,12 +35,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const browser = await launchChromium();
   cleanUps.push(() => browser.close());
 
-  const pages: Array<[string, string]> = [
-    ["home", "/"],
-    ["log in", "/auth/login"],
-    ["contributor", `/e/${event.uuid}`],
-    ["recipient", `/e/${event.uuid}?privateKey=${event.privateKey}`],
-  ];
+  const pages = firstVisitPages(event);
   const weights: Weight[] = [];
   for (const [name, address] of pages) {
     const context = await browser.newContext({ viewport: PHONE, baseURL: server.url });
@@ -115,4 +96,4 @@ function compressedSize(url: string) {
   });
 }
 
-await main();
+await withBenchFolder(bench);

@@ -8,26 +8,14 @@
 // (as without JavaScript, and as before the ladder). Printed for each: time from play to the first frame,
 // stalls (`waiting` events after it) and seconds spent stalled, how far it played, and which rungs
 // it fetched. The aim: first frame ≤ 2 s and no stall once playing.
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { startBenchServer } from "./bench-server";
+import { startBenchServer, withBenchFolder } from "./bench-server";
 
 const SECONDS = Number(process.argv.find((a) => a.startsWith("--seconds="))?.slice(10) ?? 180);
 const LINK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
 /** The MP4 alone stalls from the start on this link: a minute of it says enough. */
 const MP4_WATCH_SECONDS = 60;
-
-async function main() {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-bench-"));
-  const cleanUps: Array<() => Promise<unknown>> = [() => fs.rm(root, { recursive: true, force: true })];
-  try {
-    await bench(root, cleanUps);
-  } finally {
-    for (const step of cleanUps.reverse()) await step().catch((error: unknown) => console.error("clean-up:", error));
-  }
-}
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const server = await startBenchServer(root, cleanUps, { NODE_ENV: "production", RUN_WORKER: "true", JOB_POLL_SECONDS: "0.5" });
@@ -220,7 +208,7 @@ async function watch(
   return result;
 }
 
-main().catch((error: unknown) => {
+withBenchFolder(bench).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
