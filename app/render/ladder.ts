@@ -2,6 +2,7 @@
 // gets, the ffmpeg arguments that make them in one pass, and the playlists around them.
 
 import type { LadderRung } from "drizzle/schema";
+import { BT709_TAGS } from "./pieces/encoding";
 
 /** Heights a ladder may have; a video gets those up to its own height, its own height copied. */
 const HEIGHTS = [360, 540, 720, 1080] as const;
@@ -112,14 +113,7 @@ export function ladderArgs(input: string, dir: string, rungs: readonly RungPlan[
         "0",
         "-threads",
         "2",
-        "-colorspace",
-        "bt709",
-        "-color_primaries",
-        "bt709",
-        "-color_trc",
-        "bt709",
-        "-color_range",
-        "tv",
+        ...BT709_TAGS,
       );
       if (options.hasAudio) args.push("-c:a", "aac", "-b:a", `${AUDIO_KBITS[rung.height] ?? 128}k`, "-ac", "2", "-ar", "48000");
     }

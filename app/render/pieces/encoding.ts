@@ -5,6 +5,9 @@
 
 import type { OutputProfile } from "../plan";
 
+/** Output options that tag a video as BT.709, limited range: what every piece, and the ladder made from them, is. */
+export const BT709_TAGS = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+
 /** Audio of every piece and of the soundtrack: 48 kHz stereo, as the renditions are. */
 export const AUDIO_RATE = 48_000;
 export const AUDIO_CHANNELS = 2;
@@ -61,14 +64,7 @@ export function videoEncodingArgs(profile: OutputProfile): string[] {
     "-threads",
     "2",
     // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.
-    "-colorspace",
-    "bt709",
-    "-color_primaries",
-    "bt709",
-    "-color_trc",
-    "bt709",
-    "-color_range",
-    "tv",
+    ...BT709_TAGS,
     // The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one.
     "-video_track_timescale",
     String(profile.fps * 512),
