@@ -1,7 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormMessages, SelectField } from "~/components/ui/field";
+import { Field, FormMessages } from "~/components/ui/field";
 import { FilmIcon, GiftIcon } from "~/components/ui/icons";
+import { PostalAddressFields } from "~/components/ui/postal-address-fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { MAX_COPIES } from "~/domain/commerce/mail-orders";
 import { PRODUCT_NAME } from "~/domain/product";
@@ -86,38 +87,10 @@ export default function MailOrderPage() {
                 defaultValue={values?.quantity ?? "1"}
                 error={errors.quantity}
               />
-              <Field name="name" label="Who it goes to" autoComplete="name" defaultValue={values?.name} error={errors.name} />
-              <Field name="line1" label="Street address" autoComplete="address-line1" defaultValue={values?.line1} error={errors.line1} />
-              <Field
-                name="line2"
-                label="Flat, suite or floor (optional)"
-                autoComplete="address-line2"
-                defaultValue={values?.line2}
-                error={errors.line2}
-              />
-              <Field name="city" label="Town or city" autoComplete="address-level2" defaultValue={values?.city} error={errors.city} />
-              <Field
-                name="region"
-                label="State, province or county"
-                hint="Needed in the United States, Canada and Australia."
-                autoComplete="address-level1"
-                defaultValue={values?.region}
-                error={errors.region}
-              />
-              <Field
-                name="postalCode"
-                label="Postal code"
-                autoComplete="postal-code"
-                defaultValue={values?.postalCode}
-                error={errors.postalCode}
-              />
-              <SelectField
-                name="country"
-                label="Country"
-                autoComplete="country"
-                defaultValue={values?.country ?? "US"}
-                options={page.countries.map((c) => ({ value: c.code, label: c.name }))}
-                error={errors.country}
+              <PostalAddressFields
+                values={values}
+                errors={errors}
+                countries={page.countries.map((c) => ({ value: c.code, label: c.name }))}
               />
               <details>
                 <summary>Postage</summary>

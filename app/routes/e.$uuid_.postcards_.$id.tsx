@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, FormMessages, SelectField, TextAreaField } from "~/components/ui/field";
+import { FormMessages, TextAreaField } from "~/components/ui/field";
+import { PostalAddressFields } from "~/components/ui/postal-address-fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
@@ -101,55 +102,7 @@ export default function PostcardPage() {
             />
             <fieldset className="stack">
               <legend>Address</legend>
-              <Field
-                name="address.name"
-                label="Name"
-                autoComplete="name"
-                defaultValue={values?.["address.name"] ?? address?.name}
-                error={reply?.errors?.["address.name"]}
-              />
-              <Field
-                name="address.line1"
-                label="Street address"
-                autoComplete="address-line1"
-                defaultValue={values?.["address.line1"] ?? address?.line1}
-                error={reply?.errors?.["address.line1"]}
-              />
-              <Field
-                name="address.line2"
-                label="Second line (optional)"
-                autoComplete="address-line2"
-                defaultValue={values?.["address.line2"] ?? address?.line2 ?? ""}
-                error={reply?.errors?.["address.line2"]}
-              />
-              <Field
-                name="address.city"
-                label="Town or city"
-                autoComplete="address-level2"
-                defaultValue={values?.["address.city"] ?? address?.city}
-                error={reply?.errors?.["address.city"]}
-              />
-              <Field
-                name="address.region"
-                label="State or region"
-                autoComplete="address-level1"
-                defaultValue={values?.["address.region"] ?? address?.region ?? ""}
-                error={reply?.errors?.["address.region"]}
-              />
-              <Field
-                name="address.postalCode"
-                label="Postal code"
-                autoComplete="postal-code"
-                defaultValue={values?.["address.postalCode"] ?? address?.postalCode}
-                error={reply?.errors?.["address.postalCode"]}
-              />
-              <SelectField
-                name="address.country"
-                label="Country"
-                options={countries}
-                defaultValue={values?.["address.country"] ?? address?.country ?? "US"}
-                error={reply?.errors?.["address.country"]}
-              />
+              <PostalAddressFields prefix="address." values={values} errors={reply?.errors} saved={address} countries={countries} />
             </fieldset>
             <SubmitButton pending="Saving…" name="intent" value="save">
               Save and preview

@@ -79,10 +79,10 @@ describe.skipIf(!chromiumPath)("postcards and keepsakes by post on a phone, in C
 
   async function fillCardAddress(page: Page, postalCode: string) {
     const main = page.locator("main");
-    await main.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+    await main.getByLabel("Who it goes to").fill("Ada Lovelace");
     await main.getByLabel("Street address").fill("350 Fifth Avenue");
     await main.getByLabel("Town or city").fill("New York");
-    await main.getByLabel("State or region").fill("NY");
+    await main.getByLabel("State, province or county").fill("NY");
     await main.getByLabel("Postal code").fill(postalCode);
     await main.getByLabel("Country").selectOption("US");
   }
