@@ -57,15 +57,18 @@ afterAll(async () => {
 const uploadPath = (request: Request) => new URL(request.url()).pathname.startsWith("/uploads/tus");
 
 /** The files this browser keeps to send on (kept-files.ts), by name. */
-/** A page of `context` on about 400 kbit/s up and 800 kbit/s down: a 5 MB file takes a minute and a half to send. */
-async function newThrottledPage(context: BrowserContext) {
+/**
+ * A page of `context` on about 400 kbit/s up and 800 kbit/s down (a 5 MB file takes a minute and a
+ * half to send), or `upKbit` up and twice that down.
+ */
+async function newThrottledPage(context: BrowserContext, upKbit = 400) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false,
     latency: 150,
-    downloadThroughput: 100_000,
-    uploadThroughput: 50_000,
+    downloadThroughput: (upKbit * 2 * 1000) / 8,
+    uploadThroughput: (upKbit * 1000) / 8,
   });
   return page;
 }
@@ -135,8 +138,9 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     const pushed = Number(await card.locator("progress").getAttribute("value"));
     await page.close();
 
-    // The link opened again, nothing picked: the kept file goes on from the server's offset.
-    const again = await context.newPage();
+    // The link opened again, nothing picked: the kept file goes on from the server's offset, on a
+    // better link (the rest takes seconds: long enough to see it sending, with its Cancel).
+    const again = await newThrottledPage(context, 3200);
     again.on("request", (request) => {
       if (uploadPath(request)) secondVisit.push({ method: request.method(), offset: Number(request.headers()["upload-offset"] ?? -1) });
     });

@@ -194,8 +194,10 @@ export function useUploads(context: UploadContext) {
       const fingerprint = entry?.fingerprint ?? sending.keptIds.get(id);
       if (fingerprint) release(fingerprint);
       if (!entry) return;
-      await entry.upload.abort(true).catch(() => {});
+      // Forgotten first: the person cancelled, so a reload before the server has heard (a slow link)
+      // must not offer the upload as interrupted.
       forgetUpload(entry.fingerprint);
+      await entry.upload.abort(true).catch(() => {});
     },
     [patch, release, sending],
   );
