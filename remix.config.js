@@ -3,9 +3,8 @@ export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",
-  // remix-auth 4 and remix-auth-form 3 ship ESM only, and the font packages are
-  // CSS that Node cannot import: bundling them keeps the server build loadable.
-  serverDependenciesToBundle: ["remix-auth", "remix-auth-form", /^remix-auth\//, /^@mjackson\//, /^@fontsource/],
+  // remix-auth 4 and remix-auth-form 3 ship ESM only: bundling them keeps the server build loadable.
+  serverDependenciesToBundle: ["remix-auth", "remix-auth-form", /^remix-auth\//, /^@mjackson\//],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -4,8 +4,10 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { AppStylesProvider } from "./components/app-styles";
 import { NonceProvider } from "./components/nonce";
 import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
+import { APP_STYLES } from "./lib/app-styles.server";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./lib/database-errors.server";
 import { env } from "./lib/env.server";
 import { keepPage, keptPage, renderKey } from "./lib/rendered-pages.server";
@@ -91,7 +93,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <AppStylesProvider value={APP_STYLES}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </AppStylesProvider>
       </NonceProvider>,
       {
         nonce,

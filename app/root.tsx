@@ -1,7 +1,3 @@
-import "@fontsource-variable/inter";
-import "@fontsource/fraunces/600.css";
-import "@fontsource/fraunces/700.css";
-import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -16,6 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { AppStyles } from "./components/app-styles";
 import { useNonce } from "./components/nonce";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
@@ -29,13 +26,9 @@ import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "./domain/product";
 import { useReportBoundaryError } from "./lib/browser/error-reporting";
 import { loadShell } from "./lib/shell.server";
-import styles from "./styles/app.css";
 
-export const links: LinksFunction = () => [
-  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+// The stylesheet is not linked but written into the head (AppStyles): nothing holds back the first paint.
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }, { name: "description", content: PRODUCT_DESCRIPTION }];
 
@@ -60,6 +53,7 @@ function Document({ children, env: clientEnv }: { children: ReactNode; env?: Rec
         <meta name="color-scheme" content="light" />
         <meta name="theme-color" content="#1f5fd6" />
         <Meta />
+        <AppStyles />
         <Links />
       </head>
       <body>
