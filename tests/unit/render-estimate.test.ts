@@ -34,7 +34,7 @@ const photo = (id: string, position: number): PlanMedia => ({
 });
 
 describe("the pieces a render counts", () => {
-  test("scenes with both title cards, every crossfade and the soundtrack, each once", () => {
+  test("each scene's own piece and its parts, both title cards, every crossfade and the soundtrack, each once", () => {
     const plan = planRender({
       intro: { heading: "Happy birthday", subheading: "" },
       outro: { heading: "With love", subheading: "Ana" },
@@ -44,7 +44,16 @@ describe("the pieces a render counts", () => {
       resolution: "720p",
     });
     const pieces = piecesOf(plan);
-    expect(pieces.map((p) => p.kind)).toEqual(["title", "photo", "photo", "title", "transition", "transition", "transition", "soundtrack"]);
+    expect(pieces.map((p) => p.kind)).toEqual([
+      ...["title", "card"],
+      ...["photo", "caption", "plain"],
+      ...["photo", "caption", "plain"],
+      ...["title", "card"],
+      ...["transition", "transition", "transition", "soundtrack"],
+    ]);
+    // A scene's pieces make its frames once: its head and tail, then each part's own.
+    const [intro, card] = pieces;
+    expect(intro!.frames + card!.frames).toBe(plan.segments[0]!.frames);
     expect(new Set(pieces.map((p) => p.key)).size).toBe(pieces.length);
     expect(pieces.at(-1)).toMatchObject({ key: plan.soundtrackKey, frames: plan.totalFrames });
   });
