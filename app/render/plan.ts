@@ -225,7 +225,12 @@ export function planRender(input: PlanInput): RenderPlan {
   const music = input.track ? planMusic(input.track, totalFrames / fps) : null;
   const soundtrackKey = sha256Hex(JSON.stringify({ version: SOUNDTRACK_VERSION, fps, totalFrames, music, sound: segments.map(soundOf) }));
   const hash = sha256Hex(
-    JSON.stringify({ segments: segments.map((s) => [s.key, ...s.parts.map((p) => p.key)]), transitions: transitions.map((t) => t.key), music, profile }),
+    JSON.stringify({
+      segments: segments.map((s) => [s.key, ...s.parts.map((p) => p.key)]),
+      transitions: transitions.map((t) => t.key),
+      music,
+      profile,
+    }),
   );
   return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, soundtrackKey, skipped, hash };
 }
@@ -262,13 +267,15 @@ export interface PlanPiece {
   kind: Segment["kind"] | ScenePart["kind"] | "transition" | "soundtrack";
   /** Output frames it makes (a scene's head and tail; a part's own; the soundtrack's, the timeline). */
   frames: number;
+  /** The index of the segment it is a piece of; null for a crossfade or the soundtrack. */
+  scene: number | null;
 }
 
 /** The pieces one segment is stored as: its head, tail and sound, then each of its parts. */
 export function segmentPieces(segment: Segment): PlanPiece[] {
   return [
-    { key: segment.key, kind: segment.kind, frames: segment.headFrames + segment.tailFrames },
-    ...segment.parts.map((part) => ({ key: part.key, kind: part.kind, frames: part.end - part.start })),
+    { key: segment.key, kind: segment.kind, frames: segment.headFrames + segment.tailFrames, scene: segment.index },
+    ...segment.parts.map((part) => ({ key: part.key, kind: part.kind, frames: part.end - part.start, scene: segment.index })),
   ];
 }
 
@@ -279,7 +286,7 @@ export function segmentPieces(segment: Segment): PlanPiece[] {
 export function piecesOf(plan: RenderPlan): PlanPiece[] {
   return [
     ...plan.segments.flatMap(segmentPieces),
-    ...plan.transitions.map((t) => ({ key: t.key, kind: "transition" as const, frames: t.frames })),
-    { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames },
+    ...plan.transitions.map((t) => ({ key: t.key, kind: "transition" as const, frames: t.frames, scene: null })),
+    { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames, scene: null },
   ];
 }

@@ -93,15 +93,17 @@ describe("the time estimate", () => {
     expect(estimateSeconds([{ kind: "photo", frames: 15 }], [], 2)).toBeNull();
   });
 
-  test("what is left is counted by kind, with the video frames still to encode", () => {
+  test("what is left is counted by kind, a scene once however many of its pieces are missing, with the video frames still to encode", () => {
     expect(
       remainingWork([
-        { kind: "clip", frames: 90 },
-        { kind: "transition", frames: 15 },
-        { kind: "transition", frames: 15 },
-        { kind: "soundtrack", frames: 900 },
+        { kind: "clip", frames: 30, scene: 1 },
+        { kind: "caption", frames: 60, scene: 1 },
+        { kind: "card", frames: 90, scene: 2 },
+        { kind: "transition", frames: 15, scene: null },
+        { kind: "transition", frames: 15, scene: null },
+        { kind: "soundtrack", frames: 900, scene: null },
       ]),
-    ).toEqual({ scenes: 1, crossfades: 2, soundtrack: true, videoFrames: 120 });
+    ).toEqual({ scenes: 2, crossfades: 2, soundtrack: true, videoFrames: 210 });
   });
 });
 
