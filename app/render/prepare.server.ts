@@ -13,7 +13,7 @@ import { makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
  * captioned parts and the title cards, docs/decisions/038), in the render slots beside whatever
  * else runs. Crossfades wait for publishing: they depend on both neighbours, which may
  * still change. A scene a render is making meanwhile is waited for, never made twice. Resolves to
- * how many scenes it made.
+ * how many pieces it made (a scene's own piece and its parts count one each, as in `piecesOf`).
  */
 export async function prepareRender(
   plan: RenderPlan,
@@ -33,7 +33,7 @@ export async function prepareRender(
           store: options.store,
           signal,
           // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
-          lookUp: async () => (missingCount(await sceneStored(options.store, segment)) === 0 ? true : null),
+          lookUp: async () => (missingCount(await sceneStored(options.store, segment)) === 0 ? 0 : null),
           make: async () => {
             const found = await sceneStored(options.store, segment);
             const context = {
@@ -45,7 +45,7 @@ export async function prepareRender(
             await makeMissing(segment, found, context, (key, kind, files, frames, timing) =>
               options.store.put(key, kind, files, frames, timing),
             );
-            return true;
+            return missingCount(found);
           },
         }).catch((error: unknown) => {
           stop();
@@ -56,7 +56,7 @@ export async function prepareRender(
     // The cause, rather than the scenes stopped because of it.
     const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
     if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
-    return outcomes.filter((o) => o.status === "fulfilled" && o.value.made).length;
+    return outcomes.reduce((sum, o) => sum + (o.status === "fulfilled" && o.value.made ? o.value.value : 0), 0);
   } finally {
     options.signal?.removeEventListener("abort", stop);
     await rm(work, { recursive: true, force: true });
