@@ -3,7 +3,7 @@
 
 import type { PlanPiece } from "./plan";
 
-/** Pieces whose cost per frame is alike: a scene decodes its sources, a crossfade two short files. */
+/** Pieces whose cost per frame is alike: a scene's pieces decode its sources, a crossfade two short files. */
 export type PieceGroup = "scene" | "crossfade" | "soundtrack";
 
 export const groupOf = (kind: string): PieceGroup => (kind === "transition" ? "crossfade" : kind === "soundtrack" ? "soundtrack" : "scene");
@@ -32,13 +32,16 @@ export function secondsPerFrame(timings: readonly TimedPiece[]): Record<PieceGro
   return { scene: rate(sums.scene), crossfade: rate(sums.crossfade), soundtrack: rate(sums.soundtrack) };
 }
 
-/** What a render would still have to make: pieces by group and the frames they add up to. */
-export function remainingWork(missing: readonly Pick<PlanPiece, "kind" | "frames">[]) {
+/**
+ * What a render would still have to make: scenes with a piece missing (a scene is several pieces,
+ * its own and its parts, made in one run), crossfades, and the frames they add up to.
+ */
+export function remainingWork(missing: readonly Pick<PlanPiece, "kind" | "frames" | "scene">[]) {
   const count = (group: PieceGroup) => missing.filter((p) => groupOf(p.kind) === group);
   const scenes = count("scene");
   const crossfades = count("crossfade");
   return {
-    scenes: scenes.length,
+    scenes: new Set(scenes.map((p, i) => p.scene ?? `piece ${i}`)).size,
     crossfades: crossfades.length,
     soundtrack: count("soundtrack").length > 0,
     /** Frames of video still to encode (scenes and crossfades; the soundtrack is sound only). */

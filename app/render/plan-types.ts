@@ -17,8 +17,8 @@ export interface OutputProfile {
 }
 
 export const PROFILES: Record<Resolution, OutputProfile> = {
-  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 4 },
-  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 4 },
+  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 5 },
+  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 5 },
 };
 
 /** The theme's look as a scene's pieces need it (spec §3 Theme): everything but how scenes are grouped. */
@@ -91,8 +91,27 @@ export interface TextBox {
 export const PHOTO_MOTIONS = ["zoom-in", "zoom-out", "pan-left", "pan-right"] as const;
 export type PhotoMotion = (typeof PHOTO_MOTIONS)[number];
 
+/**
+ * A stretch of a segment's own frames (between its head and its tail), stored as a piece of its
+ * own: the stretch with the text box ("caption"), the picture alone after it ("plain"), or a title
+ * card's ("card"). A part starts with a key frame, so parts join without re-encoding.
+ */
+export interface ScenePart {
+  kind: "caption" | "plain" | "card";
+  /** Hash of what this stretch is made from: the caption's words and the theme's style only for "caption" and "card". */
+  key: string;
+  /** First frame of the part within its segment. */
+  start: number;
+  /** The frame after its last. */
+  end: number;
+}
+
 interface SegmentBase {
-  /** Hash of everything the segment's pieces are rendered from. */
+  /**
+   * Hash of what the segment's head, tail and sound are made from. For a clip, photo or collage:
+   * its source, trim, camera move, frame counts and output profile, never its words or the
+   * theme's style; for a title card, all of it (a card is all theme).
+   */
   key: string;
   index: number;
   /** First frame of the segment on the timeline (its head overlaps the previous segment's tail). */
@@ -103,6 +122,8 @@ interface SegmentBase {
   headFrames: number;
   /** Frames shared with the next segment (0 for the last). */
   tailFrames: number;
+  /** Its own frames, in order, from `headFrames` to `frames - tailFrames`. */
+  parts: ScenePart[];
 }
 
 export type Segment =

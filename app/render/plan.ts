@@ -14,6 +14,7 @@ import {
   type PlanMedia,
   type PlanTheme,
   type RenderPlan,
+  type ScenePart,
   type Segment,
   type TextBox,
   type ThemeStyle,
@@ -98,6 +99,63 @@ function scenesOf(items: PlanMedia[], theme: PlanTheme, timing: Timing): Draft[]
   return drafts;
 }
 
+/** What a clip, photo or collage shows, its text box aside. */
+function sceneContent(draft: Exclude<Draft, { kind: "title" }>, index: number, fps: number) {
+  if (draft.kind === "clip") {
+    const content = {
+      kind: "clip" as const,
+      mediaId: draft.item.id,
+      source: draft.item.renditionKey!,
+      inSeconds: draft.inSeconds,
+      sourceFrames: framesOf(draft.sourceSeconds, fps),
+      hasAudio: draft.item.hasAudio,
+    };
+    return { content, textBox: textBoxOf(draft.item) };
+  }
+  if (draft.kind === "photo") {
+    const content = {
+      kind: "photo" as const,
+      mediaId: draft.item.id,
+      source: draft.item.renditionKey!,
+      motion: PHOTO_MOTIONS[index % PHOTO_MOTIONS.length]!,
+    };
+    return { content, textBox: textBoxOf(draft.item) };
+  }
+  const names = joinNames(draft.items.map((i) => i.contributorName));
+  const content = { kind: "collage" as const, mediaIds: draft.items.map((i) => i.id), sources: draft.items.map((i) => i.renditionKey!) };
+  return { content, textBox: names ? { name: names, message: "" } : null };
+}
+
+/** The shortest and longest a text box stays on screen, its fades included. */
+export const CAPTION_SECONDS = { least: 3, most: 6 } as const;
+
+/**
+ * Seconds the text box stays: about a second to find it, then three words a second (what subtitles
+ * are timed for), between 3 s (a name and a few words) and 6 s (a long message).
+ */
+export function captionSeconds(box: TextBox) {
+  const words = `${box.name} ${box.message}`.split(/\s+/).filter(Boolean).length;
+  return Math.min(CAPTION_SECONDS.most, Math.max(CAPTION_SECONDS.least, 1 + words / 3));
+}
+
+/** Less than this of the picture alone after the box reads as a flicker: the box stays instead. */
+const LEAST_PLAIN_SECONDS = 1;
+
+/**
+ * A scene's own frames `[from, to)` as parts: the text box from the end of the incoming crossfade
+ * for its reading time, then the picture alone. A scene too short for both keeps the box for all of
+ * its own frames; one without words is one plain part.
+ */
+function partsOf(from: number, to: number, box: TextBox | null, fps: number): Omit<ScenePart, "key">[] {
+  if (!box) return [{ kind: "plain", start: from, end: to }];
+  const captioned = framesOf(captionSeconds(box), fps);
+  if (to - from - captioned < framesOf(LEAST_PLAIN_SECONDS, fps)) return [{ kind: "caption", start: from, end: to }];
+  return [
+    { kind: "caption", start: from, end: from + captioned },
+    { kind: "plain", start: from + captioned, end: to },
+  ];
+}
+
 const styleOf = ({ id: _id, isCollage: _collage, scenes: _scenes, ...style }: PlanTheme): ThemeStyle => style;
 
 /** Builds the render plan. Throws nothing: an event with no usable media still gets intro and outro. */
@@ -126,43 +184,27 @@ export function planRender(input: PlanInput): RenderPlan {
     const tailFrames = index === drafts.length - 1 ? 0 : overlaps[index]!;
     const startFrame = cursor - headFrames;
     cursor = startFrame + frames;
-    const base = { index, startFrame, frames, headFrames, tailFrames };
-    // The key covers what the pieces are made of: content, look, length, and where the crossfades cut.
-    const keyOf = (content: unknown) => sha256Hex(JSON.stringify({ content, style, frames, headFrames, tailFrames, profile }));
+    const place = { index, startFrame, frames, headFrames, tailFrames };
+    const shape = { frames, headFrames, tailFrames, profile };
     if (draft.kind === "title") {
+      // A title card is all theme: its key holds the style, and so does its one part's.
       const backgroundUrl = draft.role === "intro" ? style.introUrl : style.outroUrl;
-      const content = { kind: "title", role: draft.role, heading: draft.heading, subheading: draft.subheading, backgroundUrl };
-      segments.push({ ...base, ...content, kind: "title", key: keyOf(content), style });
-    } else if (draft.kind === "clip") {
-      const content = {
-        kind: "clip" as const,
-        mediaId: draft.item.id,
-        source: draft.item.renditionKey!,
-        inSeconds: draft.inSeconds,
-        sourceFrames: framesOf(draft.sourceSeconds, fps),
-        hasAudio: draft.item.hasAudio,
-        textBox: textBoxOf(draft.item),
-      };
-      segments.push({ ...base, ...content, key: keyOf(content), style });
-    } else if (draft.kind === "photo") {
-      const content = {
-        kind: "photo" as const,
-        mediaId: draft.item.id,
-        source: draft.item.renditionKey!,
-        motion: PHOTO_MOTIONS[index % PHOTO_MOTIONS.length]!,
-        textBox: textBoxOf(draft.item),
-      };
-      segments.push({ ...base, ...content, key: keyOf(content), style });
-    } else {
-      const names = joinNames(draft.items.map((i) => i.contributorName));
-      const content = {
-        kind: "collage" as const,
-        mediaIds: draft.items.map((i) => i.id),
-        sources: draft.items.map((i) => i.renditionKey!),
-        textBox: names ? { name: names, message: "" } : null,
-      };
-      segments.push({ ...base, ...content, key: keyOf(content), style });
+      const content = { kind: "title" as const, role: draft.role, heading: draft.heading, subheading: draft.subheading, backgroundUrl };
+      const key = sha256Hex(JSON.stringify({ content, style, ...shape }));
+      const card = { kind: "card" as const, start: headFrames, end: frames - tailFrames };
+      segments.push({ ...place, ...content, key, style, parts: [{ ...card, key: sha256Hex(JSON.stringify({ scene: key, ...card })) }] });
+      return;
     }
+    const { content, textBox } = sceneContent(draft, index, fps);
+    // What the picture is made of, without the words or the theme: the head, the tail, the sound
+    // and the plain part are keyed by it alone, so a theme or caption change reuses them.
+    const picture = { ...content, ...shape };
+    const key = sha256Hex(JSON.stringify({ piece: "scene", ...picture }));
+    const parts = partsOf(headFrames, frames - tailFrames, textBox, fps).map((part) => ({
+      ...part,
+      key: sha256Hex(JSON.stringify({ piece: part.kind, ...picture, ...part, ...(part.kind === "caption" ? { textBox, style } : {}) })),
+    }));
+    segments.push({ ...place, ...content, key, textBox, style, parts } as Segment);
   });
 
   const transitions: Transition[] = overlaps.flatMap((frames, i) => {
@@ -183,7 +225,12 @@ export function planRender(input: PlanInput): RenderPlan {
   const music = input.track ? planMusic(input.track, totalFrames / fps) : null;
   const soundtrackKey = sha256Hex(JSON.stringify({ version: SOUNDTRACK_VERSION, fps, totalFrames, music, sound: segments.map(soundOf) }));
   const hash = sha256Hex(
-    JSON.stringify({ segments: segments.map((s) => s.key), transitions: transitions.map((t) => t.key), music, profile }),
+    JSON.stringify({
+      segments: segments.map((s) => [s.key, ...s.parts.map((p) => p.key)]),
+      transitions: transitions.map((t) => t.key),
+      music,
+      profile,
+    }),
   );
   return { profile, segments, transitions, totalFrames, durationSeconds: totalFrames / fps, music, soundtrackKey, skipped, hash };
 }
@@ -214,12 +261,22 @@ function soundOf(segment: Segment) {
 /** Frames of a segment that are its own (not shared with a neighbour in a crossfade). */
 export const bodyFrames = (segment: Segment) => segment.frames - segment.headFrames - segment.tailFrames;
 
-/** One stored piece a render of the plan uses: a scene, a crossfade or the soundtrack. */
+/** One stored piece a render of the plan uses: a scene's head, tail and sound, a part of a scene, a crossfade or the soundtrack. */
 export interface PlanPiece {
   key: string;
-  kind: Segment["kind"] | "transition" | "soundtrack";
-  /** Output frames it makes (a scene's whole length, heads and tails too; the soundtrack's, the timeline). */
+  kind: Segment["kind"] | ScenePart["kind"] | "transition" | "soundtrack";
+  /** Output frames it makes (a scene's head and tail; a part's own; the soundtrack's, the timeline). */
   frames: number;
+  /** The index of the segment it is a piece of; null for a crossfade or the soundtrack. */
+  scene: number | null;
+}
+
+/** The pieces one segment is stored as: its head, tail and sound, then each of its parts. */
+export function segmentPieces(segment: Segment): PlanPiece[] {
+  return [
+    { key: segment.key, kind: segment.kind, frames: segment.headFrames + segment.tailFrames, scene: segment.index },
+    ...segment.parts.map((part) => ({ key: part.key, kind: part.kind, frames: part.end - part.start, scene: segment.index })),
+  ];
 }
 
 /**
@@ -228,8 +285,8 @@ export interface PlanPiece {
  */
 export function piecesOf(plan: RenderPlan): PlanPiece[] {
   return [
-    ...plan.segments.map((s) => ({ key: s.key, kind: s.kind, frames: s.frames })),
-    ...plan.transitions.map((t) => ({ key: t.key, kind: "transition" as const, frames: t.frames })),
-    { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames },
+    ...plan.segments.flatMap(segmentPieces),
+    ...plan.transitions.map((t) => ({ key: t.key, kind: "transition" as const, frames: t.frames, scene: null })),
+    { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames, scene: null },
   ];
 }

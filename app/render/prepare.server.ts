@@ -3,16 +3,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import { renderSegmentPieces } from "./pieces";
-import { bodyFrames, type RenderPlan } from "./plan";
+import type { RenderPlan } from "./plan";
 import type { PieceStore } from "./run.server";
+import { makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
 
 /**
- * Renders, ahead of any publish, each segment of the plan whose pieces are not stored yet
- * (docs/rendering.md: bodies rendered as contributions arrive), in the render slots beside
- * whatever else runs. Crossfades wait for publishing: they depend on both neighbours, which may
+ * Renders, ahead of any publish, what of each segment of the plan is not stored yet
+ * (docs/rendering.md: scenes rendered as contributions arrive; after a theme change, only the
+ * captioned parts and the title cards, docs/decisions/038), in the render slots beside whatever
+ * else runs. Crossfades wait for publishing: they depend on both neighbours, which may
  * still change. A scene a render is making meanwhile is waited for, never made twice. Resolves to
- * how many scenes it made.
+ * how many pieces it made (a scene's own piece and its parts count one each, as in `piecesOf`).
  */
 export async function prepareRender(
   plan: RenderPlan,
@@ -32,24 +33,19 @@ export async function prepareRender(
           store: options.store,
           signal,
           // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
-          lookUp: async () => ((await options.store.has(segment.key)) ? true : null),
+          lookUp: async () => (missingCount(await sceneStored(options.store, segment)) === 0 ? 0 : null),
           make: async () => {
-            const startedAt = Date.now();
-            const files = await renderSegmentPieces(segment, {
+            const found = await sceneStored(options.store, segment);
+            const context = {
               profile: plan.profile,
               workDir: path.join(work, `s-${segment.index}`),
               sourcePath: options.sourcePath,
               signal,
-            });
-            const stored: Record<string, string> = { body: files.body, audio: files.audio };
-            if (files.head) stored.head = files.head;
-            if (files.tail) stored.tail = files.tail;
-            await options.store.put(segment.key, segment.kind, stored, bodyFrames(segment), {
-              resolution: plan.profile.resolution,
-              seconds: (Date.now() - startedAt) / 1000,
-              frames: segment.frames,
-            });
-            return true;
+            };
+            await makeMissing(segment, found, context, (key, kind, files, frames, timing) =>
+              options.store.put(key, kind, files, frames, timing),
+            );
+            return missingCount(found);
           },
         }).catch((error: unknown) => {
           stop();
@@ -60,7 +56,7 @@ export async function prepareRender(
     // The cause, rather than the scenes stopped because of it.
     const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
     if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
-    return outcomes.filter((o) => o.status === "fulfilled" && o.value.made).length;
+    return outcomes.reduce((sum, o) => sum + (o.status === "fulfilled" && o.value.made ? o.value.value : 0), 0);
   } finally {
     options.signal?.removeEventListener("abort", stop);
     await rm(work, { recursive: true, force: true });

@@ -7,8 +7,9 @@ import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import { joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
-import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
+import { joinPieces, makePoster, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
+import type { RenderPlan, Segment, Transition } from "./plan";
+import { type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
 
 /** A rendered piece's files, as local paths ready for ffmpeg. */
 export interface StoredPiece {
@@ -119,25 +120,26 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   });
 
   // What is there already, and so how much work is left. Of a stored scene only what is still to
-  // be made from it is fetched: its body for the join, its head and tail for crossfades not stored,
-  // its sound when the soundtrack is not (after a caption change, bodies alone).
+  // be made from it is fetched: its parts for the join, its head and tail for crossfades not
+  // stored, its sound when the soundtrack is not (after a theme or caption change, parts alone).
   const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
   const storedSoundtrack = await store.get(plan.soundtrackKey);
   const crossfadeStored = new Map(plan.transitions.map((t, i) => [t.from, transitionPieces[i] !== null]));
   const filesNeeded = (index: number) => [
-    "body",
     ...(crossfadeStored.get(index - 1) === false ? ["head"] : []),
     ...(crossfadeStored.get(index) === false ? ["tail"] : []),
     ...(storedSoundtrack ? [] : ["audio"]),
   ];
-  const segmentPieces = await Promise.all(plan.segments.map((s, i) => store.get(s.key, filesNeeded(i))));
+  const scenesFound = await Promise.all(plan.segments.map((s, i) => lookUpScene(store, s, filesNeeded(i))));
   const timeline = plan.totalFrames;
   const work =
-    plan.segments.reduce((sum, s, i) => sum + (segmentPieces[i] ? 0 : s.frames), 0) +
+    plan.segments.reduce((sum, s, i) => sum + sceneWork(s, scenesFound[i]!), 0) +
     plan.transitions.reduce((sum, t, i) => sum + (transitionPieces[i] ? 0 : t.frames), 0) +
     Math.ceil(timeline * ((storedSoundtrack ? 0 : SOUNDTRACK_SHARE) + JOIN_SHARE));
   const counts = { rendered: 0, reused: 0 };
-  counts.reused = [...segmentPieces, ...transitionPieces, storedSoundtrack].filter(Boolean).length;
+  counts.reused =
+    [...transitionPieces, storedSoundtrack].filter(Boolean).length +
+    plan.segments.reduce((sum, s, i) => sum + s.parts.length + 1 - missingCount(scenesFound[i]!), 0);
   const renderedKeys: string[] = [];
   const started = Date.now();
   const running = new Map<string, number>();
@@ -183,32 +185,41 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     seconds: (Date.now() - startedAt) / 1000,
     frames,
   });
-  /** A piece another render or the render-ahead job made while this one waited for it: reused. */
+  /** Pieces another render or the render-ahead job made while this one waited for them: reused. */
+  const reusedLater = (pieces: number, weight: number) => {
+    if (pieces <= 0 && weight <= 0) return;
+    counts.reused += pieces;
+    finished += weight;
+    report();
+  };
   const madeElsewhere = <T>({ value, made }: { value: T; made: boolean }, weight: number) => {
-    if (!made) {
-      counts.reused += 1;
-      finished += weight;
-      report();
-    }
+    if (!made) reusedLater(1, weight);
     return value;
   };
 
-  const renderSegment = (segment: Segment, files: readonly string[]) =>
-    pieceOnce(segment.key, {
+  // A scene's missing pieces are made in one run, under the claim on its own key: whoever comes
+  // second (another caption of the same clip, the render-ahead job) makes only what is still missing.
+  const renderScene = (segment: Segment, files: readonly string[]) => {
+    const missingAtStart = missingCount(scenesFound[segment.index]!);
+    const complete = (found: SceneFound<StoredPiece>) => (missingCount(found) === 0 ? found : null);
+    return pieceOnce(segment.key, {
       store,
       signal,
-      lookUp: () => store.get(segment.key, files),
+      lookUp: async () => complete(await lookUpScene(store, segment, files)),
       make: async () => {
-        const startedAt = Date.now();
-        const piece = await track(segment.key, segment.frames, (onFrames) =>
-          renderSegmentPieces(segment, { ...context(`s-${segment.index}`), onFrames }),
+        const found = await lookUpScene(store, segment, files);
+        const weight = sceneWork(segment, found);
+        reusedLater(missingAtStart - missingCount(found), 0);
+        const made = await track(segment.key, weight, (onFrames) =>
+          makeMissing(segment, found, { ...context(`s-${segment.index}`), onFrames }, keep),
         );
-        const made: Record<string, string> = { body: piece.body, audio: piece.audio };
-        if (piece.head) made.head = piece.head;
-        if (piece.tail) made.tail = piece.tail;
-        return keep(segment.key, segment.kind, made, bodyFrames(segment), timingSince(startedAt, segment.frames));
+        return { scene: found.scene ?? made.scene, parts: segment.parts.map((_, i) => found.parts[i] ?? made.parts[i]!) };
       },
-    }).then((outcome) => madeElsewhere(outcome, segment.frames));
+    }).then(({ value, made }) => {
+      if (!made) reusedLater(missingAtStart, sceneWork(segment, scenesFound[segment.index]!));
+      return value as { scene: StoredPiece; parts: StoredPiece[] };
+    });
+  };
 
   // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
   // the moment one ends. A crossfade is queued as soon as its two scenes are there, and the
@@ -217,21 +228,28 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const finish = (stage: keyof typeof finishedAt) => {
     finishedAt[stage] = (Date.now() - started) / 1000;
   };
-  const segmentJobs = plan.segments.map((segment, i) =>
-    segmentPieces[i] ? Promise.resolve(segmentPieces[i]!) : renderSegment(segment, filesNeeded(i)),
-  );
+  const segmentJobs = plan.segments.map((segment, i) => {
+    const found = scenesFound[i]!;
+    if (missingCount(found) > 0) return renderScene(segment, filesNeeded(i));
+    return Promise.resolve(found as { scene: StoredPiece; parts: StoredPiece[] });
+  });
   const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
-  const renderCrossfade = (transition: Transition, from: StoredPiece, to: StoredPiece) =>
+  type SceneOf = Awaited<(typeof segmentJobs)[number]>;
+  const renderCrossfade = (transition: Transition, from: SceneOf, to: SceneOf) =>
     pieceOnce(transition.key, {
       store,
       signal,
       lookUp: () => store.get(transition.key),
       make: async () => {
-        if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
+        if (!from.scene.files.tail || !to.scene.files.head)
+          throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
         const startedAt = Date.now();
         const file = await track(transition.key, transition.frames, (onFrames) =>
-          renderTransition(from.files.tail!, to.files.head!, transition.frames, { ...context(`t-${transition.index}`), onFrames }),
+          renderTransition(from.scene.files.tail!, to.scene.files.head!, transition.frames, {
+            ...context(`t-${transition.index}`),
+            onFrames,
+          }),
         );
         return keep(transition.key, "transition", { body: file }, transition.frames, timingSince(startedAt, transition.frames));
       },
@@ -250,7 +268,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(renderTimelineSound)).finally(() =>
     finish("soundtrack"),
   );
-  async function renderTimelineSound(segments: StoredPiece[]) {
+  async function renderTimelineSound(segments: SceneOf[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
     // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
@@ -259,7 +277,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
       renderSoundtrack(
         plan,
-        segments.map((s) => s.files.audio!),
+        segments.map((s) => s.scene.files.audio!),
         music,
         file,
         context("soundtrack"),
@@ -272,8 +290,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   const crossfadeAfter = new Map(plan.transitions.map((t, i) => [t.from, transitions[i]!]));
   const videoFiles: string[] = [];
-  plan.segments.forEach((segment, i) => {
-    if (bodyFrames(segment) > 0) videoFiles.push(segments[i]!.files.body!);
+  plan.segments.forEach((_, i) => {
+    for (const part of segments[i]!.parts) videoFiles.push(part.files.body!);
     const crossfade = crossfadeAfter.get(i);
     if (crossfade) videoFiles.push(crossfade.files.body!);
   });

@@ -156,9 +156,9 @@ test("scenes rendered ahead for a Chorus without premium are 720p, the size its 
   // The soundtrack (a photo's silence, no music) is the same piece for any Chorus of one photo: a
   // render of an earlier test's Chorus may have made it already, and then this one reuses it too.
   const ahead = await preparedPieces(plan);
-  expect(ahead).toMatchObject({ scenesPrepared: 3, scenes: 3, pieces: 6, remaining: { scenes: 0, crossfades: 2 } });
+  expect(ahead).toMatchObject({ scenesPrepared: 3, scenes: 3, pieces: 9, remaining: { scenes: 0, crossfades: 2 } });
   const sound = ahead.remaining.soundtrack ? " and the soundtrack" : "";
-  expect(page).toContain(`A render now reuses ${ahead.reusable} of its 6 pieces and makes 2 crossfades${sound}.`);
+  expect(page).toContain(`A render now reuses ${ahead.reusable} of its 9 pieces and makes 2 crossfades${sound}.`);
 });
 
 describe("premium themes and tracks", { timeout: 150_000 }, () => {

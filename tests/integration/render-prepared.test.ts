@@ -99,8 +99,10 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     // Nobody asked: the items becoming ready queued the render-ahead job.
     const panel = await allScenesPrepared(client, event);
     expect(panel.scenes).toBe(5);
-    // Five scenes, four crossfades, one soundtrack: the scenes are there, the rest is made at publish.
-    expect(panel).toMatchObject({ reusable: 5, pieces: 10 });
+    // Five scenes of two pieces each (its head, tail and sound, and its own frames: every item here is
+    // shorter than its text box's reading time, so all captioned), four crossfades, one soundtrack:
+    // the scenes are there, the rest is made at publish.
+    expect(panel).toMatchObject({ reusable: 10, pieces: 15 });
 
     // The page's own form, as sent without JavaScript: the 720p this Chorus has, published when done.
     const started = await client.form(`/e/${event.uuid}/arrange`, { intent: "render-start", resolution: "720p", publish: "on" });
@@ -118,10 +120,10 @@ describe("what the render panel promises is what the render reuses", { timeout: 
 
     // Everything is stored now: the panel says a render would only join, and one would reuse it all.
     const after = await panelOf(client, event);
-    expect(after).toMatchObject({ reusable: 10, pieces: 10 });
-    expect(after.page).toContain("A render now reuses 10 of its 10 pieces: only joining them is left.");
+    expect(after).toMatchObject({ reusable: 15, pieces: 15 });
+    expect(after.page).toContain("A render now reuses 15 of its 15 pieces: only joining them is left.");
     // The finished render says what it did in the same words.
-    expect(after.page).toContain("5 pieces reused, 5 rendered");
+    expect(after.page).toContain("10 pieces reused, 5 rendered");
   });
 
   test("a caption change: the page says what is left and how long it takes here; POST /api/publish/media reuses what it says", async () => {
@@ -134,27 +136,26 @@ describe("what the render panel promises is what the render reuses", { timeout: 
 
     const changed = await client.put(`/api/v2/media/${media[1]!.id}`, { caption: "Remember this summer?" });
     expect(changed.status).toBe(200);
-    // Before the render-ahead job (5 s after a change) has run: one scene and its two crossfades are new.
+    // Before the render-ahead job (5 s after a change) has run: the photo's captioned part is new, and
+    // nothing else (its crossfades are made from its head and tail, which have no words).
     const before = await panelOf(client, event);
-    expect(before).toMatchObject({ scenesPrepared: 4, scenes: 5, reusable: 7, pieces: 10 });
+    expect(before).toMatchObject({ scenesPrepared: 4, scenes: 5, reusable: 14, pieces: 15 });
     const estimate =
-      /makes 1 scene and 2 crossfades\. That takes about (\d+) (s|min) on this server, going by how fast it rendered its latest pieces\./.exec(
-        before.page,
-      );
+      /makes 1 scene\. That takes about (\d+) (s|min) on this server, going by how fast it rendered its latest pieces\./.exec(before.page);
     expect(
       estimate,
       before.page.slice(before.page.indexOf("already rendered") - 80, before.page.indexOf("already rendered") + 400),
     ).not.toBeNull();
     expect(Number(estimate![1])).toBeGreaterThan(0);
 
-    // The job renders the changed scene by itself; the API's render then reuses what the panel counts.
+    // The job renders the changed part by itself; the API's render then only joins.
     const ready = await allScenesPrepared(client, event);
-    expect(ready).toMatchObject({ reusable: 8, pieces: 10 });
+    expect(ready).toMatchObject({ reusable: 15, pieces: 15 });
     const again = await client.post("/api/publish/media", { eventId: event.id });
     expect(again.status).toBe(202);
     const done = await finished(again.body.data.id);
     expect(done.piecesReused).toBe(ready.reusable);
-    expect(done.piecesRendered).toBe(2);
+    expect(done.piecesRendered).toBe(0);
   });
 
   test("a publish that finds scenes being rendered ahead waits for them instead of rendering them twice", async () => {

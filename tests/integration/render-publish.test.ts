@@ -12,7 +12,7 @@ import { findEventById } from "~/models/event.server";
 import { updateMedia } from "~/models/media.server";
 import { listPublishedVersions } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
-import type { RenderPlan } from "~/render/plan";
+import { piecesOf, type RenderPlan } from "~/render/plan";
 import { storage } from "~/services/media/storage.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
@@ -115,7 +115,7 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(head.indexOf("moov")).toBeLessThan(Math.max(head.indexOf("mdat"), 0) || Infinity);
   });
 
-  test("changing one caption re-renders only that scene and its two crossfades", async () => {
+  test("changing one caption re-renders only that scene's captioned part", async () => {
     const { client, event, media } = await arrangedEvent();
     const first = await renderAndWait(client, event);
     expect(first.piecesRendered).toBeGreaterThan(0);
@@ -124,13 +124,21 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     await updateMedia(db(), media[1]!.id, { caption: "Remember this summer?" });
     const second = await renderAndWait(client, event);
     const after = second.plan as RenderPlan;
-    const changedScene = after.segments.find((s) => s.kind === "photo")!;
-    expect(before.segments.find((s) => s.kind === "photo")!.key).not.toBe(changedScene.key);
-    // One body and the crossfades on each side of it: three pieces; everything else is reused,
-    // the soundtrack too (a caption is not heard).
-    expect(second.piecesRendered).toBe(3);
+    const photoBefore = before.segments.find((s) => s.kind === "photo")!;
+    const photoAfter = after.segments.find((s) => s.kind === "photo")!;
+    // Its head, tail and sound have no words: the crossfades beside it are reused.
+    expect(photoAfter.key).toBe(photoBefore.key);
+    const captioned = photoAfter.parts.filter((p) => p.kind === "caption");
+    expect(captioned).toHaveLength(1);
+    expect(captioned[0]!.key).not.toBe(photoBefore.parts.find((p) => p.kind === "caption")!.key);
+    // The captioned part (and the plain part after it, when the new words take longer to read):
+    // everything else is reused, the soundtrack too (a caption is not heard).
+    const known = new Set(piecesOf(before).map((p) => p.key));
+    const renewed = piecesOf(after).filter((p) => !known.has(p.key));
+    expect(renewed.every((p) => p.scene === photoAfter.index && (p.kind === "caption" || p.kind === "plain"))).toBe(true);
+    expect(second.piecesRendered).toBe(renewed.length);
     expect(after.soundtrackKey).toBe(before.soundtrackKey);
-    expect(second.piecesReused).toBe(after.segments.length + after.transitions.length + 1 - 3);
+    expect(second.piecesReused).toBe(piecesOf(after).length - renewed.length);
     expect((await listPublishedVersions(db(), event.id)).map((v) => v.version)).toEqual([2, 1]);
   });
 

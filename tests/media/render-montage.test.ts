@@ -16,9 +16,9 @@ import {
   renderTransition,
 } from "~/render/pieces";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
-import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
+import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, piecesOf, planRender } from "~/render/plan";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
-import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
+import { dominant, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
@@ -150,12 +150,15 @@ async function renderAll(plan: RenderPlan, label: string) {
   );
   const soundtrack = await renderSoundtrack(
     plan,
-    segments.map((s) => s.audio),
+    segments.map((s) => s.audio!),
     plan.music ? files[plan.music.source]! : null,
     dir.path(`${label}-soundtrack.m4a`),
     context(`${label}-soundtrack`),
   );
-  const timeline = segments.flatMap((s, i) => [s.body, ...plan.transitions.filter((t) => t.from === i).map((t) => transitions[t.index]!)]);
+  const timeline = segments.flatMap((s, i) => [
+    ...plan.segments[i]!.parts.map((part) => s.parts[part.key]!),
+    ...plan.transitions.filter((t) => t.from === i).map((t) => transitions[t.index]!),
+  ]);
   return { segments, transitions, soundtrack, timeline };
 }
 
@@ -195,6 +198,46 @@ async function topLevelBoxes(file: string) {
   } finally {
     await handle.close();
   }
+}
+
+/** A piece store in memory, which remembers which files of each piece a render asked for (all when it named none). */
+function memoryStore() {
+  const stored = new Map<string, StoredPiece>();
+  const asked = new Map<string, readonly string[] | "all">();
+  const store: PieceStore = {
+    has: async (key) => stored.has(key),
+    get: async (key, only) => {
+      const piece = stored.get(key);
+      if (!piece) return null;
+      asked.set(key, only ?? "all");
+      return { ...piece, files: Object.fromEntries(Object.entries(piece.files).filter(([name]) => !only || only.includes(name))) };
+    },
+    put: async (key, _kind, pieceFiles, frames) => {
+      stored.set(key, { files: pieceFiles, frames });
+      return { files: pieceFiles, frames };
+    },
+  };
+  return { store, asked };
+}
+
+/** Frame `n` of a video as a PNG. */
+async function frameOf(video: string, n: number, output: string) {
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    video,
+    "-vf",
+    `select=eq(n\\,${n})`,
+    "-frames:v",
+    "1",
+    "-update",
+    "1",
+    output,
+  ]);
+  return output;
 }
 
 describe("rendering a plan end to end", () => {
@@ -349,22 +392,7 @@ describe("rendering a plan end to end", () => {
   });
 
   test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
-    const stored = new Map<string, StoredPiece>();
-    // Which files of each stored piece a render asked for (all of them when it named none).
-    const asked = new Map<string, readonly string[] | "all">();
-    const store: PieceStore = {
-      has: async (key) => stored.has(key),
-      get: async (key, only) => {
-        const piece = stored.get(key);
-        if (!piece) return null;
-        asked.set(key, only ?? "all");
-        return { ...piece, files: Object.fromEntries(Object.entries(piece.files).filter(([name]) => !only || only.includes(name))) };
-      },
-      put: async (key, _kind, pieceFiles, frames) => {
-        stored.set(key, { files: pieceFiles, frames });
-        return { files: pieceFiles, frames };
-      },
-    };
+    const { store, asked } = memoryStore();
     const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
     const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
     const plan = planRender(planInput(media, { theme }));
@@ -372,11 +400,11 @@ describe("rendering a plan end to end", () => {
     const run = (p: RenderPlan, name: string) =>
       runRender(p, { store, sourcePath, assetPath, workDir: dir.path(`${name}-work`), output: dir.path(`${name}.mp4`) });
     const first = await run(plan, "runner-first");
-    expect(first.piecesRendered).toBe(plan.segments.length + plan.transitions.length + 1);
+    expect(first.piecesRendered).toBe(piecesOf(plan).length);
     expect(await countVideoFrames(first.output)).toBe(plan.totalFrames);
     expect(first.finishedAt.join).toBeGreaterThanOrEqual(Math.max(first.finishedAt.crossfades, first.finishedAt.soundtrack));
 
-    // A new caption on the photo: its scene and the two crossfades beside it; the sound is kept.
+    // A new caption on the photo, shorter to read: its captioned part and the plain part after it.
     const captioned = planRender(
       planInput(
         media.map((m, i) => (i === 1 ? { ...m, caption: "A new caption" } : m)),
@@ -385,15 +413,16 @@ describe("rendering a plan end to end", () => {
     );
     asked.clear();
     const second = await run(captioned, "runner-caption");
-    expect(second.piecesRendered).toBe(3);
-    // Of the scenes kept, only what the new crossfades and the join need was fetched: the sound is
-    // reused, so no scene's WAV; the photo's neighbours give their tail or head to its crossfades.
-    const [intro, speech, , clip, outro] = captioned.segments.map((segment) => asked.get(segment.key));
-    expect(intro).toEqual(["body"]);
-    expect(speech).toEqual(["body", "tail"]);
-    expect(clip).toEqual(["body", "head"]);
-    expect(outro).toEqual(["body"]);
-    expect(second.renderedKeys).not.toContain(captioned.soundtrackKey);
+    // The photo's own frames are fewer than the box's reading time: it is all one captioned part.
+    const photo = captioned.segments[2]!;
+    expect(photo.parts.map((p) => p.kind)).toEqual(["caption"]);
+    expect(second.renderedKeys).toEqual([photo.parts[0]!.key]);
+    // Of the pieces kept, only what the join needs was fetched: every crossfade and the sound are
+    // reused, so no scene's head, tail or WAV; each part's video.
+    for (const segment of captioned.segments) {
+      expect(asked.get(segment.key)).toEqual([]);
+      for (const part of segment.parts) if (asked.has(part.key)) expect(asked.get(part.key)).toEqual(["body"]);
+    }
     expect(await countVideoFrames(second.output)).toBe(captioned.totalFrames);
 
     // A clip whose rendition cannot be read: the render fails with that error and writes no video.
@@ -403,5 +432,45 @@ describe("rendering a plan end to end", () => {
     // The slots were given back: the next render runs.
     const again = await run(plan, "runner-again");
     expect(again.piecesRendered).toBe(0);
+  });
+  test("after a theme change only the captioned parts, the title cards and their crossfades are rendered again", async () => {
+    const { store } = memoryStore();
+    files["two-colour.mp4"] = await makeTwoColourClip(dir.path("two-colour.mp4"), { width: 320, height: 180, seconds: 6 });
+    const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
+    const media = [
+      item("video", "two-colour.mp4", { durationSeconds: 6, hasAudio: false, contributorName: "Bo", caption: "Happy birthday!" }),
+      item("photo", "a.jpg", { contributorName: "", caption: "" }),
+      item("video", "clip.mp4", { contributorName: "", caption: "" }),
+    ];
+    const { sourcePath, assetPath } = context("theme-change");
+    const run = (p: RenderPlan, name: string) =>
+      runRender(p, { store, sourcePath, assetPath, workDir: dir.path(`${name}-work`), output: dir.path(`${name}.mp4`) });
+    const before = planRender(planInput(media, { theme }));
+    await run(before, "theme-before");
+
+    // Another theme: its own box colour and type.
+    const after = planRender(planInput(media, { theme: { ...theme, textBoxColor: "#202060e6", fontColor: "#ffeecc" } }));
+    const second = await run(after, "theme-after");
+    const [intro, clip, photo, other, outro] = after.segments;
+    expect(photo!.parts.map((p) => p.kind)).toEqual(["plain"]);
+    expect(other!.parts.map((p) => p.kind)).toEqual(["plain"]);
+    const [caption, plain] = clip!.parts;
+    expect([caption?.kind, plain?.kind]).toEqual(["caption", "plain"]);
+    const crossfades = after.transitions.filter((t) => t.from === 0 || t.from === after.segments.length - 2);
+    expect(second.renderedKeys.sort()).toEqual(
+      [intro!.key, intro!.parts[0]!.key, caption!.key, outro!.key, outro!.parts[0]!.key, ...crossfades.map((t) => t.key)].sort(),
+    );
+    expect(second.piecesReused).toBe(piecesOf(after).length - second.piecesRendered);
+    expect(await countVideoFrames(second.output)).toBe(after.totalFrames);
+
+    // The box in the middle of the captioned part, over the clip's red half; gone in the plain part.
+    const at = (part: { start: number; end: number }) => clip!.startFrame + Math.floor((part.start + part.end) / 2);
+    const withBox = await frameOf(second.output, at(caption!), dir.path("theme-caption.png"));
+    const withoutBox = await frameOf(second.output, at(plain!), dir.path("theme-plain.png"));
+    // The render's own size (the plan's 720p): just left of the middle, in the lower third.
+    const { width, height } = await sharp(withBox).metadata();
+    const [x, y] = [width! / 2 - 10, Math.round(height! * 0.87)];
+    expect(dominant(await pixelAt(withBox, x, y))).toBe("black");
+    expect(dominant(await pixelAt(withoutBox, x, y))).toBe("red");
   });
 });

@@ -6,10 +6,11 @@ import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg, runFfprobe } from "~/media/run.server";
 import { type PieceContext, countVideoFrames, renderSegmentPieces, renderTransition } from "~/render/pieces";
 import { videoMaxKbits } from "~/render/pieces/encoding";
+import type { SegmentFiles } from "~/render/pieces/segment.server";
 import { mixTimelineAudio } from "~/render/pieces/timeline-audio.server";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
-import { type OutputProfile, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
-import { dominant, makeClip, makeQuartersImage, makeTempDir, pixelAt } from "./support/media-fixtures";
+import { type OutputProfile, type ScenePart, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
+import { dominant, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 
 // A small frame keeps every ffmpeg run short; the plan's own profile would be 1280x720.
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
@@ -42,21 +43,32 @@ function context(changes: Partial<PieceContext> = {}): PieceContext {
   };
 }
 
-const base = { key: "k", index: 1, startFrame: 0, style };
-const clipSegment = (changes: Partial<Extract<Segment, { kind: "clip" }>> = {}): Segment => ({
-  ...base,
-  kind: "clip",
-  mediaId: "m1",
-  source: "clip",
-  inSeconds: 0,
-  sourceFrames: 60,
-  hasAudio: true,
-  textBox: { name: "Bo", message: "Happy birthday!" },
-  frames: 60,
-  headFrames: 15,
-  tailFrames: 15,
-  ...changes,
-});
+const base = { key: "k", index: 1, startFrame: 0, style, parts: [] };
+
+/** The segment with its own frames as one part, under the key "body": captioned when it has words. */
+function withBody<S extends Segment>(segment: S): S {
+  const kind = segment.kind === "title" ? "card" : segment.textBox ? "caption" : "plain";
+  return { ...segment, parts: [{ kind, key: "body", start: segment.headFrames, end: segment.frames - segment.tailFrames }] };
+}
+
+/** The one part of a segment made by `withBody`. */
+const bodyOf = (pieces: SegmentFiles) => pieces.parts.body!;
+
+const clipSegment = (changes: Partial<Extract<Segment, { kind: "clip" }>> = {}): Segment =>
+  withBody({
+    ...base,
+    kind: "clip",
+    mediaId: "m1",
+    source: "clip",
+    inSeconds: 0,
+    sourceFrames: 60,
+    hasAudio: true,
+    textBox: { name: "Bo", message: "Happy birthday!" },
+    frames: 60,
+    headFrames: 15,
+    tailFrames: 15,
+    ...changes,
+  } as Segment);
 
 /** Mean level in dB of a stretch of a file's sound, after an optional filter picks out a band. */
 async function meanVolume(file: string, start: number, seconds: number, band = "anull") {
@@ -158,12 +170,12 @@ describe("a clip segment", () => {
     const segment = clipSegment();
     const pieces = await renderSegmentPieces(segment, context({ onFrames: (n) => written.push(n) }));
 
-    const body = await probeMedia(pieces.body);
+    const body = await probeMedia(bodyOf(pieces));
     expect(body.video).toMatchObject({ codec: "h264", width: 320, height: 180, pixelFormat: "yuv420p", frameRate: 30 });
     expect(body.audio).toBeNull();
-    expect(await countVideoFrames(pieces.body)).toBe(bodyFrames(segment));
+    expect(await countVideoFrames(bodyOf(pieces))).toBe(bodyFrames(segment));
     // The pieces' own index, read without ffprobe, says the same.
-    for (const file of [pieces.body, pieces.head!, pieces.tail!])
+    for (const file of [bodyOf(pieces), pieces.head!, pieces.tail!])
       expect(await mp4VideoSampleCount(file)).toBe(await countVideoFrames(file));
     for (const [file, frames] of [
       [pieces.head!, 15],
@@ -173,13 +185,13 @@ describe("a clip segment", () => {
       expect(await countVideoFrames(file)).toBe(frames);
     }
     // The whole item's sound, head and tail included: 2 s at 48 kHz stereo, from a mono 44.1 kHz clip.
-    expect(await wavSamples(pieces.audio)).toMatchObject({
+    expect(await wavSamples(pieces.audio!)).toMatchObject({
       codec_name: "pcm_s16le",
       sample_rate: "48000",
       channels: 2,
       duration_ts: 96_000,
     });
-    expect(await meanVolume(pieces.audio, 0.2, 1.5)).toBeGreaterThan(-30);
+    expect(await meanVolume(pieces.audio!, 0.2, 1.5)).toBeGreaterThan(-30);
     expect(pieces.frames).toBe(60);
     expect(written.at(-1)).toBe(60);
     expect(written).toEqual([...written].sort((a, b) => a - b));
@@ -190,13 +202,13 @@ describe("a clip segment", () => {
     const segment = clipSegment({ source: "shortClip", sourceFrames: 30, frames: 60, headFrames: 0, tailFrames: 30, textBox: null });
     const pieces = await renderSegmentPieces(segment, context());
     expect(pieces.head).toBeNull();
-    expect(new Set(await frameHashes(pieces.body)).size).toBeGreaterThan(20); // the test pattern moves
+    expect(new Set(await frameHashes(bodyOf(pieces))).size).toBeGreaterThan(20); // the test pattern moves
     const held = await frameHashes(pieces.tail!);
     expect(held).toHaveLength(30);
     expect(new Set(held).size).toBe(1);
-    expect((await wavSamples(pieces.audio)).duration_ts).toBe(96_000);
-    expect(await meanVolume(pieces.audio, 0.1, 0.8)).toBeGreaterThan(-30);
-    expect(await meanVolume(pieces.audio, 1.1, 0.8)).toBeLessThan(-80);
+    expect((await wavSamples(pieces.audio!)).duration_ts).toBe(96_000);
+    expect(await meanVolume(pieces.audio!, 0.1, 0.8)).toBeGreaterThan(-30);
+    expect(await meanVolume(pieces.audio!, 1.1, 0.8)).toBeLessThan(-80);
   });
 
   test("starts at its trim point", async () => {
@@ -213,38 +225,71 @@ describe("a clip segment", () => {
   });
 });
 
-describe("still segments", () => {
-  const photoSegment = (source: string, motion: "zoom-in" | "pan-left"): Segment => ({
-    ...base,
-    kind: "photo",
-    mediaId: "p",
-    source,
-    motion,
-    textBox: { name: "Ana", message: "Love you" },
-    frames: 45,
-    headFrames: 15,
-    tailFrames: 0,
+describe("a scene's parts", () => {
+  // Red on the left half, blue on the right; the box covers the middle of the lower third.
+  const parts: ScenePart[] = [
+    { kind: "caption", key: "caption", start: 15, end: 45 },
+    { kind: "plain", key: "plain", start: 45, end: 75 },
+  ];
+  const split = () => ({ ...clipSegment({ source: "twoColour", sourceFrames: 90, frames: 90 }), parts });
+
+  test("show the box in the captioned part only, and decoded alone are the frames of the whole run", async () => {
+    files.twoColour = await makeTwoColourClip(dir.path("two-colour.mp4"), { width: 320, height: 180, seconds: 3 });
+    const whole = await renderSegmentPieces(split(), context());
+    expect(whole.frames).toBe(90);
+    expect(await countVideoFrames(whole.parts.caption!)).toBe(30);
+    expect(await countVideoFrames(whole.parts.plain!)).toBe(30);
+    const inCaption = await frameAt(whole.parts.caption!, 15, dir.path("part-caption-15.png"));
+    const inPlain = await frameAt(whole.parts.plain!, 15, dir.path("part-plain-15.png"));
+    expect(dominant(await pixelAt(inCaption, 150, 150))).toBe("black");
+    expect(dominant(await pixelAt(inPlain, 150, 150))).toBe("red");
+    // Neither the head nor the tail carries the box.
+    expect(dominant(await pixelAt(await frameAt(whole.tail!, 7, dir.path("part-tail-7.png")), 150, 150))).toBe("red");
+
+    // Each part alone (another caption, a part gone from the store): a seek near its frames, and
+    // the same frames, so the part is what the whole run wrote.
+    for (const part of parts) {
+      const alone = await renderSegmentPieces(split(), context(), { scene: false, parts: [part] });
+      expect(alone).toMatchObject({ head: null, tail: null, audio: null, frames: 30 });
+      expect(await frameHashes(alone.parts[part.key]!)).toEqual(await frameHashes(whole.parts[part.key]!));
+    }
   });
+});
+
+describe("still segments", () => {
+  const photoSegment = (source: string, motion: "zoom-in" | "pan-left", changes: Partial<Segment> = {}): Segment =>
+    withBody({
+      ...base,
+      kind: "photo",
+      mediaId: "p",
+      source,
+      motion,
+      textBox: { name: "Ana", message: "Love you" },
+      frames: 45,
+      headFrames: 15,
+      tailFrames: 0,
+      ...changes,
+    } as Segment);
 
   test.each(["zoom-in", "pan-left"] as const)("a photo moves (%s) a little every frame and is silent", async (motion) => {
     const pieces = await renderSegmentPieces(photoSegment("texture", motion), context());
-    expect(await countVideoFrames(pieces.body)).toBe(30);
+    expect(await countVideoFrames(bodyOf(pieces))).toBe(30);
     expect(await countVideoFrames(pieces.head!)).toBe(15);
     expect(pieces.tail).toBeNull();
     const hashes = await frameHashes(pieces.head!);
     expect(new Set(hashes).size).toBe(hashes.length);
-    expect(await meanVolume(pieces.audio, 0, 1.5)).toBeLessThan(-80);
-    expect((await wavSamples(pieces.audio)).duration_ts).toBe(72_000);
+    expect(await meanVolume(pieces.audio!, 0, 1.5)).toBeLessThan(-80);
+    expect((await wavSamples(pieces.audio!)).duration_ts).toBe(72_000);
   });
 
   test("a photo's tail, made in its own chain, carries on the move from the body's last frame", async () => {
-    const segment: Segment = { ...photoSegment("texture", "zoom-in"), frames: 60, headFrames: 15, tailFrames: 15 };
+    const segment = photoSegment("texture", "zoom-in", { frames: 60, headFrames: 15, tailFrames: 15 });
     const pieces = await renderSegmentPieces(segment, context());
-    expect(await countVideoFrames(pieces.body)).toBe(30);
+    expect(await countVideoFrames(bodyOf(pieces))).toBe(30);
     expect(await countVideoFrames(pieces.tail!)).toBe(15);
     const tail = await frameHashes(pieces.tail!);
     expect(new Set(tail).size).toBe(15);
-    const lastOfBody = await frameAt(pieces.body, 29, dir.path("photo-body-29.png"));
+    const lastOfBody = await frameAt(bodyOf(pieces), 29, dir.path("photo-body-29.png"));
     const firstOfTail = await frameAt(pieces.tail!, 0, dir.path("photo-tail-0.png"));
     const firstOfHead = await frameAt(pieces.head!, 0, dir.path("photo-head-0.png"));
     // Across the cut, one step of a slow zoom (the body is lossy, the tail not: ~26 dB here); the
@@ -252,19 +297,19 @@ describe("still segments", () => {
     const acrossTheCut = await psnr(lastOfBody, firstOfTail);
     expect(acrossTheCut).toBeGreaterThan(22);
     expect(await psnr(firstOfHead, firstOfTail)).toBeLessThan(acrossTheCut - 8);
-    // The caption box is on the tail too.
-    expect(dominant(await pixelAt(firstOfTail, 160, 150))).toBe("black");
   });
 
-  test("a photo carries its caption box in the lower third", async () => {
+  test("a photo carries its caption box in the lower third, faded in and out at the ends of its part", async () => {
     const pieces = await renderSegmentPieces(photoSegment("photo", "zoom-in"), context());
     // The box sits in the lower third, dark like the theme's; the top corners show the photo.
-    const frame = await frameAt(pieces.body, 0, dir.path("photo-frame.png"));
+    const frame = await frameAt(bodyOf(pieces), 15, dir.path("photo-frame.png"));
     expect(dominant(await pixelAt(frame, 160, 150))).toBe("black");
     expect(dominant(await pixelAt(frame, 20, 20))).toBe("red");
     expect(dominant(await pixelAt(frame, 300, 20))).toBe("green");
-    const last = await frameAt(pieces.body, 29, dir.path("photo-frame-29.png"));
-    expect(dominant(await pixelAt(last, 160, 150))).toBe("black");
+    for (const n of [0, 29]) {
+      const faded = await frameAt(bodyOf(pieces), n, dir.path(`photo-frame-${n}.png`));
+      expect(dominant(await pixelAt(faded, 160, 150))).not.toBe("black");
+    }
   });
 
   test("stops when cancelled and leaves no pieces behind", async () => {
@@ -273,29 +318,30 @@ describe("still segments", () => {
     const rendering = renderSegmentPieces(clipSegment(), ctx);
     controller.abort();
     await expect(rendering).rejects.toThrow();
-    await expect(access(path.join(ctx.workDir, "body.mp4"))).rejects.toThrow();
+    await expect(access(path.join(ctx.workDir, "caption-0.mp4"))).rejects.toThrow();
   });
 
   test("the intro fades in from black and the outro ends on black", async () => {
-    const title = (role: "intro" | "outro"): Segment => ({
-      ...base,
-      kind: "title",
-      role,
-      heading: "Ana turns 30",
-      subheading: "from all of us",
-      backgroundUrl: style.introUrl,
-      frames: 45,
-      headFrames: 0,
-      tailFrames: 0,
-    });
+    const title = (role: "intro" | "outro"): Segment =>
+      withBody({
+        ...base,
+        kind: "title",
+        role,
+        heading: "Ana turns 30",
+        subheading: "from all of us",
+        backgroundUrl: style.introUrl,
+        frames: 45,
+        headFrames: 0,
+        tailFrames: 0,
+      } as Segment);
     const intro = await renderSegmentPieces(title("intro"), context());
     const outro = await renderSegmentPieces(title("outro"), context());
-    expect(await countVideoFrames(intro.body)).toBe(45);
-    expect(dominant(await pixelAt(await frameAt(intro.body, 0, dir.path("intro-0.png")), 10, 10))).toBe("black");
-    const lit = await pixelAt(await frameAt(intro.body, 40, dir.path("intro-40.png")), 10, 10);
+    expect(await countVideoFrames(bodyOf(intro))).toBe(45);
+    expect(dominant(await pixelAt(await frameAt(bodyOf(intro), 0, dir.path("intro-0.png")), 10, 10))).toBe("black");
+    const lit = await pixelAt(await frameAt(bodyOf(intro), 40, dir.path("intro-40.png")), 10, 10);
     expect(lit[0]).toBeGreaterThan(120); // the orange background
-    expect(dominant(await pixelAt(await frameAt(outro.body, 44, dir.path("outro-44.png")), 10, 10))).toBe("black");
-    expect(await meanVolume(intro.audio, 0, 1.4)).toBeLessThan(-80);
+    expect(dominant(await pixelAt(await frameAt(bodyOf(outro), 44, dir.path("outro-44.png")), 10, 10))).toBe("black");
+    expect(await meanVolume(intro.audio!, 0, 1.4)).toBeLessThan(-80);
   });
 });
 
@@ -374,10 +420,10 @@ describe("the output's bitrate", () => {
     const bits = async (file: string) => (await stat(file)).size * 8;
     // The rate control's buffer (two seconds at the cap) may be spent once on top of the cap.
     const allowed = (frames: number) => (cap * frames) / profile.fps + 2 * cap;
-    expect(await bits(pieces.body)).toBeLessThanOrEqual(allowed(bodyFrames(segment)));
+    expect(await bits(bodyOf(pieces))).toBeLessThanOrEqual(allowed(bodyFrames(segment)));
     expect(await bits(crossfade)).toBeLessThanOrEqual(allowed(15));
     // The cap is the limit that was met, not an idle one: the body spends most of what it may.
-    expect(await bits(pieces.body)).toBeGreaterThan((cap * bodyFrames(segment)) / profile.fps / 2);
+    expect(await bits(bodyOf(pieces))).toBeGreaterThan((cap * bodyFrames(segment)) / profile.fps / 2);
   });
 });
 

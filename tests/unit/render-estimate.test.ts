@@ -34,7 +34,7 @@ const photo = (id: string, position: number): PlanMedia => ({
 });
 
 describe("the pieces a render counts", () => {
-  test("scenes with both title cards, every crossfade and the soundtrack, each once", () => {
+  test("each scene's own piece and its parts, both title cards, every crossfade and the soundtrack, each once", () => {
     const plan = planRender({
       intro: { heading: "Happy birthday", subheading: "" },
       outro: { heading: "With love", subheading: "Ana" },
@@ -44,7 +44,16 @@ describe("the pieces a render counts", () => {
       resolution: "720p",
     });
     const pieces = piecesOf(plan);
-    expect(pieces.map((p) => p.kind)).toEqual(["title", "photo", "photo", "title", "transition", "transition", "transition", "soundtrack"]);
+    expect(pieces.map((p) => p.kind)).toEqual([
+      ...["title", "card"],
+      ...["photo", "caption", "plain"],
+      ...["photo", "caption", "plain"],
+      ...["title", "card"],
+      ...["transition", "transition", "transition", "soundtrack"],
+    ]);
+    // A scene's pieces make its frames once: its head and tail, then each part's own.
+    const [intro, card] = pieces;
+    expect(intro!.frames + card!.frames).toBe(plan.segments[0]!.frames);
     expect(new Set(pieces.map((p) => p.key)).size).toBe(pieces.length);
     expect(pieces.at(-1)).toMatchObject({ key: plan.soundtrackKey, frames: plan.totalFrames });
   });
@@ -84,15 +93,17 @@ describe("the time estimate", () => {
     expect(estimateSeconds([{ kind: "photo", frames: 15 }], [], 2)).toBeNull();
   });
 
-  test("what is left is counted by kind, with the video frames still to encode", () => {
+  test("what is left is counted by kind, a scene once however many of its pieces are missing, with the video frames still to encode", () => {
     expect(
       remainingWork([
-        { kind: "clip", frames: 90 },
-        { kind: "transition", frames: 15 },
-        { kind: "transition", frames: 15 },
-        { kind: "soundtrack", frames: 900 },
+        { kind: "clip", frames: 30, scene: 1 },
+        { kind: "caption", frames: 60, scene: 1 },
+        { kind: "card", frames: 90, scene: 2 },
+        { kind: "transition", frames: 15, scene: null },
+        { kind: "transition", frames: 15, scene: null },
+        { kind: "soundtrack", frames: 900, scene: null },
       ]),
-    ).toEqual({ scenes: 1, crossfades: 2, soundtrack: true, videoFrames: 120 });
+    ).toEqual({ scenes: 2, crossfades: 2, soundtrack: true, videoFrames: 210 });
   });
 });
 

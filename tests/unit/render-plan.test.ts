@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { bodyFrames, planRender, type PlanInput, type PlanMedia, type PlanTheme, type Segment } from "~/render/plan";
+import {
+  bodyFrames,
+  piecesOf,
+  planRender,
+  type PlanInput,
+  type PlanMedia,
+  type PlanTheme,
+  type RenderPlan,
+  type Segment,
+} from "~/render/plan";
 
 const theme: PlanTheme = {
   id: "theme-1",
@@ -155,23 +164,108 @@ describe("render planning", () => {
     expect(itemSegments(plan.segments).map((s) => s.kind)).toEqual(["photo", "clip"]);
   });
 
-  test("changing one caption changes only that segment's key and its two transitions' keys", () => {
+  /** Keys of every piece of the plan that differ between two plans of the same shape, by what they are. */
+  function changedPieces(before: RenderPlan, after: RenderPlan) {
+    const changed: string[] = [];
+    before.segments.forEach((segment, i) => {
+      const other = after.segments[i]!;
+      if (segment.key !== other.key) changed.push(`${segment.index}:${segment.kind}`);
+      segment.parts.forEach((part, j) => {
+        if (part.key !== other.parts[j]?.key) changed.push(`${segment.index}:${part.kind}`);
+      });
+    });
+    before.transitions.forEach((t, i) => {
+      if (t.key !== after.transitions[i]!.key) changed.push(`crossfade ${t.from}-${t.from + 1}`);
+    });
+    return changed;
+  }
+
+  test("changing one caption changes only that scene's captioned part", () => {
     const media = [item("video"), item("photo", { caption: "Hi" }), item("video")];
     const before = planRender(input(media));
     const after = planRender(input(media.map((m, i) => (i === 1 ? { ...m, caption: "Hello" } : m))));
-    const changedSegments = before.segments.filter((s, i) => s.key !== after.segments[i]!.key).map((s) => s.index);
-    const changedTransitions = before.transitions.filter((t, i) => t.key !== after.transitions[i]!.key).map((t) => t.index);
-    expect(changedSegments).toEqual([2]);
-    expect(changedTransitions).toEqual([1, 2]);
+    expect(changedPieces(before, after)).toEqual(["2:caption"]);
     expect(after.hash).not.toBe(before.hash);
     expect(planRender(input(media)).hash).toBe(before.hash);
   });
 
-  test("a theme change touches every segment", () => {
-    const media = [item("video"), item("photo")];
-    const before = planRender(input(media));
-    const after = planRender(input(media, { theme: { ...theme, fontColor: "#ffeecc" } }));
-    expect(before.segments.every((s, i) => s.key !== after.segments[i]!.key)).toBe(true);
+  test("a theme change changes only the captioned parts, the title cards and the crossfades beside them", () => {
+    const collage = { ...theme, isCollage: true, scenes: [{ kind: "collage" as const, photos: 2 }] };
+    const media = [
+      item("video", { contributorName: "Ana", caption: "Happy birthday!" }),
+      item("video"),
+      item("photo", { contributorName: "Bo" }),
+      item("photo", { contributorName: "Cy" }),
+    ];
+    const before = planRender(input(media, { theme: collage }));
+    expect(before.segments.map((s) => s.kind)).toEqual(["title", "clip", "clip", "collage", "title"]);
+    const after = planRender(input(media, { theme: { ...collage, fontColor: "#ffeecc" } }));
+    expect(changedPieces(before, after)).toEqual([
+      "0:title",
+      "0:card",
+      "1:caption",
+      "3:caption",
+      "4:title",
+      "4:card",
+      "crossfade 0-1",
+      "crossfade 3-4",
+    ]);
+  });
+
+  test("a scene without words has no captioned part; one with words shows the box first, then the picture alone", () => {
+    const plan = planRender(input([item("video"), item("video", { contributorName: "Bo", caption: "Happy birthday!" })]));
+    const [, plain, captioned] = plan.segments;
+    expect(plain!.parts.map((p) => p.kind)).toEqual(["plain"]);
+    // The box from the end of the incoming crossfade, for 3 s (a name and two words).
+    expect(captioned!.parts).toMatchObject([
+      { kind: "caption", start: 15, end: 15 + 90 },
+      { kind: "plain", start: 105, end: 240 - 15 },
+    ]);
+  });
+
+  test("the box stays longer for more words, at most 6 s, and for all of a scene too short for both", () => {
+    const words = (n: number) => Array.from({ length: n }, () => "word").join(" ");
+    const captionFrames = (changes: Partial<PlanMedia>) => {
+      const [, scene] = planRender(input([item("video", { durationSeconds: 20, ...changes })])).segments;
+      const caption = scene!.parts.find((p) => p.kind === "caption")!;
+      return caption.end - caption.start;
+    };
+    expect(captionFrames({ contributorName: "Bo", caption: words(2) })).toBe(90);
+    expect(captionFrames({ contributorName: "Bo", caption: words(11) })).toBe(150);
+    expect(captionFrames({ contributorName: "Bo", caption: words(40) })).toBe(180);
+    // 3.5 s of its own: 3 s of box would leave half a second of picture alone, so the box stays.
+    const [, short] = planRender(input([item("video", { durationSeconds: 4.5, contributorName: "Bo" })])).segments;
+    expect(short!.parts).toEqual([expect.objectContaining({ kind: "caption", start: 15, end: 135 - 15 })]);
+  });
+
+  test("a scene's head, parts and tail add up to its frames exactly", () => {
+    const media = [
+      item("video", { durationSeconds: 7.3, contributorName: "Ana", caption: "Hi" }),
+      item("video", { durationSeconds: 2, contributorName: "Bo" }),
+      item("photo", { caption: "A long message that will need more than the shortest reading time to read" }),
+      item("photo"),
+    ];
+    const plan = planRender(input(media));
+    for (const segment of plan.segments) {
+      let at = segment.headFrames;
+      for (const part of segment.parts) {
+        expect(part.start).toBe(at);
+        expect(part.end).toBeGreaterThan(part.start);
+        at = part.end;
+      }
+      expect(at + segment.tailFrames).toBe(segment.frames);
+    }
+    const pieces = piecesOf(plan);
+    const parts = plan.segments.flatMap((s) => s.parts);
+    expect(pieces.map((p) => p.key)).toEqual([
+      ...plan.segments.flatMap((s) => [s.key, ...s.parts.map((p) => p.key)]),
+      ...plan.transitions.map((t) => t.key),
+      plan.soundtrackKey,
+    ]);
+    // Parts and crossfades tile the timeline.
+    expect(parts.reduce((sum, p) => sum + p.end - p.start, 0) + plan.transitions.reduce((sum, t) => sum + t.frames, 0)).toBe(
+      plan.totalFrames,
+    );
   });
 
   test("the soundtrack's key follows what is heard: not captions, the theme or the frame size", () => {

@@ -1,14 +1,19 @@
-// The ffmpeg command of one segment (pure): decode once, shape the whole item (camera move,
-// caption box, fades), then split it into the body (own frames, final encoding), the head and tail
-// (lossless, for the crossfades with its neighbours) and the audio of the whole item as WAV.
+// The ffmpeg command of one segment (pure): decode once, shape the item (camera move, fades), and
+// write what is asked of it: the head and tail (lossless, for the crossfades with its neighbours),
+// the sound of the whole item as WAV, and its parts (docs/decisions/038): the stretch with the
+// text box, the picture alone after it, a title card's own frames, each in the final encoding and
+// starting with a key frame. Asked for parts only, it decodes only their frames of the source.
 
-import type { OutputProfile, Segment } from "../plan";
+import type { OutputProfile, ScenePart, Segment } from "../plan";
 import type { PlacedImage } from "./cards.server";
 import { AUDIO_FORMAT_FILTER, AUDIO_RATE, losslessVideoArgs, pcmAudioArgs, samplesForFrames, videoEncodingArgs } from "./encoding";
 import { cameraMove, overlayImage, stillToFrame } from "./filters";
 
 /** Seconds over which the intro fades in from black and the outro out to black. */
 export const TITLE_FADE_SECONDS = 0.6;
+
+/** Seconds over which the text box fades in at the start of its part and out at the end. */
+export const CAPTION_FADE_SECONDS = 0.3;
 
 /** Short fades where a clip's sound starts and stops, so a cut never clicks. */
 const CLIP_AUDIO_FADE_SECONDS = 0.02;
@@ -22,96 +27,155 @@ export interface SegmentInputs {
   sourceFrames: number;
   /** Whether the clip's own sound is used (stills are silent). */
   sound: boolean;
+  /** The text box, when a caption part is to be written. */
   textBox: PlacedImage | null;
 }
 
+/** Files to write; what is null (or not listed) is not written. */
 export interface SegmentOutputs {
-  body: string;
   head: string | null;
   tail: string | null;
-  audio: string;
+  audio: string | null;
+  parts: { part: ScenePart; file: string }[];
 }
 
 const stillInput = (file: string) => ["-f", "image2", "-pattern_type", "none", "-i", file];
 
-/** ffmpeg arguments (without the progress options) that write every piece of a segment. */
+/** The video output whose frames ffmpeg's progress counts (see `segmentArgs`), or null with none. */
+export function progressOutput(segment: Segment, outputs: SegmentOutputs) {
+  const ranges = [
+    ...(outputs.head && segment.headFrames > 0 ? [{ start: 0, end: segment.headFrames }] : []),
+    ...outputs.parts.map((p) => p.part),
+    ...(outputs.tail && segment.tailFrames > 0 ? [{ start: segment.frames - segment.tailFrames, end: segment.frames }] : []),
+  ];
+  return [...ranges].sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? null;
+}
+
+/** A video output of the graph: its label, its frames within the segment and where it goes. */
+interface Written {
+  label: string;
+  start: number;
+  end: number;
+  file: string;
+  lossless: boolean;
+  caption: boolean;
+}
+
+/** The first frame of the segment a run must decode from, and the frame after the last. */
+export function decodedRange(segment: Segment, outputs: SegmentOutputs) {
+  if (outputs.head || outputs.tail || outputs.audio) return { first: 0, last: segment.frames };
+  const first = Math.min(...outputs.parts.map((p) => p.part.start));
+  const last = Math.max(...outputs.parts.map((p) => p.part.end));
+  return { first, last };
+}
+
+/** ffmpeg arguments (without the progress options) that write the asked-for pieces of a segment. */
 export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: SegmentOutputs, profile: OutputProfile): string[] {
   const { fps } = profile;
   const { frames, headFrames, tailFrames } = segment;
   const frame = { width: profile.width, height: profile.height };
+  const written: Written[] = [
+    ...(outputs.head && headFrames > 0
+      ? [{ label: "head", start: 0, end: headFrames, file: outputs.head, lossless: true, caption: false }]
+      : []),
+    ...outputs.parts.map(({ part, file }, i) => ({
+      label: `part${i}`,
+      start: part.start,
+      end: part.end,
+      file,
+      lossless: false,
+      caption: part.kind === "caption" && inputs.textBox !== null,
+    })),
+    ...(outputs.tail && tailFrames > 0
+      ? [{ label: "tail", start: frames - tailFrames, end: frames, file: outputs.tail, lossless: true, caption: false }]
+      : []),
+  ];
+  if (written.length === 0 && !outputs.audio) throw new RangeError("Nothing of the segment to write");
+  const { first, last } = decodedRange(segment, outputs);
   const isClip = segment.kind === "clip";
-  const args = isClip ? ["-ss", inputs.inSeconds.toFixed(6), "-i", inputs.picture] : stillInput(inputs.picture);
-  if (inputs.textBox) args.push(...stillInput(inputs.textBox.file));
+  // A range of a clip is decoded from a seek just before it (ffmpeg decodes from the key frame
+  // before and drops what comes before the time). Every seek is half a frame early, the whole
+  // item's too, so a range picks exactly the source frames the whole item has at those places.
+  const seekFrame = isClip ? Math.max(0, Math.min(first, inputs.sourceFrames - 1)) : 0;
+  const seek = inputs.inSeconds + (seekFrame - 0.5) / fps;
+  const args = isClip ? ["-ss", Math.max(0, seek).toFixed(6), "-i", inputs.picture] : stillInput(inputs.picture);
+  const box = inputs.textBox;
+  const captions = written.filter((w) => w.caption);
+  if (box && captions.length) args.push(...stillInput(box.file));
 
   const graph: string[] = [];
-  const box = inputs.textBox;
-  const withBox = (picture: string, boxLabel: string, out: string) =>
-    box ? [`${picture}[${boxLabel}]overlay=${box.x}:${box.y}:format=yuv420[${out}]`] : [`${picture}null[${out}]`];
-
-  // A still's tail is its own short chain, started with everything else. Split off the end of one
-  // long chain, it would make ffmpeg run the whole still (which needs no input frames to go on)
-  // into the body's queue before the tail's first frame: ~400 MB of raw frames at 1080p.
-  const stillTail = !isClip && tailFrames > 0;
-  const mainFrames = stillTail ? frames - tailFrames : frames;
-  if (box) graph.push(`[1:v]${overlayImage()}${stillTail ? ",split=2[box][box_tail]" : "[box]"}`);
+  const chains: string[] = [];
   if (isClip) {
     // Held on its last frame when the clip is shorter than the item (plan.ts minClipSeconds).
     graph.push(
-      `[0:v]fps=${fps},setpts=PTS-STARTPTS,trim=end_frame=${Math.min(inputs.sourceFrames, frames)},tpad=stop=-1:stop_mode=clone,` +
-        `trim=end_frame=${frames},scale=${frame.width}:${frame.height},setsar=1,format=yuv420p[picture]`,
+      `[0:v]setpts=PTS-STARTPTS,fps=${fps},trim=end_frame=${Math.min(inputs.sourceFrames - seekFrame, last - seekFrame)},` +
+        `tpad=stop=-1:stop_mode=clone,trim=start_frame=${first - seekFrame}:end_frame=${last - seekFrame},` +
+        `scale=${frame.width}:${frame.height},setsar=1,format=yuv420p,setpts=N/(${fps}*TB)` +
+        (written.length > 1 ? `,split=${written.length}${written.map((w) => `[${w.label}_all]`).join("")}` : `[${written[0]?.label}_all]`),
     );
-  } else {
-    const still = (count: number, first: number) =>
-      `loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, first)}`;
+    for (const w of written) {
+      chains.push(`[${w.label}_all]trim=start_frame=${w.start - first}:end_frame=${w.end - first},setpts=N/(${fps}*TB)`);
+    }
+  } else if (written.length) {
+    // A still needs no input frames to go on: each output is its own chain from the one picture,
+    // so none waits in another's queue (split off one long chain, a 1080p photo's tail held
+    // ~400 MB of raw frames until the body had run through).
     graph.push(
-      `[0:v]${stillToFrame(frame)}${stillTail ? ",split=2[still][still_tail]" : "[still]"}`,
-      `[still]${still(mainFrames, 0)}[picture]`,
+      `[0:v]${stillToFrame(frame)}` +
+        (written.length > 1 ? `,split=${written.length}${written.map((w) => `[${w.label}_all]`).join("")}` : `[${written[0]!.label}_all]`),
     );
-    if (stillTail) {
-      graph.push(`[still_tail]${still(tailFrames, mainFrames)}[picture_tail]`);
-      graph.push(...withBox("[picture_tail]", "box_tail", "tail_shaped"), `[tail_shaped]setpts=N/(${fps}*TB)[tail]`);
+    for (const w of written) {
+      const count = w.end - w.start;
+      chains.push(`[${w.label}_all]loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, w.start)}`);
     }
   }
-  graph.push(...withBox("[picture]", "box", "shaped"));
-
-  // The rest of the item is split into its body, and its head and tail (unless made above).
-  const parts = [
-    { label: "body", start: headFrames, end: frames - tailFrames },
-    ...(headFrames > 0 ? [{ label: "head", start: 0, end: headFrames }] : []),
-    ...(tailFrames > 0 && !stillTail ? [{ label: "tail", start: frames - tailFrames, end: frames }] : []),
-  ];
-  graph.push(`[shaped]setpts=N/(${fps}*TB),split=${parts.length}${parts.map((p) => `[${p.label}_all]`).join("")}`);
-  for (const part of parts) {
-    graph.push(`[${part.label}_all]trim=start_frame=${part.start}:end_frame=${part.end},setpts=N/(${fps}*TB)[${part.label}]`);
-  }
-
-  const samples = samplesForFrames(frames, fps);
-  if (isClip && inputs.sound) {
-    const sourceSamples = samplesForFrames(Math.min(inputs.sourceFrames, frames), fps);
-    const soundSeconds = sourceSamples / AUDIO_RATE;
-    const fade = Math.min(CLIP_AUDIO_FADE_SECONDS, soundSeconds / 4);
+  if (box && captions.length) {
     graph.push(
-      `[0:a]${AUDIO_FORMAT_FILTER},asetpts=PTS-STARTPTS,atrim=end_sample=${sourceSamples},` +
-        `afade=t=in:st=0:d=${fade.toFixed(4)},afade=t=out:st=${(soundSeconds - fade).toFixed(6)}:d=${fade.toFixed(4)},` +
-        `apad,atrim=end_sample=${samples}[audio]`,
+      `[1:v]${overlayImage()}` +
+        (captions.length > 1
+          ? `,split=${captions.length}${captions.map((w) => `[${w.label}_box]`).join("")}`
+          : `[${captions[0]!.label}_box]`),
     );
-  } else {
-    graph.push(`anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[audio]`);
+  }
+  written.forEach((w, i) => {
+    if (!w.caption || !box) {
+      graph.push(`${chains[i]}[${w.label}]`);
+      return;
+    }
+    // The box fades in where its part starts and out where it ends, over the picture's own frames.
+    const count = w.end - w.start;
+    const fade = Math.max(1, Math.min(Math.round(CAPTION_FADE_SECONDS * fps), Math.floor(count / 3)));
+    graph.push(
+      `${chains[i]}[${w.label}_picture]`,
+      `[${w.label}_box]loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N,` +
+        `fade=t=in:s=0:n=${fade}:alpha=1,fade=t=out:s=${count - fade}:n=${fade}:alpha=1[${w.label}_faded]`,
+      `[${w.label}_picture][${w.label}_faded]overlay=${box.x}:${box.y}:format=yuv420:shortest=1,format=yuv420p,setpts=N/(${fps}*TB)[${w.label}]`,
+    );
+  });
+
+  if (outputs.audio) {
+    const samples = samplesForFrames(frames, fps);
+    if (isClip && inputs.sound) {
+      const sourceSamples = samplesForFrames(Math.min(inputs.sourceFrames, frames), fps);
+      const soundSeconds = sourceSamples / AUDIO_RATE;
+      const fade = Math.min(CLIP_AUDIO_FADE_SECONDS, soundSeconds / 4);
+      graph.push(
+        `[0:a]${AUDIO_FORMAT_FILTER},asetpts=PTS-STARTPTS,atrim=end_sample=${sourceSamples},` +
+          `afade=t=in:st=0:d=${fade.toFixed(4)},afade=t=out:st=${(soundSeconds - fade).toFixed(6)}:d=${fade.toFixed(4)},` +
+          `apad,atrim=end_sample=${samples}[audio]`,
+      );
+    } else {
+      graph.push(`anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=end_sample=${samples}[audio]`);
+    }
   }
 
-  const written = [
-    "-map",
-    "[body]",
-    ...videoEncodingArgs(profile),
-    outputs.body,
-    ...(headFrames > 0 && outputs.head ? ["-map", "[head]", ...losslessVideoArgs(profile), outputs.head] : []),
-    ...(tailFrames > 0 && outputs.tail ? ["-map", "[tail]", ...losslessVideoArgs(profile), outputs.tail] : []),
-    "-map",
-    "[audio]",
-    ...pcmAudioArgs(),
-    outputs.audio,
+  // ffmpeg's progress counts the first output's frames: the longest, so it says most of the run.
+  const order = [...written].sort((a, b) => b.end - b.start - (a.end - a.start));
+  const mapped = [
+    ...order.flatMap((w) => ["-map", `[${w.label}]`, ...(w.lossless ? losslessVideoArgs(profile) : videoEncodingArgs(profile)), w.file]),
+    ...(outputs.audio ? ["-map", "[audio]", ...pcmAudioArgs(), outputs.audio] : []),
   ];
-  return ["-hide_banner", "-v", "error", "-y", ...args, "-filter_complex", graph.join(";"), ...written];
+  return ["-hide_banner", "-v", "error", "-y", ...args, "-filter_complex", graph.join(";"), ...mapped];
 }
 
 /** The still's effects for a chain whose first frame is frame `first` of the item. */

@@ -1,16 +1,18 @@
-// Renders one plan segment into its pieces with a single ffmpeg run (docs/rendering.md): the body in
-// the shared encoding, lossless head and tail snippets for the crossfades, and its audio as WAV.
-// Inputs are local files: fetching renditions and caching pieces by key is the caller's job.
+// Renders one plan segment into its pieces with a single ffmpeg run (docs/rendering.md,
+// docs/decisions/038): its lossless head and tail for the crossfades, its sound as WAV, and its
+// parts (captioned, plain, a title card's) in the shared encoding. Asked for some parts only, the
+// run decodes only their frames. Inputs are local files: fetching renditions and caching pieces by
+// key is the caller's job.
 
 import { access, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { probeMedia } from "~/media/probe.server";
 import { type FfmpegProgress, runFfmpeg } from "~/media/run.server";
-import { type OutputProfile, type Segment, bodyFrames } from "../plan";
+import type { OutputProfile, ScenePart, Segment } from "../plan";
 import { ThemeAssetError, resolveThemeAsset } from "./assets.server";
 import { type PlacedImage, renderTextBox, renderTitleCard } from "./cards.server";
 import { renderCollage } from "./collage.server";
-import { type SegmentInputs, segmentArgs } from "./segment-graph";
+import { type SegmentInputs, type SegmentOutputs, decodedRange, progressOutput, segmentArgs } from "./segment-graph";
 import { expectFrames } from "./verify.server";
 
 export interface PieceContext {
@@ -26,45 +28,74 @@ export interface PieceContext {
   onFrames?: (framesWritten: number) => void;
 }
 
+/** What of a segment to make: its own piece (head, tail and sound), and which of its parts. */
+export interface SegmentWanted {
+  scene: boolean;
+  parts: readonly ScenePart[];
+}
+
 export interface SegmentFiles {
-  body: string;
+  /** Null when not asked for, or when the segment has none. */
   head: string | null;
   tail: string | null;
-  audio: string;
-  /** Frames of the whole segment: head, body and tail. */
+  audio: string | null;
+  /** Each part written, by its key. */
+  parts: Record<string, string>;
+  /** Frames of video written: the run's share of the segment. */
   frames: number;
 }
 
-export async function renderSegmentPieces(segment: Segment, ctx: PieceContext): Promise<SegmentFiles> {
+/** The whole segment: what a first render, with nothing stored, makes of it in one run. */
+export const everything = (segment: Segment): SegmentWanted => ({ scene: true, parts: segment.parts });
+
+export async function renderSegmentPieces(
+  segment: Segment,
+  ctx: PieceContext,
+  wanted: SegmentWanted = everything(segment),
+): Promise<SegmentFiles> {
   const { workDir, profile } = ctx;
   await mkdir(workDir, { recursive: true });
-  const files = {
-    body: path.join(workDir, "body.mp4"),
-    head: segment.headFrames > 0 ? path.join(workDir, "head.mov") : null,
-    tail: segment.tailFrames > 0 ? path.join(workDir, "tail.mov") : null,
-    audio: path.join(workDir, "audio.wav"),
+  const outputs: SegmentOutputs = {
+    head: wanted.scene && segment.headFrames > 0 ? path.join(workDir, "head.mov") : null,
+    tail: wanted.scene && segment.tailFrames > 0 ? path.join(workDir, "tail.mov") : null,
+    audio: wanted.scene ? path.join(workDir, "audio.wav") : null,
+    parts: wanted.parts.map((part, i) => ({ part, file: path.join(workDir, `${part.kind}-${i}.mp4`) })),
   };
+  const all = [outputs.head, outputs.tail, outputs.audio, ...outputs.parts.map((p) => p.file)];
   const scratch = { box: path.join(workDir, "text-box.png"), still: path.join(workDir, "still.jpg") };
+  const { first, last } = decodedRange(segment, outputs);
   try {
-    const inputs = await prepareInputs(segment, ctx, scratch);
+    const captioned = wanted.parts.some((p) => p.kind === "caption");
+    const inputs = await prepareInputs(segment, ctx, scratch, captioned);
     ctx.signal?.throwIfAborted();
-    await runFfmpeg(segmentArgs(segment, inputs, files, profile), {
+    await runFfmpeg(segmentArgs(segment, inputs, outputs, profile), {
       signal: ctx.signal,
-      onProgress: ctx.onFrames && progressReporter(segment, ctx.onFrames),
+      onProgress: ctx.onFrames && progressReporter(progressOutput(segment, outputs), first, last - first, ctx.onFrames),
     });
-    await expectFrames(files.body, bodyFrames(segment), ctx.signal);
-    if (files.head) await expectFrames(files.head, segment.headFrames, ctx.signal);
-    if (files.tail) await expectFrames(files.tail, segment.tailFrames, ctx.signal);
+    if (outputs.head) await expectFrames(outputs.head, segment.headFrames, ctx.signal);
+    if (outputs.tail) await expectFrames(outputs.tail, segment.tailFrames, ctx.signal);
+    for (const { part, file } of outputs.parts) await expectFrames(file, part.end - part.start, ctx.signal);
   } catch (error) {
-    await Promise.all(Object.values(files).map((file) => file && rm(file, { force: true })));
+    await Promise.all(all.map((file) => file && rm(file, { force: true })));
     throw error;
   } finally {
     await Promise.all(Object.values(scratch).map((file) => rm(file, { force: true })));
   }
-  return { ...files, frames: segment.frames };
+  return {
+    head: outputs.head,
+    tail: outputs.tail,
+    audio: outputs.audio,
+    parts: Object.fromEntries(outputs.parts.map(({ part, file }) => [part.key, file])),
+    frames: last - first,
+  };
 }
 
-async function prepareInputs(segment: Segment, ctx: PieceContext, scratch: { box: string; still: string }): Promise<SegmentInputs> {
+async function prepareInputs(
+  segment: Segment,
+  ctx: PieceContext,
+  scratch: { box: string; still: string },
+  captioned: boolean,
+): Promise<SegmentInputs> {
   const frame = { width: ctx.profile.width, height: ctx.profile.height };
   const asset = async (url: string) => {
     const file = (ctx.assetPath ?? resolveThemeAsset)(url);
@@ -75,7 +106,9 @@ async function prepareInputs(segment: Segment, ctx: PieceContext, scratch: { box
   };
   const fontFile = segment.style.fontUrl ? await asset(segment.style.fontUrl) : null;
   const textBox = async (): Promise<PlacedImage | null> =>
-    segment.kind !== "title" && segment.textBox ? renderTextBox(segment.textBox, segment.style, frame, fontFile, scratch.box) : null;
+    captioned && segment.kind !== "title" && segment.textBox
+      ? renderTextBox(segment.textBox, segment.style, frame, fontFile, scratch.box)
+      : null;
   const still = { inSeconds: 0, sourceFrames: 1, sound: false };
 
   switch (segment.kind) {
@@ -107,12 +140,12 @@ async function prepareInputs(segment: Segment, ctx: PieceContext, scratch: { box
   }
 }
 
-/** ffmpeg counts the body's frames (the first output); the head, written first, comes before them. */
-function progressReporter(segment: Segment, onFrames: (frames: number) => void) {
+/** ffmpeg counts the frames of one output (`progressOutput`): where it is says how far the decode is. */
+function progressReporter(counted: { start: number } | null, first: number, total: number, onFrames: (frames: number) => void) {
   let reported = 0;
   return (progress: FfmpegProgress) => {
-    const body = progress.frame ?? 0;
-    const written = progress.done ? segment.frames : Math.min(segment.frames, body > 0 ? body + segment.headFrames : 0);
+    const frame = progress.frame ?? 0;
+    const written = progress.done ? total : counted && frame > 0 ? Math.min(total, counted.start - first + frame) : 0;
     if (written > reported || progress.done) onFrames((reported = Math.max(reported, written)));
   };
 }

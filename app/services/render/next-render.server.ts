@@ -4,7 +4,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { findStoredRenderPieceKeys, listRecentRenderPieceTimings } from "~/models/render-piece.server";
 import { estimateSeconds, remainingWork } from "~/render/estimate";
-import { piecesOf, type RenderPlan, type Resolution } from "~/render/plan";
+import { piecesOf, segmentPieces, type RenderPlan, type Resolution } from "~/render/plan";
 import { renderPlanFor } from "~/services/render/render-plan.server";
 import { renderChoicesOf } from "~/services/render/render-premium.server";
 
@@ -45,7 +45,7 @@ export async function preparedPieces(plan: RenderPlan) {
     reusable: pieces.length - missing.length,
     pieces: pieces.length,
     /** Scenes (the opening and closing cards too) rendered already, of all. */
-    scenesPrepared: scenes - plan.segments.filter((s) => !stored.has(s.key)).length,
+    scenesPrepared: scenes - plan.segments.filter((s) => segmentPieces(s).some((p) => !stored.has(p.key))).length,
     scenes,
     remaining: remainingWork(missing),
     estimateSeconds: estimateSeconds(missing, timings, env().RENDER_CONCURRENCY),

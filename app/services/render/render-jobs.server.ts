@@ -253,7 +253,7 @@ export async function recoverStalledRenders() {
 /**
  * The render-prepare job: renders the scenes of the event's next render that are not stored yet,
  * so publishing later only has crossfades, the soundtrack and the join left to do. Resolves to
- * how many scenes it made; the organiser's page is told, so its "prepared" figure moves on.
+ * how many pieces it made; the organiser's page is told, so its "prepared" figure moves on.
  */
 export async function prepareEventPieces(eventId: string) {
   const event = await findEventById(db(), eventId);
