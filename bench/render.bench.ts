@@ -7,8 +7,8 @@
 //
 // Printed for 720p and 1080p, each next to its baseline (one plain libx264 veryfast encode of the
 // same length and frame size, run in the same process before and after the renders, and averaged):
-//   publish      — contributions' scenes rendered ahead (as the app does when they arrive):
-//                  crossfades + soundtrack + join only                   target ≤ 0.8 × baseline
+//   publish      — every piece prepared ahead (as the app does after each change):
+//                  the join only                                         target ≤ 0.8 × baseline
 //   full render  — nothing stored (e.g. after a theme change)            target ≤ 3.2 × (720p), ≤ 2.2 × (1080p)
 //   one caption  — re-render after one caption changed                   target ≤ 0.3 × baseline
 //   peak memory  — the whole process tree (node + ffmpeg children)       target ≤ 1 GB
@@ -279,10 +279,10 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
     }),
   );
 
-  // Scenes rendered as contributions arrived (not timed: that happens before anyone publishes).
+  // Pieces prepared as contributions arrived (not timed: that happens before anyone publishes).
   const aheadStore = diskStore(path.join(dir, "store-ahead"));
   await prepareRender(plan, { store: aheadStore, sourcePath });
-  const publish = await measure("publish (scenes rendered ahead)", () =>
+  const publish = await measure("publish (prepared ahead)", () =>
     runRender(plan, { store: aheadStore, sourcePath, workDir: path.join(dir, "work-publish"), output: path.join(dir, "publish.mp4") }),
   );
   const after = await x264Baseline(plan.profile, plan.durationSeconds, dir);
