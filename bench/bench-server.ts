@@ -67,22 +67,29 @@ export const firstVisitPages = (event: { uuid: string; privateKey: string }): Ar
 
 // ——— Measuring: wall time and the peak RSS of this process and every child ———
 
-/** The resident memory of a process and all its descendants (ffmpeg children too), in bytes. */
-export async function treeRss(pid: number): Promise<number> {
-  const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss="]);
+/**
+ * The resident memory of a process and all its descendants (ffmpeg children too), in bytes;
+ * `without`: leaves out processes whose command matches, with theirs (a browser the bench drives).
+ */
+export async function treeRss(pid: number, without?: RegExp): Promise<number> {
+  const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss=,comm="]);
   const rows = stdout
     .trim()
     .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
+    .map((l) => {
+      const [p, parent, rss, ...command] = l.trim().split(/\s+/);
+      return { pid: Number(p), parent: Number(parent), rss: Number(rss), command: command.join(" ") };
+    });
   const children = new Map<number, number[]>();
-  for (const [p, parent] of rows) children.set(parent, [...(children.get(parent) ?? []), p]);
-  const rss = new Map(rows.map(([p, , r]) => [p, r]));
+  for (const row of rows) children.set(row.parent, [...(children.get(row.parent) ?? []), row.pid]);
+  const byPid = new Map(rows.map((row) => [row.pid, row]));
   let total = 0;
   const stack = [pid];
   while (stack.length) {
-    const p = stack.pop()!;
-    total += rss.get(p) ?? 0;
-    stack.push(...(children.get(p) ?? []));
+    const row = byPid.get(stack.pop()!);
+    if (!row || (without && row.pid !== pid && without.test(row.command))) continue;
+    total += row.rss;
+    stack.push(...(children.get(row.pid) ?? []));
   }
   return total * 1024;
 }
