@@ -1,9 +1,14 @@
 // What every benchmark starts with: the real server in this process, on a throw-away embedded
 // PostgreSQL and data folder under `root`, with `settings` on top. Each step that must be undone is
 // pushed onto `cleanUps` (run in reverse when the bench ends).
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+import { ffmpegPath } from "~/media/ffmpeg-paths.server";
+
+const run = promisify(execFile);
 
 /**
  * A throw-away embedded PostgreSQL, migrated, under `root`: its address, the data folder beside it
@@ -59,3 +64,78 @@ export const firstVisitPages = (event: { uuid: string; privateKey: string }): Ar
   ["contributor", `/e/${event.uuid}`],
   ["recipient", `/e/${event.uuid}?privateKey=${event.privateKey}`],
 ];
+
+// ——— Measuring: wall time and the peak RSS of this process and every child ———
+
+/**
+ * The resident memory of a process and all its descendants (ffmpeg children too), in bytes;
+ * `without`: leaves out processes whose command matches, with theirs (a browser the bench drives).
+ */
+export async function treeRss(pid: number, without?: RegExp): Promise<number> {
+  const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss=,comm="]);
+  const rows = stdout
+    .trim()
+    .split("\n")
+    .map((l) => {
+      const [p, parent, rss, ...command] = l.trim().split(/\s+/);
+      return { pid: Number(p), parent: Number(parent), rss: Number(rss), command: command.join(" ") };
+    });
+  const children = new Map<number, number[]>();
+  for (const row of rows) children.set(row.parent, [...(children.get(row.parent) ?? []), row.pid]);
+  const byPid = new Map(rows.map((row) => [row.pid, row]));
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const row = byPid.get(stack.pop()!);
+    if (!row || (without && row.pid !== pid && without.test(row.command))) continue;
+    total += row.rss;
+    stack.push(...(children.get(row.pid) ?? []));
+  }
+  return total * 1024;
+}
+
+/**
+ * Runs `work` and prints its wall time and the peak memory of this process tree meanwhile (and the
+ * stages' finishing times, when its result has `finishedAt`).
+ */
+export async function measure<T>(label: string, work: () => Promise<T>) {
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await treeRss(process.pid).catch(() => 0));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const started = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - started) / 1000;
+  sampling = false;
+  await sampler;
+  const stages = (result as { finishedAt?: Record<string, number> } | null)?.finishedAt;
+  const breakdown = stages
+    ? `   (${Object.entries(stages)
+        .map(([stage, s]) => `${stage} ${s.toFixed(1)}`)
+        .join(", ")})`
+    : "";
+  console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB${breakdown}`);
+  return { seconds, peak, result };
+}
+
+/**
+ * The render benches' yardstick: one plain libx264 veryfast encode of `seconds` of synthetic
+ * video at the frame size and rate given, written into `dir`.
+ */
+export function x264Baseline(frame: { width: number; height: number; fps: number }, seconds: number, dir: string) {
+  const { width, height, fps } = frame;
+  return measure(`baseline (x264 veryfast, ${seconds.toFixed(1)} s)`, () =>
+    run(
+      ffmpegPath(),
+      [
+        ...["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`],
+        ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", path.join(dir, "baseline.mp4")],
+      ],
+      { maxBuffer: 1 << 24 },
+    ),
+  );
+}

@@ -7,8 +7,8 @@
 //
 // Printed for 720p and 1080p, each next to its baseline (one plain libx264 veryfast encode of the
 // same length and frame size, run in the same process before and after the renders, and averaged):
-//   publish      — contributions' scenes rendered ahead (as the app does when they arrive):
-//                  crossfades + soundtrack + join only                   target ≤ 0.8 × baseline
+//   publish      — every piece prepared ahead (as the app does after each change):
+//                  the join only                                         target ≤ 0.8 × baseline
 //   full render  — nothing stored (e.g. after a theme change)            target ≤ 3.2 × (720p), ≤ 2.2 × (1080p)
 //   one caption  — re-render after one caption changed                   target ≤ 0.3 × baseline
 //   theme change — another theme, everything of the first stored: title cards, captioned parts,
@@ -32,9 +32,10 @@ import { ffmpegPath } from "~/media/ffmpeg-paths.server";
 import { photoRendition } from "~/media/images.server";
 import { RENDITION_DEFAULTS, normaliseArgs, normaliseVideo } from "~/media/normalise-video.server";
 import type { MediaProbe } from "~/media/probe.server";
-import { planRender, type PlanMedia, type PlanTheme, type RenderPlan, type Resolution } from "~/render/plan";
+import { planRender, type PlanMedia, type PlanTheme, type Resolution } from "~/render/plan";
 import { prepareRender } from "~/render/prepare.server";
 import { runRender, type PieceStore } from "~/render/run.server";
+import { measure, x264Baseline } from "./bench-server";
 
 const run = promisify(execFile);
 const args = new Set(process.argv.slice(2));
@@ -243,72 +244,6 @@ function diskStore(dir: string): PieceStore {
   };
 }
 
-// ——— Measuring: wall time and the peak RSS of this process and every child ———
-
-async function treeRss(pid: number): Promise<number> {
-  const { stdout } = await run("ps", ["-eo", "pid=,ppid=,rss="]);
-  const rows = stdout
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
-  const children = new Map<number, number[]>();
-  for (const [p, parent] of rows) children.set(parent, [...(children.get(parent) ?? []), p]);
-  const rss = new Map(rows.map(([p, , r]) => [p, r]));
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    total += rss.get(p) ?? 0;
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total * 1024;
-}
-
-async function measure<T>(label: string, work: () => Promise<T>) {
-  let peak = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      peak = Math.max(peak, await treeRss(process.pid).catch(() => 0));
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  })();
-  const started = performance.now();
-  const result = await work();
-  const seconds = (performance.now() - started) / 1000;
-  sampling = false;
-  await sampler;
-  const stages = (result as { finishedAt?: Record<string, number> } | null)?.finishedAt;
-  const breakdown = stages
-    ? `   (${Object.entries(stages)
-        .map(([stage, s]) => `${stage} ${s.toFixed(1)}`)
-        .join(", ")})`
-    : "";
-  console.log(`  ${label.padEnd(34)} ${seconds.toFixed(1).padStart(7)} s   peak ${(peak / 1024 ** 3).toFixed(2)} GB${breakdown}`);
-  return { seconds, peak, result };
-}
-
-async function baseline(plan: RenderPlan, dir: string) {
-  const { width, height, fps } = plan.profile;
-  return measure(`baseline (x264 veryfast, ${plan.durationSeconds.toFixed(1)} s)`, () =>
-    ffmpeg([
-      "-f",
-      "lavfi",
-      "-i",
-      `testsrc2=size=${width}x${height}:rate=${fps}:duration=${plan.durationSeconds}`,
-      "-c:v",
-      "libx264",
-      "-preset",
-      "veryfast",
-      "-crf",
-      "23",
-      "-pix_fmt",
-      "yuv420p",
-      path.join(dir, "baseline.mp4"),
-    ]),
-  );
-}
-
 async function benchResolution(resolution: Resolution, items: Awaited<ReturnType<typeof renditionsFor>>, musicFile: string) {
   // A folder of this run's own: two people measuring at once on a shared machine share only the sources.
   const dir = path.join(CACHE, `run-${resolution}-${process.pid}`);
@@ -332,7 +267,7 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
   );
   // The baseline runs before and after the renders; ratios are to the mean of the two, so a machine
   // that slows down or speeds up during the run moves both sides alike.
-  const before = await baseline(plan, dir);
+  const before = await x264Baseline(plan.profile, plan.durationSeconds, dir);
 
   const full = await measure("full render, nothing stored", () =>
     runRender(plan, {
@@ -373,13 +308,13 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
     }),
   );
 
-  // Scenes rendered as contributions arrived (not timed: that happens before anyone publishes).
+  // Pieces prepared as contributions arrived (not timed: that happens before anyone publishes).
   const aheadStore = diskStore(path.join(dir, "store-ahead"));
   await prepareRender(plan, { store: aheadStore, sourcePath });
-  const publish = await measure("publish (scenes rendered ahead)", () =>
+  const publish = await measure("publish (prepared ahead)", () =>
     runRender(plan, { store: aheadStore, sourcePath, workDir: path.join(dir, "work-publish"), output: path.join(dir, "publish.mp4") }),
   );
-  const after = await baseline(plan, dir);
+  const after = await x264Baseline(plan.profile, plan.durationSeconds, dir);
   const base = { seconds: (before.seconds + after.seconds) / 2, peak: Math.max(before.peak, after.peak) };
   console.log(`  baseline: mean ${base.seconds.toFixed(1)} s`);
   const ratio = (m: { seconds: number }) => (m.seconds / base.seconds).toFixed(2);

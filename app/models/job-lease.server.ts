@@ -135,3 +135,12 @@ export function jobStatementsThrough(db: Db) {
     },
   };
 }
+
+/** Whether a job of `name` under `singletonKey` was sent after `since` (run or not), or waits to run. */
+export async function jobSentSince(db: Db, schema: string, name: string, singletonKey: string, since: Date) {
+  const rows = await db.execute(sql`
+    select 1 from ${jobTable(schema)}
+    where name = ${name} and singleton_key = ${singletonKey} and (created_on > ${since.toISOString()}::timestamptz or state in ('created', 'retry'))
+    limit 1`);
+  return rows.length > 0;
+}

@@ -45,22 +45,24 @@ function settled(promise: Promise<unknown>, signal?: AbortSignal) {
 }
 
 /**
- * The piece under `key`: found by `lookUp` when stored, else made by `make` in a render slot,
- * holding the store's claim on the key. When this process or another is making it already, waits
- * for that and looks it up again (made by someone else, it counts as found). `made` says which.
+ * The piece under `key`: found by `lookUp` when stored, else made by `make` in a render slot
+ * (`inSlot: false`: beside them, for a job of one thread such as the soundtrack), holding the
+ * store's claim on the key. When this process or another is making it already, waits for that and
+ * looks it up again (made by someone else, it counts as found). `made` says which.
  */
 export async function pieceOnce<T>(
   key: string,
-  options: { store: PieceStore; signal?: AbortSignal; lookUp: () => Promise<T | null>; make: () => Promise<T> },
+  options: { store: PieceStore; signal?: AbortSignal; inSlot?: boolean; lookUp: () => Promise<T | null>; make: () => Promise<T> },
 ): Promise<{ value: T; made: boolean }> {
   const { store, signal, lookUp, make } = options;
+  const run = <R>(job: () => Promise<R>) => (options.inSlot === false ? job() : renderSlots().run(job, signal));
   for (;;) {
     const running = inFlight.get(key);
     if (running) await settled(running, signal);
     const found = await lookUp();
     if (found !== null) return { value: found, made: false };
     if (inFlight.has(key)) continue;
-    const attempt = renderSlots().run(async () => {
+    const attempt = run(async () => {
       // Looked up again in the slot: it may have been stored while this waited for one.
       const inner = async () => {
         const again = await lookUp();
@@ -68,7 +70,7 @@ export async function pieceOnce<T>(
       };
       if (!store.claim) return { held: true as const, value: await inner() };
       return store.claim(key, inner);
-    }, signal);
+    });
     inFlight.set(key, attempt);
     try {
       const outcome = await attempt;

@@ -3,61 +3,163 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import type { RenderPlan } from "./plan";
-import type { PieceStore } from "./run.server";
+import { renderSoundtrack, renderTransition } from "./pieces";
+import { piecesOf, type RenderPlan } from "./plan";
+import type { PieceStore, PieceTiming } from "./run.server";
 import { makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
 
+/** How often a preparation asks whether the Chorus changed again since it started. */
+const NEWER_PLAN_POLL_MS = 1_000;
+
+export interface PrepareOptions {
+  store: PieceStore;
+  /** A local path for a rendition's (or a track's) storage key. */
+  sourcePath: (key: string) => Promise<string>;
+  signal?: AbortSignal;
+  /**
+   * The pieces of the plan a newer change makes, or null while nothing changed. Asked every
+   * second: a piece of this plan the newer one does not use stops, whether running or waiting for
+   * a slot, so the slots go to what will be used.
+   */
+  newerPlan?: () => Promise<ReadonlySet<string> | null>;
+}
+
 /**
- * Renders, ahead of any publish, what of each segment of the plan is not stored yet
- * (docs/rendering.md: scenes rendered as contributions arrive; after a theme change, only the
- * captioned parts and the title cards, docs/decisions/038), in the render slots beside whatever
- * else runs. Crossfades wait for publishing: they depend on both neighbours, which may
- * still change. A scene a render is making meanwhile is waited for, never made twice. Resolves to
- * how many pieces it made (a scene's own piece and its parts count one each, as in `piecesOf`).
+ * Makes, ahead of any publish, every piece of the plan that is not stored yet — each scene, each
+ * crossfade once its two scenes are there, the soundtrack once every scene's sound is — so a
+ * publish has only the join left (docs/decisions/033). It runs in the render slots beside whatever
+ * else runs; a piece a render is making meanwhile is waited for, never made twice. Resolves to how
+ * many pieces it made.
  */
-export async function prepareRender(
-  plan: RenderPlan,
-  options: { store: PieceStore; sourcePath: (key: string) => Promise<string>; signal?: AbortSignal },
-) {
+export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
+  const { store } = options;
   const work = await mkdtemp(path.join(os.tmpdir(), "chorus-prepare-"));
-  // One failed scene stops the others, as in a render.
+  // One failed piece stops the others, as in a render.
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   const stop = () => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });
-  const signal = controller.signal;
-  try {
-    const outcomes = await Promise.allSettled(
-      plan.segments.map((segment) =>
-        pieceOnce(segment.key, {
-          store: options.store,
-          signal,
-          // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
-          lookUp: async () => (missingCount(await sceneStored(options.store, segment)) === 0 ? 0 : null),
-          make: async () => {
-            const found = await sceneStored(options.store, segment);
-            const context = {
-              profile: plan.profile,
-              workDir: path.join(work, `s-${segment.index}`),
-              sourcePath: options.sourcePath,
-              signal,
-            };
-            await makeMissing(segment, found, context, (key, kind, files, frames, timing) =>
-              options.store.put(key, kind, files, frames, timing),
-            );
-            return missingCount(found);
-          },
-        }).catch((error: unknown) => {
-          stop();
-          throw error;
-        }),
-      ),
+  // And each piece can be dropped on its own, when a newer plan no longer uses it.
+  const drops = new Map(piecesOf(plan).map((piece) => [piece.key, new AbortController()]));
+  const signalOf = (key: string) => AbortSignal.any([controller.signal, drops.get(key)!.signal]);
+  const dropped = (keys: readonly string[]) => keys.some((key) => drops.get(key)!.signal.aborted);
+  const timing = (startedAt: number, frames: number): PieceTiming => ({
+    resolution: plan.profile.resolution,
+    seconds: (Date.now() - startedAt) / 1000,
+    frames,
+  });
+  let made = 0;
+  /**
+   * Pieces made (a scene's run may make several), found (0), or left alone because they, or a
+   * piece they are made from, were dropped (null).
+   */
+  const settle = (keys: readonly string[], task: () => Promise<{ made: boolean; value: number } | null>) =>
+    task().then(
+      (outcome) => {
+        if (outcome?.made) made += outcome.value;
+        return outcome && true;
+      },
+      (error: unknown) => {
+        if (dropped(keys)) return null;
+        stop();
+        throw error;
+      },
     );
-    // The cause, rather than the scenes stopped because of it.
+
+  // A scene's own piece and its parts (docs/decisions/038) are made in one run, under the scene's
+  // key; after a theme change only the captioned parts and the title cards are missing.
+  const scenes = plan.segments.map((segment) =>
+    settle([segment.key], () => {
+      const signal = signalOf(segment.key);
+      return pieceOnce(segment.key, {
+        store,
+        signal,
+        // Looked up without fetching: it runs for every arrival, and with S3 `get` downloads the files.
+        lookUp: async () => (missingCount(await sceneStored(store, segment)) === 0 ? 0 : null),
+        make: async () => {
+          const found = await sceneStored(store, segment);
+          const context = { profile: plan.profile, workDir: path.join(work, `s-${segment.index}`), sourcePath: options.sourcePath, signal };
+          await makeMissing(segment, found, context, (key, kind, files, frames, timing) => store.put(key, kind, files, frames, timing));
+          return missingCount(found);
+        },
+      });
+    }),
+  );
+
+  const crossfades = plan.transitions.map((transition) => {
+    const from = plan.segments[transition.from]!;
+    const to = plan.segments[transition.from + 1]!;
+    return settle([transition.key, from.key, to.key], async () => {
+      if (!(await scenes[transition.from]) || !(await scenes[transition.from + 1])) return null;
+      const signal = signalOf(transition.key);
+      return pieceOnce(transition.key, {
+        store,
+        signal,
+        lookUp: async () => ((await store.has(transition.key)) ? 0 : null),
+        make: async () => {
+          const [tail, head] = await Promise.all([store.get(from.key, ["tail"]), store.get(to.key, ["head"])]);
+          if (!tail?.files.tail || !head?.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
+          const startedAt = Date.now();
+          const file = await renderTransition(tail.files.tail, head.files.head, transition.frames, {
+            profile: plan.profile,
+            workDir: path.join(work, `t-${transition.index}`),
+            signal,
+          });
+          await store.put(transition.key, "transition", { body: file }, transition.frames, timing(startedAt, transition.frames));
+          return 1;
+        },
+      });
+    });
+  });
+
+  const soundtrack = settle([plan.soundtrackKey, ...plan.segments.map((s) => s.key)], async () => {
+    if ((await Promise.all(scenes)).some((scene) => !scene)) return null;
+    const signal = signalOf(plan.soundtrackKey);
+    return pieceOnce(plan.soundtrackKey, {
+      store,
+      signal,
+      // One thread, as in a render: it runs beside the slots' video jobs rather than in one.
+      inSlot: false,
+      lookUp: async () => ((await store.has(plan.soundtrackKey)) ? 0 : null),
+      make: async () => {
+        const sound = await Promise.all(plan.segments.map((s) => store.get(s.key, ["audio"])));
+        const files = sound.map((piece, i) => {
+          if (!piece?.files.audio) throw new Error(`Scene ${i} has no sound to mix.`);
+          return piece.files.audio;
+        });
+        const music = plan.music ? await options.sourcePath(plan.music.source) : null;
+        const startedAt = Date.now();
+        const file = path.join(work, "soundtrack.m4a");
+        await renderSoundtrack(plan, files, music, file, { workDir: path.join(work, "soundtrack"), signal });
+        await store.put(plan.soundtrackKey, "soundtrack", { audio: file }, plan.totalFrames, timing(startedAt, plan.totalFrames));
+        return 1;
+      },
+    });
+  });
+
+  // Asked once at a time; what a newer plan drops stays dropped.
+  let asking = false;
+  const narrow = async () => {
+    if (asking || !options.newerPlan) return;
+    asking = true;
+    try {
+      const wanted = await options.newerPlan();
+      if (wanted) for (const [key, drop] of drops) if (!wanted.has(key)) drop.abort();
+    } catch (error) {
+      console.warn("render-ahead: could not tell whether the Chorus changed again:", error);
+    } finally {
+      asking = false;
+    }
+  };
+  const watch = options.newerPlan ? setInterval(() => void narrow(), NEWER_PLAN_POLL_MS) : null;
+  try {
+    const outcomes = await Promise.allSettled([...scenes, ...crossfades, soundtrack]);
+    // The cause, rather than the pieces stopped because of it.
     const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
     if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
-    return outcomes.reduce((sum, o) => sum + (o.status === "fulfilled" && o.value.made ? o.value.value : 0), 0);
+    return made;
   } finally {
+    if (watch) clearInterval(watch);
     options.signal?.removeEventListener("abort", stop);
     await rm(work, { recursive: true, force: true });
   }

@@ -264,8 +264,17 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   ).finally(() => finish("crossfades"));
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
-  // Kept by its own key: a caption or theme change leaves the sound as it was.
-  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(renderTimelineSound)).finally(() =>
+  // Kept by its own key: a caption or theme change leaves the sound as it was. Made once, like
+  // every piece: a render-ahead job mixing it already is waited for.
+  const soundtrackOnce = (segments: SceneOf[]) =>
+    pieceOnce(plan.soundtrackKey, {
+      store,
+      signal,
+      inSlot: false,
+      lookUp: () => store.get(plan.soundtrackKey),
+      make: () => renderTimelineSound(segments),
+    }).then((outcome) => madeElsewhere(outcome, Math.ceil(timeline * SOUNDTRACK_SHARE)));
+  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(soundtrackOnce)).finally(() =>
     finish("soundtrack"),
   );
   async function renderTimelineSound(segments: SceneOf[]) {

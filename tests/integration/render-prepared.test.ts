@@ -4,6 +4,9 @@ import { db } from "~/lib/db.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
+import { findRenderPiece, findStoredRenderPieceKeys } from "~/models/render-piece.server";
+import { findThemeBySlug } from "~/models/theme.server";
+import { findTrackBySlug } from "~/models/track.server";
 import { piecesOf, type RenderPlan } from "~/render/plan";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { prepareEventPieces } from "~/services/render/render-jobs.server";
@@ -17,8 +20,9 @@ import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
 // What the render panel promises ("a render now reuses N of its M pieces") is what the next render
-// reports, whichever way it is started, and a render never makes a piece the render-ahead job is
-// making: it waits for it.
+// reports, whichever way it is started; the render-ahead job makes every piece but the join after
+// any change, drops what a newer change no longer uses, and a render never makes a piece the
+// render-ahead job is making: it waits for it.
 
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
@@ -83,62 +87,71 @@ async function finished(id: string) {
   return job;
 }
 
-/** Waits until the render-ahead job has rendered every scene, as the panel tells it. */
-const allScenesPrepared = (client: TestClient, event: Event) =>
+/** Waits until the render-ahead job has made every piece of the next render, as the panel tells it. */
+const allPiecesPrepared = (client: TestClient, event: Event) =>
   until(
     async () => {
       const panel = await panelOf(client, event);
-      return panel.scenesPrepared === panel.scenes ? panel : null;
+      return panel.reusable === panel.pieces ? panel : null;
     },
-    { timeout: 300_000, interval: 500, what: "the render-ahead job to render every scene" },
+    { timeout: 300_000, interval: 500, what: "the render-ahead job to make every piece" },
   );
 
+/** Render-ahead off while `work` runs: what is prepared then is only what the test itself asks for. */
+async function withoutRenderAhead<T>(work: () => Promise<T>) {
+  process.env.RENDER_AHEAD = "false";
+  resetEnvCache();
+  try {
+    return await work();
+  } finally {
+    process.env.RENDER_AHEAD = "true";
+    resetEnvCache();
+  }
+}
+
+async function latestRender(event: Event) {
+  const [job] = await until(
+    async () => {
+      const jobs = await listRenderJobsOfEvent(db(), event.id, 1);
+      return jobs.length ? jobs : null;
+    },
+    { what: "the render to be queued" },
+  );
+  return job!;
+}
+
 describe("what the render panel promises is what the render reuses", { timeout: 600_000 }, () => {
-  test("after the items are ready the scenes are rendered ahead by themselves, and a render from the page reuses exactly what the panel counted", async () => {
+  test("after the items are ready every piece but the join is made ahead by itself, and a render from the page reuses them all", async () => {
     const { client, event } = await arrangedEvent();
     // Nobody asked: the items becoming ready queued the render-ahead job.
-    const panel = await allScenesPrepared(client, event);
-    expect(panel.scenes).toBe(5);
+    const panel = await allPiecesPrepared(client, event);
     // Five scenes of two pieces each (its head, tail and sound, and its own frames: every item here is
-    // shorter than its text box's reading time, so all captioned), four crossfades, one soundtrack:
-    // the scenes are there, the rest is made at publish.
-    expect(panel).toMatchObject({ reusable: 10, pieces: 15 });
+    // shorter than its text box's reading time, so all captioned), four crossfades, one soundtrack.
+    expect(panel).toMatchObject({ scenesPrepared: 5, scenes: 5, reusable: 15, pieces: 15 });
+    expect(panel.page).toContain("A render now reuses 15 of its 15 pieces: only joining them is left.");
 
     // The page's own form, as sent without JavaScript: the 720p this Chorus has, published when done.
     const started = await client.form(`/e/${event.uuid}/arrange`, { intent: "render-start", resolution: "720p", publish: "on" });
     expect(started.status).toBe(302);
-    const [job] = await until(
-      async () => {
-        const jobs = await listRenderJobsOfEvent(db(), event.id, 1);
-        return jobs.length ? jobs : null;
-      },
-      { what: "the render to be queued" },
-    );
-    const done = await finished(job!.id);
-    expect(done.piecesReused).toBe(panel.reusable);
-    expect(done.piecesRendered).toBe(panel.pieces - panel.reusable);
-
-    // Everything is stored now: the panel says a render would only join, and one would reuse it all.
-    const after = await panelOf(client, event);
-    expect(after).toMatchObject({ reusable: 15, pieces: 15 });
-    expect(after.page).toContain("A render now reuses 15 of its 15 pieces: only joining them is left.");
-    // The finished render says what it did in the same words.
-    expect(after.page).toContain("10 pieces reused, 5 rendered");
+    const done = await finished((await latestRender(event)).id);
+    // Nothing changed since the preparation: the render made only the join.
+    expect(done.piecesReused).toBe(15);
+    expect(done.piecesRendered).toBe(0);
+    expect((await panelOf(client, event)).page).toContain("15 pieces reused, 0 rendered");
   });
 
   test("a caption change: the page says what is left and how long it takes here; POST /api/publish/media reuses what it says", async () => {
     const { client, event, media } = await arrangedEvent();
-    await allScenesPrepared(client, event);
-    // A first render stores crossfades and a soundtrack, and times them on this machine.
-    const first = await client.post("/api/publish/media", { eventId: event.id });
-    expect(first.status).toBe(202);
-    await finished(first.body.data.id);
+    await allPiecesPrepared(client, event);
 
-    const changed = await client.put(`/api/v2/media/${media[1]!.id}`, { caption: "Remember this summer?" });
-    expect(changed.status).toBe(200);
-    // Before the render-ahead job (5 s after a change) has run: the photo's captioned part is new, and
-    // nothing else (its crossfades are made from its head and tail, which have no words).
-    const before = await panelOf(client, event);
+    // Read before the render-ahead job, which would start a second after the change, has run.
+    const before = await withoutRenderAhead(async () => {
+      const changed = await client.put(`/api/v2/media/${media[1]!.id}`, { caption: "Remember this summer?" });
+      expect(changed.status).toBe(200);
+      return panelOf(client, event);
+    });
+    // The photo's captioned part is new, and nothing else (its crossfades are made from its head and
+    // tail, which have no words; the sound is the same).
     expect(before).toMatchObject({ scenesPrepared: 4, scenes: 5, reusable: 14, pieces: 15 });
     const estimate =
       /makes 1 scene\. That takes about (\d+) (s|min) on this server, going by how fast it rendered its latest pieces\./.exec(before.page);
@@ -148,8 +161,9 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     ).not.toBeNull();
     expect(Number(estimate![1])).toBeGreaterThan(0);
 
-    // The job renders the changed part by itself; the API's render then only joins.
-    const ready = await allScenesPrepared(client, event);
+    // The job makes the changed part by itself; the API's render joins them.
+    await prepareEventPieces(event.id);
+    const ready = await panelOf(client, event);
     expect(ready).toMatchObject({ reusable: 15, pieces: 15 });
     const again = await client.post("/api/publish/media", { eventId: event.id });
     expect(again.status).toBe(202);
@@ -158,13 +172,71 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     expect(done.piecesRendered).toBe(0);
   });
 
+  test("a music change queues preparation: the new soundtrack is made before anyone publishes", async () => {
+    const { client, event } = await arrangedEvent();
+    await allPiecesPrepared(client, event);
+    const track = await until(
+      async () => {
+        const found = await findTrackBySlug(db(), "warm-sunday");
+        return found?.status === "ready" ? found : null;
+      },
+      { timeout: 90_000, what: "the built-in track warm-sunday to be prepared" },
+    );
+
+    const chosen = await client.form(`/e/${event.uuid}/arrange`, { intent: "music-choose", trackId: track.id });
+    expect(chosen.status).toBe(302);
+    const { plan } = await nextRender(event);
+    expect(plan.music).not.toBeNull();
+    // Only the soundtrack is new, and nobody but the render-ahead job makes it.
+    expect(await preparedPieces(plan)).toMatchObject({
+      reusable: 14,
+      pieces: 15,
+      remaining: { scenes: 0, crossfades: 0, soundtrack: true },
+    });
+    await allPiecesPrepared(client, event);
+    expect(await findRenderPiece(db(), plan.soundtrackKey)).not.toBeNull();
+    expect(await listRenderJobsOfEvent(db(), event.id, 1)).toEqual([]);
+  });
+
+  test("a preparation overtaken by a theme change stops making the scenes the new theme no longer uses", async () => {
+    const { client, event } = await withoutRenderAhead(async () => {
+      const arranged = await arrangedEvent();
+      for (const name of ["Di", "Ed", "Flo"]) await addReadyMedia(arranged.event, "photo", files, { name, caption: `From ${name}` });
+      return arranged;
+    });
+    const { plan: old } = await nextRender(event);
+    const preparing = prepareEventPieces(event.id);
+    // One scene made: the preparation is well under way when the organiser tries another theme.
+    await until(async () => ((await preparedPieces(old)).reusable > 0 ? true : null), {
+      timeout: 120_000,
+      interval: 100,
+      what: "the first piece of the preparation",
+    });
+    const ivory = (await findThemeBySlug(db(), "classic-ivory"))!;
+    expect((await client.form(`/e/${event.uuid}/arrange`, { intent: "theme-choose", themeId: ivory.id })).status).toBe(302);
+    const { plan: newer } = await nextRender(event);
+    const kept = new Set(piecesOf(newer).map((p) => p.key));
+    const dropped = piecesOf(old).filter((p) => !kept.has(p.key));
+    expect(dropped.length).toBeGreaterThan(0);
+
+    const made = await preparing;
+    // It ended without the old theme's remaining scenes and their crossfades.
+    const stored = await findStoredRenderPieceKeys(
+      db(),
+      dropped.map((p) => p.key),
+    );
+    expect(stored.size).toBeLessThan(dropped.length);
+    expect(made).toBeLessThan(piecesOf(old).length);
+    // The newer preparation, queued by the theme change, makes the new theme's pieces.
+    const panel = await allPiecesPrepared(client, event);
+    expect(panel.pieces).toBe(piecesOf(newer).length);
+  });
+
   test("a publish that finds scenes being rendered ahead waits for them instead of rendering them twice", async () => {
     const { client, event } = await arrangedEvent();
     // Rendered ahead only by this test's own call from here on, so every piece made is counted.
-    await allScenesPrepared(client, event);
-    process.env.RENDER_AHEAD = "false";
-    resetEnvCache();
-    try {
+    await allPiecesPrepared(client, event);
+    await withoutRenderAhead(async () => {
       // A late photo: its scene and the closing card (which names it) are new, and no crossfade was made yet.
       await addReadyMedia(event, "photo", files, { name: "Di", caption: "Late but here" });
       const { plan } = await nextRender(event);
@@ -182,9 +254,6 @@ describe("what the render panel promises is what the render reuses", { timeout: 
       expect(madeAhead + done.piecesRendered).toBe(total - stored);
       expect(done.piecesReused + done.piecesRendered).toBe(total);
       expect(madeAhead).toBeGreaterThan(0);
-    } finally {
-      process.env.RENDER_AHEAD = "true";
-      resetEnvCache();
-    }
+    });
   });
 });

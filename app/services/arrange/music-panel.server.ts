@@ -7,6 +7,7 @@ import { findArrangement, updateArrangement } from "~/models/arrangement.server"
 import { findTrackById } from "~/models/track.server";
 import { listLibrary, openTrack, removeTrack, trackLimits, trackView } from "~/services/arrange/track-library.server";
 import { formText } from "~/services/events/event-page-form.server";
+import { queuePiecePreparation } from "~/services/render/render-jobs.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 /** The music part of the arrange page: the tracks to choose from, the choice, the upload limits. */
@@ -50,6 +51,7 @@ export const musicIntents: Record<string, ArrangeIntent> = {
     const id = formText(form, "trackId");
     if (id === "none") {
       await updateArrangement(db(), context.event.id, { trackId: null });
+      await queuePiecePreparation(context.event.id);
       return backToMusic({ type: "success", title: "The video will have no music." });
     }
     const track = await openTrack(context.user, id);
@@ -58,6 +60,8 @@ export const musicIntents: Record<string, ArrangeIntent> = {
     // Another track starts from its beginning: an offset into the last one means nothing here.
     const startSeconds = arrangement.trackId === track.id ? arrangement.musicStartSeconds : 0;
     await updateArrangement(db(), context.event.id, { trackId: track.id, musicStartSeconds: startSeconds });
+    // Only the soundtrack changes: prepared ahead like every piece, publishing is left the join.
+    await queuePiecePreparation(context.event.id);
     return backToMusic({ type: "success", title: `“${track.title}” will play under the video.` });
   },
 
@@ -76,6 +80,7 @@ export const musicIntents: Record<string, ArrangeIntent> = {
       musicFadeOutSeconds: settings.fadeOutSeconds,
       musicVolume: settings.volume / 100,
     });
+    await queuePiecePreparation(context.event.id);
     return backToMusic({ type: "success", title: "Music settings saved." });
   },
 
@@ -83,7 +88,10 @@ export const musicIntents: Record<string, ArrangeIntent> = {
   async "music-delete"(context, form) {
     const track = await removeTrack(context.user, formText(form, "trackId"));
     const arrangement = await findArrangement(db(), context.event.id);
-    if (arrangement.trackId === track.id) await updateArrangement(db(), context.event.id, { trackId: null });
+    if (arrangement.trackId === track.id) {
+      await updateArrangement(db(), context.event.id, { trackId: null });
+      await queuePiecePreparation(context.event.id);
+    }
     return backToMusic({ type: "success", title: `“${track.title}” was deleted.` });
   },
 };

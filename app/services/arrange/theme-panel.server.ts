@@ -102,6 +102,7 @@ export const themeIntents: Record<string, ArrangeIntent> = {
     const basedOn = formText(form, "themeId") ? themeIdOf(form) : (await themeFor(context.event.id)).id;
     const theme = await createTheme(context.user, { basedOn });
     await updateArrangement(db(), context.event.id, { themeId: theme.id });
+    await queuePiecePreparation(context.event.id);
     return backToThemes({
       type: "success",
       title: "Your own copy is ready",
