@@ -51,9 +51,16 @@ function settled(promise: Promise<unknown>, signal?: AbortSignal) {
  */
 export async function pieceOnce<T>(
   key: string,
-  options: { store: PieceStore; signal?: AbortSignal; lookUp: () => Promise<T | null>; make: () => Promise<T> },
+  options: {
+    store: PieceStore;
+    signal?: AbortSignal;
+    lookUp: () => Promise<T | null>;
+    make: () => Promise<T>;
+    /** Its place among the jobs waiting for a render slot (SLOT_PRIORITY); a scene's when not given. */
+    priority?: number;
+  },
 ): Promise<{ value: T; made: boolean }> {
-  const { store, signal, lookUp, make } = options;
+  const { store, signal, lookUp, make, priority } = options;
   for (;;) {
     const running = inFlight.get(key);
     if (running) await settled(running, signal);
@@ -68,7 +75,7 @@ export async function pieceOnce<T>(
       };
       if (!store.claim) return { held: true as const, value: await inner() };
       return store.claim(key, inner);
-    }, signal);
+    }, signal, priority);
     inFlight.set(key, attempt);
     try {
       const outcome = await attempt;

@@ -7,8 +7,17 @@ import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import { joinPieces, makePoster, renderSegmentPieces, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
+import {
+  joinPieces,
+  makePoster,
+  renderSegmentPieces,
+  renderSoundtrack,
+  renderTransition,
+  segmentIsHeard,
+  type PieceContext,
+} from "./pieces";
 import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
+import { SLOT_PRIORITY } from "./slots.server";
 
 /** A rendered piece's files, as local paths ready for ffmpeg. */
 export interface StoredPiece {
@@ -120,15 +129,17 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   // What is there already, and so how much work is left. Of a stored scene only what is still to
   // be made from it is fetched: its body for the join, its head and tail for crossfades not stored,
-  // its sound when the soundtrack is not (after a caption change, bodies alone).
+  // its sound when the soundtrack is not and something of it is heard (after a caption change,
+  // bodies alone).
   const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
   const storedSoundtrack = await store.get(plan.soundtrackKey);
   const crossfadeStored = new Map(plan.transitions.map((t, i) => [t.from, transitionPieces[i] !== null]));
+  const heard = plan.segments.map(segmentIsHeard);
   const filesNeeded = (index: number) => [
     "body",
     ...(crossfadeStored.get(index - 1) === false ? ["head"] : []),
     ...(crossfadeStored.get(index) === false ? ["tail"] : []),
-    ...(storedSoundtrack ? [] : ["audio"]),
+    ...(storedSoundtrack || !heard[index] ? [] : ["audio"]),
   ];
   const segmentPieces = await Promise.all(plan.segments.map((s, i) => store.get(s.key, filesNeeded(i))));
   const timeline = plan.totalFrames;
@@ -210,9 +221,11 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       },
     }).then((outcome) => madeElsewhere(outcome, segment.frames));
 
-  // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
-  // the moment one ends. A crossfade is queued as soon as its two scenes are there, and the
-  // soundtrack once every scene's sound is: they fill the slots while the last scenes render.
+  // Every scene is queued at once, in timeline order: the slots keep two ffmpeg jobs running and the
+  // next one starts the moment one ends. A crossfade is queued as soon as its two scenes are there,
+  // ahead of the scenes not started, so only the last crossfades are left when the last scene ends.
+  // The soundtrack starts once every scene that is heard is there: the scenes after the last one
+  // with sound (photos, the outro) render beside it.
   const finishedAt = { scenes: 0, crossfades: 0, soundtrack: 0, join: 0 };
   const finish = (stage: keyof typeof finishedAt) => {
     finishedAt[stage] = (Date.now() - started) / 1000;
@@ -226,6 +239,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     pieceOnce(transition.key, {
       store,
       signal,
+      priority: SLOT_PRIORITY.crossfade,
       lookUp: () => store.get(transition.key),
       make: async () => {
         if (!from.files.tail || !to.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
@@ -247,10 +261,11 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
   // Kept by its own key: a caption or theme change leaves the sound as it was.
-  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(renderTimelineSound)).finally(() =>
+  const heardSegments = () => Promise.all(segmentJobs.map((job, i) => (heard[i] ? job : null)));
+  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : heardSegments().then(renderTimelineSound)).finally(() =>
     finish("soundtrack"),
   );
-  async function renderTimelineSound(segments: StoredPiece[]) {
+  async function renderTimelineSound(segments: (StoredPiece | null)[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
     // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
@@ -259,7 +274,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
       renderSoundtrack(
         plan,
-        segments.map((s) => s.files.audio!),
+        segments.map((s, i) => (heard[i] ? s!.files.audio! : null)),
         music,
         file,
         context("soundtrack"),
