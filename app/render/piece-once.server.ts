@@ -67,15 +67,19 @@ export async function pieceOnce<T>(
     const found = await lookUp();
     if (found !== null) return { value: found, made: false };
     if (inFlight.has(key)) continue;
-    const attempt = renderSlots().run(async () => {
-      // Looked up again in the slot: it may have been stored while this waited for one.
-      const inner = async () => {
-        const again = await lookUp();
-        return again !== null ? { value: again, made: false } : { value: await make(), made: true };
-      };
-      if (!store.claim) return { held: true as const, value: await inner() };
-      return store.claim(key, inner);
-    }, signal, priority);
+    const attempt = renderSlots().run(
+      async () => {
+        // Looked up again in the slot: it may have been stored while this waited for one.
+        const inner = async () => {
+          const again = await lookUp();
+          return again !== null ? { value: again, made: false } : { value: await make(), made: true };
+        };
+        if (!store.claim) return { held: true as const, value: await inner() };
+        return store.claim(key, inner);
+      },
+      signal,
+      priority,
+    );
     inFlight.set(key, attempt);
     try {
       const outcome = await attempt;
