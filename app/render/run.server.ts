@@ -17,7 +17,7 @@ import {
   type PieceContext,
 } from "./pieces";
 import { bodyFrames, type RenderPlan, type Segment, type Transition } from "./plan";
-import { SLOT_PRIORITY } from "./slots.server";
+import { SLOT_PRIORITY, renderSlots } from "./slots.server";
 
 /** A rendered piece's files, as local paths ready for ffmpeg. */
 export interface StoredPiece {
@@ -233,6 +233,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const segmentJobs = plan.segments.map((segment, i) =>
     segmentPieces[i] ? Promise.resolve(segmentPieces[i]!) : renderSegment(segment, filesNeeded(i)),
   );
+  let scenesLeft = segmentJobs.length;
+  for (const job of segmentJobs) job.then(() => (scenesLeft -= 1)).catch(() => undefined);
   const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
   const renderCrossfade = (transition: Transition, from: StoredPiece, to: StoredPiece) =>
@@ -268,18 +270,22 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   async function renderTimelineSound(segments: (StoredPiece | null)[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
-    // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
-    // job keeps two busy, so it runs beside the crossfades instead of after them.
     const startedAt = Date.now();
-    await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
-      renderSoundtrack(
-        plan,
-        segments.map((s, i) => (heard[i] ? s!.files.audio! : null)),
-        music,
-        file,
-        context("soundtrack"),
-      ),
-    );
+    const mix = () =>
+      track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
+        renderSoundtrack(
+          plan,
+          segments.map((s, i) => (heard[i] ? s!.files.audio! : null)),
+          music,
+          file,
+          context("soundtrack"),
+        ),
+      );
+    // Once every scene is there it runs outside the slots: it is one thread (mixing, then the AAC
+    // encoder) where a slot's video job keeps two busy, so it runs beside the crossfades instead of
+    // after them. Started while scenes still render, it takes a slot as a crossfade does: beside
+    // two scene jobs it took a 1080p render past 1 GB (bench/README.md).
+    await (scenesLeft > 0 ? renderSlots().run(mix, signal, SLOT_PRIORITY.crossfade) : mix());
     return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline, timingSince(startedAt, timeline));
   }
 

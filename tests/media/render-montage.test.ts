@@ -3,6 +3,7 @@ import { access, open } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import {
@@ -17,7 +18,6 @@ import {
 } from "~/render/pieces";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, planRender } from "~/render/plan";
-import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
 import { RenderSlots } from "~/render/slots.server";
 import { makeClip, makeQuartersImage, makeTempDir } from "./support/media-fixtures";
