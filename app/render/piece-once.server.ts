@@ -52,10 +52,19 @@ function settled(promise: Promise<unknown>, signal?: AbortSignal) {
  */
 export async function pieceOnce<T>(
   key: string,
-  options: { store: PieceStore; signal?: AbortSignal; inSlot?: boolean; lookUp: () => Promise<T | null>; make: () => Promise<T> },
+  options: {
+    store: PieceStore;
+    signal?: AbortSignal;
+    lookUp: () => Promise<T | null>;
+    make: () => Promise<T>;
+    /** Its place among the jobs waiting for a render slot (SLOT_PRIORITY); a scene's when not given. */
+    priority?: number;
+    /** False: made outside the render slots (the soundtrack, one thread, beside them). */
+    inSlot?: boolean;
+  },
 ): Promise<{ value: T; made: boolean }> {
-  const { store, signal, lookUp, make } = options;
-  const run = <R>(job: () => Promise<R>) => (options.inSlot === false ? job() : renderSlots().run(job, signal));
+  const { store, signal, lookUp, make, priority } = options;
+  const run = <R>(job: () => Promise<R>) => (options.inSlot === false ? job() : renderSlots().run(job, signal, priority));
   for (;;) {
     const running = inFlight.get(key);
     if (running) await settled(running, signal);

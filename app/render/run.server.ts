@@ -7,9 +7,10 @@ import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import { joinPieces, makePoster, renderSoundtrack, renderTransition, type PieceContext } from "./pieces";
+import { joinPieces, makePoster, renderSoundtrack, renderTransition, segmentIsHeard, type PieceContext } from "./pieces";
 import type { RenderPlan, Segment, Transition } from "./plan";
 import { type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
+import { SLOT_PRIORITY } from "./slots.server";
 
 /** A rendered piece's files, as local paths ready for ffmpeg. */
 export interface StoredPiece {
@@ -121,14 +122,16 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   // What is there already, and so how much work is left. Of a stored scene only what is still to
   // be made from it is fetched: its parts for the join, its head and tail for crossfades not
-  // stored, its sound when the soundtrack is not (after a theme or caption change, parts alone).
+  // stored, its sound when the soundtrack is not and something of it is heard (after a theme or
+  // caption change, parts alone).
   const transitionPieces = await Promise.all(plan.transitions.map((t) => store.get(t.key)));
   const storedSoundtrack = await store.get(plan.soundtrackKey);
   const crossfadeStored = new Map(plan.transitions.map((t, i) => [t.from, transitionPieces[i] !== null]));
+  const heard = plan.segments.map(segmentIsHeard);
   const filesNeeded = (index: number) => [
     ...(crossfadeStored.get(index - 1) === false ? ["head"] : []),
     ...(crossfadeStored.get(index) === false ? ["tail"] : []),
-    ...(storedSoundtrack ? [] : ["audio"]),
+    ...(storedSoundtrack || !heard[index] ? [] : ["audio"]),
   ];
   const scenesFound = await Promise.all(plan.segments.map((s, i) => lookUpScene(store, s, filesNeeded(i))));
   const timeline = plan.totalFrames;
@@ -221,9 +224,11 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     });
   };
 
-  // Every scene is queued at once: the slots keep two ffmpeg jobs running and the next one starts
-  // the moment one ends. A crossfade is queued as soon as its two scenes are there, and the
-  // soundtrack once every scene's sound is: they fill the slots while the last scenes render.
+  // Every scene is queued at once, in timeline order: the slots keep two ffmpeg jobs running and the
+  // next one starts the moment one ends. A crossfade is queued as soon as its two scenes are there,
+  // ahead of the scenes not started, so only the last crossfades are left when the last scene ends.
+  // The soundtrack starts once every scene that is heard is there: the scenes after the last one
+  // with sound (photos, the outro) render beside it.
   const finishedAt = { scenes: 0, crossfades: 0, soundtrack: 0, join: 0 };
   const finish = (stage: keyof typeof finishedAt) => {
     finishedAt[stage] = (Date.now() - started) / 1000;
@@ -233,6 +238,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     if (missingCount(found) > 0) return renderScene(segment, filesNeeded(i));
     return Promise.resolve(found as { scene: StoredPiece; parts: StoredPiece[] });
   });
+  let scenesLeft = segmentJobs.length;
+  for (const job of segmentJobs) job.then(() => (scenesLeft -= 1)).catch(() => undefined);
   const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
   type SceneOf = Awaited<(typeof segmentJobs)[number]>;
@@ -240,6 +247,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     pieceOnce(transition.key, {
       store,
       signal,
+      priority: SLOT_PRIORITY.crossfade,
       lookUp: () => store.get(transition.key),
       make: async () => {
         if (!from.scene.files.tail || !to.scene.files.head)
@@ -265,28 +273,31 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
   // Kept by its own key: a caption or theme change leaves the sound as it was. Made once, like
-  // every piece: a render-ahead job mixing it already is waited for.
-  const soundtrackOnce = (segments: SceneOf[]) =>
+  // every piece: a render-ahead job mixing it already is waited for. Once every scene is there it
+  // runs outside the slots: it is one thread (mixing, then the AAC encoder) where a slot's video
+  // job keeps two busy, so it runs beside the crossfades instead of after them. Started while
+  // scenes still render, it takes a slot as a crossfade does: beside two scene jobs it took a 1080p
+  // render past 1 GB (bench/README.md).
+  const soundtrackOnce = (segments: (SceneOf | null)[]) =>
     pieceOnce(plan.soundtrackKey, {
       store,
       signal,
-      inSlot: false,
+      ...(scenesLeft > 0 ? { priority: SLOT_PRIORITY.crossfade } : { inSlot: false }),
       lookUp: () => store.get(plan.soundtrackKey),
       make: () => renderTimelineSound(segments),
     }).then((outcome) => madeElsewhere(outcome, Math.ceil(timeline * SOUNDTRACK_SHARE)));
-  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : allSegments.then(soundtrackOnce)).finally(() =>
+  const heardSegments = () => Promise.all(segmentJobs.map((job, i) => (heard[i] ? job : null)));
+  const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : heardSegments().then(soundtrackOnce)).finally(() =>
     finish("soundtrack"),
   );
-  async function renderTimelineSound(segments: SceneOf[]) {
+  async function renderTimelineSound(segments: (SceneOf | null)[]) {
     const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
-    // Not in a render slot: it is one thread (mixing, then the AAC encoder) where a slot's video
-    // job keeps two busy, so it runs beside the crossfades instead of after them.
     const startedAt = Date.now();
     await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
       renderSoundtrack(
         plan,
-        segments.map((s) => s.scene.files.audio!),
+        segments.map((s, i) => (heard[i] ? s!.scene.files.audio! : null)),
         music,
         file,
         context("soundtrack"),

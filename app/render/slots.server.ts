@@ -4,17 +4,31 @@ import { singleton } from "~/lib/singleton.server";
 // Two ffmpeg render jobs at a time suit two cores (docs/rendering.md: one leaves a core idle, three
 // only add memory). The slots are shared by every render in the process: a background piece
 // render and a publish never run four encoders between them.
+
+/**
+ * Which waiting job a freed slot goes to first. A crossfade goes before any scene not started: it
+ * can only start once both its scenes are there, and left behind every scene it would run after
+ * the last of them, where nothing else is left to keep the cores busy (docs/decisions/011).
+ */
+export const SLOT_PRIORITY = { scene: 0, crossfade: 1 } as const;
+
+interface Waiting {
+  grant: () => void;
+  priority: number;
+}
+
 export class RenderSlots {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
+  /** Highest priority first; among equals, in the order they asked. */
+  private readonly waiting: Waiting[] = [];
 
   constructor(readonly size: number) {
     this.free = size;
   }
 
   /** Runs `job` when a slot is free; a job cancelled while waiting never starts. */
-  async run<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
+  async run<T>(job: () => Promise<T>, signal?: AbortSignal, priority: number = SLOT_PRIORITY.scene): Promise<T> {
+    await this.acquire(signal, priority);
     try {
       return await job();
     } finally {
@@ -22,30 +36,34 @@ export class RenderSlots {
     }
   }
 
-  private acquire(signal?: AbortSignal) {
+  private acquire(signal: AbortSignal | undefined, priority: number) {
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.free > 0) {
       this.free -= 1;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
+      const waiting: Waiting = {
+        grant: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        priority,
       };
       const onAbort = () => {
-        const at = this.waiting.indexOf(grant);
+        const at = this.waiting.indexOf(waiting);
         if (at >= 0) this.waiting.splice(at, 1);
         reject(abortError());
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(grant);
+      const after = this.waiting.findIndex((w) => w.priority < priority);
+      this.waiting.splice(after < 0 ? this.waiting.length : after, 0, waiting);
     });
   }
 
   private release() {
     const next = this.waiting.shift();
-    if (next) next();
+    if (next) next.grant();
     else this.free += 1;
   }
 }

@@ -3,6 +3,7 @@ import { access, open } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import {
@@ -18,6 +19,7 @@ import {
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, piecesOf, planRender } from "~/render/plan";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
+import { RenderSlots } from "~/render/slots.server";
 import { dominant, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
@@ -391,6 +393,54 @@ describe("rendering a plan end to end", () => {
     expect(integrated).toBeLessThan(-14.5);
   });
 
+  test("a crossfade is rendered ahead of the scenes still waiting once its two scenes are there", async () => {
+    // One slot: the order the pieces are made in is the order they got it.
+    setSingleton("renderSlots", new RenderSlots(1));
+    try {
+      const stored = new Map<string, StoredPiece>();
+      const store: PieceStore = {
+        has: async (key) => stored.has(key),
+        get: async (key) => stored.get(key) ?? null,
+        put: async (key, _kind, pieceFiles, frames) => {
+          stored.set(key, { files: pieceFiles, frames });
+          return { files: pieceFiles, frames };
+        },
+      };
+      const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
+      const plan = planRender(planInput([item("photo", "a.jpg"), item("photo", "b.jpg"), item("photo", "c.jpg")], { theme }));
+      const made: string[] = [];
+      const name = new Map([
+        ...plan.segments.map((s) => [s.key, `scene ${s.index}`] as const),
+        ...plan.transitions.map((t) => [t.key, `crossfade ${t.index}`] as const),
+      ]);
+      const { sourcePath, assetPath } = context("order");
+      await runRender(plan, {
+        store,
+        sourcePath,
+        assetPath,
+        workDir: dir.path("order-work"),
+        output: dir.path("order.mp4"),
+        onPieceRendered: (key) => name.has(key) && made.push(name.get(key)!),
+      });
+      // The slot a crossfade's second scene gives back has gone to the next scene by the time the
+      // crossfade asks for one (it looks itself up in the store first); the slot after is its own,
+      // ahead of every scene still waiting. Queued behind every scene, all four would come last.
+      expect(made).toEqual([
+        "scene 0",
+        "scene 1",
+        "scene 2",
+        "crossfade 0",
+        "crossfade 1",
+        "scene 3",
+        "scene 4",
+        "crossfade 2",
+        "crossfade 3",
+      ]);
+    } finally {
+      dropSingleton("renderSlots");
+    }
+  });
+
   test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
     const { store, asked } = memoryStore();
     const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
@@ -424,6 +474,22 @@ describe("rendering a plan end to end", () => {
       for (const part of segment.parts) if (asked.has(part.key)) expect(asked.get(part.key)).toEqual(["body"]);
     }
     expect(await countVideoFrames(second.output)).toBe(captioned.totalFrames);
+
+    // The music turned down: a new soundtrack from the scenes kept, which reads the WAVs of the
+    // clips with sound only; the title cards' and the photo's are silence.
+    const quieter = planRender(planInput(media, { theme, track: { ...planInput([]).track!, volume: 0.4 } }));
+    expect(quieter.soundtrackKey).not.toBe(plan.soundtrackKey);
+    asked.clear();
+    const third = await run(quieter, "runner-music");
+    expect(third.renderedKeys).toEqual([quieter.soundtrackKey]);
+    expect(quieter.segments.map((segment) => asked.get(segment.key))).toEqual([
+      ["body"],
+      ["body", "audio"],
+      ["body"],
+      ["body", "audio"],
+      ["body"],
+    ]);
+    expect(await countVideoFrames(third.output)).toBe(quieter.totalFrames);
 
     // A clip whose rendition cannot be read: the render fails with that error and writes no video.
     const broken = planRender(planInput([item("photo", "b.jpg"), item("video", "missing.mp4")], { theme }));

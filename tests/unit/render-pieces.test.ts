@@ -7,7 +7,7 @@ import { cameraMove } from "~/render/pieces/filters";
 import { concatList } from "~/render/pieces/join.server";
 import { integratedLoudness, musicLoopList, musicLoops, soundtrackGainDb, soundtrackMixArgs } from "~/render/pieces/soundtrack.server";
 import { wrapBalanced, wrapText } from "~/render/pieces/text.server";
-import { audioSpans, spanGain } from "~/render/pieces/timeline-audio.server";
+import { audioSpans, segmentIsHeard, spanGain } from "~/render/pieces/timeline-audio.server";
 import { PROFILES, type Segment } from "~/render/plan";
 
 // Ten pixels a character: wrapping can be followed by hand.
@@ -69,6 +69,24 @@ describe("the clips' sound on the timeline", () => {
 
   test("needs one file per segment", () => {
     expect(() => audioSpans(plan, ["a.wav"])).toThrow(RangeError);
+  });
+
+  test("a segment nothing of which is heard has no span, and the others keep their places", () => {
+    const spans = audioSpans(plan, ["a.wav", null, "c.wav"]);
+    expect(spans.map((s) => [s.file, s.start, s.length])).toEqual([
+      ["a.wav", 0, 144_000],
+      ["c.wav", 336_000, 144_000],
+    ]);
+  });
+
+  test("only a clip with its own sound is heard", () => {
+    const clip = (hasAudio: boolean) => ({ kind: "clip", hasAudio }) as Segment;
+    expect([clip(true), clip(false), { kind: "photo" } as Segment, { kind: "title" } as Segment].map(segmentIsHeard)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -4,5 +4,6 @@
 export { joinPieces, makePoster } from "./join.server";
 export { type PieceContext, type SegmentFiles, renderSegmentPieces } from "./segment.server";
 export { renderSoundtrack } from "./soundtrack.server";
+export { segmentIsHeard } from "./timeline-audio.server";
 export { renderTransition } from "./transition.server";
 export { countVideoFrames } from "./verify.server";

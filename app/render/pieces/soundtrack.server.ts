@@ -152,11 +152,12 @@ export function soundtrackEncodeArgs(plan: SoundtrackPlan, mixFile: string, gain
 
 /**
  * Writes the soundtrack of the plan to `output` (AAC in an .m4a), exactly as long as the video.
- * `segmentAudio` holds one WAV per plan segment, in order; `musicFile` is the track's rendition.
+ * `segmentAudio` holds one WAV per plan segment, in order, or null for a segment nothing of which
+ * is heard (segmentIsHeard); `musicFile` is the track's rendition.
  */
 export async function renderSoundtrack(
   plan: RenderPlan,
-  segmentAudio: readonly string[],
+  segmentAudio: readonly (string | null)[],
   musicFile: string | null,
   output: string,
   ctx: SoundtrackContext,

@@ -4,7 +4,7 @@
 
 import { type FileHandle, open } from "node:fs/promises";
 import { endianness } from "node:os";
-import type { RenderPlan } from "../plan";
+import type { RenderPlan, Segment } from "../plan";
 import { AUDIO_CHANNELS, AUDIO_RATE, samplesForFrames } from "./encoding";
 
 /** One segment's sound on the timeline, in sample frames (one sample per channel). */
@@ -17,20 +17,33 @@ export interface AudioSpan {
   fadeOut: number;
 }
 
-/** Where each segment's WAV goes on the timeline (pure). */
-export function audioSpans(plan: Pick<RenderPlan, "segments" | "profile">, files: readonly string[]): AudioSpan[] {
+/**
+ * Whether anything of the segment is heard: a clip with its own sound. Every other segment's WAV is
+ * silence, so the soundtrack neither waits for it nor reads it.
+ */
+export const segmentIsHeard = (segment: Segment) => segment.kind === "clip" && segment.hasAudio;
+
+/**
+ * Where each segment's WAV goes on the timeline (pure). `files` holds one entry per segment, null
+ * for a silent one (segmentIsHeard), which gets no span.
+ */
+export function audioSpans(plan: Pick<RenderPlan, "segments" | "profile">, files: readonly (string | null)[]): AudioSpan[] {
   if (files.length !== plan.segments.length) throw new RangeError(`${files.length} audio files for ${plan.segments.length} segments`);
   const at = (frame: number) => samplesForFrames(frame, plan.profile.fps);
-  return plan.segments.map((segment, i) => {
+  return plan.segments.flatMap((segment, i) => {
+    const file = files[i];
+    if (!file) return [];
     const start = at(segment.startFrame);
     const end = at(segment.startFrame + segment.frames);
-    return {
-      file: files[i]!,
-      start,
-      length: end - start,
-      fadeIn: at(segment.startFrame + segment.headFrames) - start,
-      fadeOut: end - at(segment.startFrame + segment.frames - segment.tailFrames),
-    };
+    return [
+      {
+        file,
+        start,
+        length: end - start,
+        fadeIn: at(segment.startFrame + segment.headFrames) - start,
+        fadeOut: end - at(segment.startFrame + segment.frames - segment.tailFrames),
+      },
+    ];
   });
 }
 

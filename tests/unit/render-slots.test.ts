@@ -1,0 +1,32 @@
+import { describe, expect, test } from "vitest";
+import { RenderSlots, SLOT_PRIORITY } from "~/render/slots.server";
+
+describe("render slots", () => {
+  test("a crossfade goes before scenes that asked earlier, and jobs of one kind go in the order they asked", async () => {
+    const slots = new RenderSlots(1);
+    const started: string[] = [];
+    const job = (name: string, priority?: number) => slots.run(async () => void started.push(name), undefined, priority);
+    await Promise.all([
+      job("scene 0"),
+      job("scene 1"),
+      job("scene 2"),
+      job("crossfade 0", SLOT_PRIORITY.crossfade),
+      job("crossfade 1", SLOT_PRIORITY.crossfade),
+    ]);
+    expect(started).toEqual(["scene 0", "crossfade 0", "crossfade 1", "scene 1", "scene 2"]);
+  });
+
+  test("a job cancelled while it waits never starts, and the slot goes to the next", async () => {
+    const slots = new RenderSlots(1);
+    const started: string[] = [];
+    const controller = new AbortController();
+    const job = (name: string, signal?: AbortSignal, priority?: number) => slots.run(async () => void started.push(name), signal, priority);
+    const first = job("first");
+    const cancelled = job("cancelled", controller.signal, SLOT_PRIORITY.crossfade);
+    const next = job("next");
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: "AbortError" });
+    await Promise.all([first, next]);
+    expect(started).toEqual(["first", "next"]);
+  });
+});
