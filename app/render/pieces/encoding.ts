@@ -39,7 +39,7 @@ export function videoEncodingArgs(profile: OutputProfile): string[] {
 /**
  * Output options that encode consecutive parts with one encoder and cut them apart without
  * re-encoding, `partFrames` frames each, to files named by `pattern` (`%d`: the part's index). One
- * x264 at 1080p holds ~0.2 GB of lookahead and reference frames; a clip scene's two parts each had
+ * x264 at 1080p holds ~0.1 GB of lookahead and reference frames; a clip scene's two parts each had
  * their own (docs/decisions/038). Each cut is an IDR frame, so a part decodes alone and joins with
  * parts encoded on their own exactly as they would: same settings, same MP4, starting at 0.
  */

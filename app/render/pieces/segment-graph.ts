@@ -2,7 +2,8 @@
 // write what is asked of it: the head and tail (lossless, for the crossfades with its neighbours),
 // the sound of the whole item as WAV, and its parts (docs/decisions/038): the stretch with the
 // text box, the picture alone after it, a title card's own frames, each in the final encoding and
-// starting with a key frame. Asked for parts only, it decodes only their frames of the source.
+// starting with a key frame. Asked for parts only, it decodes only their frames of the source. Parts
+// that follow one another share one encoder and are cut apart at key frames (`jointParts`).
 
 import type { OutputProfile, ScenePart, Segment } from "../plan";
 import type { PlacedImage } from "./cards.server";
@@ -65,9 +66,10 @@ const stillInput = (file: string) => ["-f", "image2", "-pattern_type", "none", "
 
 /** The video output whose frames ffmpeg's progress counts (see `segmentArgs`), or null with none. */
 export function progressOutput(segment: Segment, outputs: SegmentOutputs) {
+  const joint = jointParts(outputs);
   const ranges = [
     ...(outputs.head && segment.headFrames > 0 ? [{ start: 0, end: segment.headFrames }] : []),
-    ...(jointParts(outputs) ? [jointParts(outputs)!] : outputs.parts.map((p) => p.part)),
+    ...(joint ? [joint] : outputs.parts.map((p) => p.part)),
     ...(outputs.tail && segment.tailFrames > 0 ? [{ start: segment.frames - segment.tailFrames, end: segment.frames }] : []),
   ];
   return [...ranges].sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? null;
