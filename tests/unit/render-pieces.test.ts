@@ -5,6 +5,7 @@ import { collageCells } from "~/render/pieces/collage.server";
 import { videoEncodingArgs } from "~/render/pieces/encoding";
 import { cameraMove } from "~/render/pieces/filters";
 import { concatList } from "~/render/pieces/join.server";
+import { type SegmentOutputs, segmentArgs } from "~/render/pieces/segment-graph";
 import { integratedLoudness, musicLoopList, musicLoops, soundtrackGainDb, soundtrackMixArgs } from "~/render/pieces/soundtrack.server";
 import { wrapBalanced, wrapText } from "~/render/pieces/text.server";
 import { audioSpans, segmentIsHeard, spanGain } from "~/render/pieces/timeline-audio.server";
@@ -174,6 +175,48 @@ describe("theme assets", () => {
     "/a\\..\\..\\b",
   ])("%s is refused", (url) => {
     expect(() => resolveThemeAsset(url, publicDir)).toThrow(ThemeAssetError);
+  });
+});
+
+describe("a scene's own frames", () => {
+  const segment = {
+    kind: "clip",
+    key: "k",
+    index: 1,
+    startFrame: 0,
+    frames: 300,
+    headFrames: 15,
+    tailFrames: 15,
+    sourceFrames: 300,
+    parts: [
+      { kind: "caption", key: "c", start: 15, end: 105 },
+      { kind: "plain", key: "p", start: 105, end: 285 },
+    ],
+  } as Segment;
+  const inputs = { picture: "clip.mp4", inSeconds: 0, sourceFrames: 300, sound: true, textBox: null };
+  const outputs = (parts: Segment["parts"]): SegmentOutputs => ({
+    head: "head.mov",
+    tail: "tail.mov",
+    audio: "audio.wav",
+    parts: parts.map((part, i) => ({ part, file: `part-${i}.mp4` })),
+    partsPattern: "part-%d.mp4",
+  });
+  const encoders = (args: string[]) => args.filter((a) => a === "libx264").length;
+
+  test("go through one encoder when both parts are written, cut where the plain part starts", () => {
+    const args = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"]);
+    expect(encoders(args)).toBe(1);
+    expect(args[args.indexOf("-force_key_frames") + 1]).toBe("expr:eq(n,90)");
+    expect(args[args.indexOf("-segment_frames") + 1]).toBe("90");
+    expect(args).toContain("part-%d.mp4");
+  });
+
+  test("written as one part, are encoded as before, to the part's own file", () => {
+    const args = segmentArgs(segment, inputs, outputs(segment.parts.slice(1)), PROFILES["1080p"]);
+    expect(encoders(args)).toBe(1);
+    expect(args).not.toContain("segment");
+    expect(args.at(-1)).toBe("audio.wav");
+    expect(args).toContain("part-0.mp4");
   });
 });
 

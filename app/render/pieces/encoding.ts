@@ -33,6 +33,48 @@ export function videoMaxKbits(profile: Pick<OutputProfile, "width" | "height">) 
 
 /** Output options of every body and transition (without the file name). */
 export function videoEncodingArgs(profile: OutputProfile): string[] {
+  return [...videoCodecArgs(profile), ...mp4Args(profile)];
+}
+
+/**
+ * Output options that encode consecutive parts with one encoder and cut them apart without
+ * re-encoding, `partFrames` frames each, to files named by `pattern` (`%d`: the part's index). One
+ * x264 at 1080p holds ~0.1 GB of lookahead and reference frames; a clip scene's two parts each had
+ * their own (docs/decisions/038). Each cut is an IDR frame, so a part decodes alone and joins with
+ * parts encoded on their own exactly as they would: same settings, same MP4, starting at 0.
+ */
+export function videoPartsArgs(profile: OutputProfile, partFrames: readonly number[], pattern: string): string[] {
+  const cuts = partFrames.slice(0, -1).map((_, i) => partFrames.slice(0, i + 1).reduce((sum, n) => sum + n, 0));
+  return [
+    ...videoCodecArgs(profile),
+    "-force_key_frames",
+    `expr:${cuts.map((n) => `eq(n,${n})`).join("+")}`,
+    // A forced key frame is otherwise an I frame that later frames may still refer across.
+    "-forced-idr",
+    "1",
+    "-map_metadata",
+    "-1",
+    // Left to the MP4 of each part, as when a part is written alone: shifted by the segment muxer,
+    // the first part started two frames late (its B-frame delay, less a rounding).
+    "-avoid_negative_ts",
+    "disabled",
+    "-f",
+    "segment",
+    "-segment_format",
+    "mp4",
+    "-segment_format_options",
+    `video_track_timescale=${trackTimescale(profile)}`,
+    "-segment_frames",
+    cuts.join(","),
+    // Each part's timestamps start at 0, as a part encoded alone does.
+    "-reset_timestamps",
+    "1",
+    pattern,
+  ];
+}
+
+/** The encoder's own options, shared by every way a video piece is written. */
+function videoCodecArgs(profile: OutputProfile): string[] {
   return [
     "-an",
     "-c:v",
@@ -65,15 +107,14 @@ export function videoEncodingArgs(profile: OutputProfile): string[] {
     "2",
     // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.
     ...BT709_TAGS,
-    // The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one.
-    "-video_track_timescale",
-    String(profile.fps * 512),
-    "-map_metadata",
-    "-1",
-    "-f",
-    "mp4",
   ];
 }
+
+/** The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one. */
+const trackTimescale = (profile: OutputProfile) => String(profile.fps * 512);
+
+/** The MP4 every video piece is written as. */
+const mp4Args = (profile: OutputProfile) => ["-video_track_timescale", trackTimescale(profile), "-map_metadata", "-1", "-f", "mp4"];
 
 /**
  * Output options of the short head and tail snippets a transition is made from: lossless, so a

@@ -2,11 +2,20 @@
 // write what is asked of it: the head and tail (lossless, for the crossfades with its neighbours),
 // the sound of the whole item as WAV, and its parts (docs/decisions/038): the stretch with the
 // text box, the picture alone after it, a title card's own frames, each in the final encoding and
-// starting with a key frame. Asked for parts only, it decodes only their frames of the source.
+// starting with a key frame. Asked for parts only, it decodes only their frames of the source. Parts
+// that follow one another share one encoder and are cut apart at key frames (`jointParts`).
 
 import type { OutputProfile, ScenePart, Segment } from "../plan";
 import type { PlacedImage } from "./cards.server";
-import { AUDIO_FORMAT_FILTER, AUDIO_RATE, losslessVideoArgs, pcmAudioArgs, samplesForFrames, videoEncodingArgs } from "./encoding";
+import {
+  AUDIO_FORMAT_FILTER,
+  AUDIO_RATE,
+  losslessVideoArgs,
+  pcmAudioArgs,
+  samplesForFrames,
+  videoEncodingArgs,
+  videoPartsArgs,
+} from "./encoding";
 import { cameraMove, overlayImage, stillToFrame } from "./filters";
 
 /** Seconds over which the intro fades in from black and the outro out to black. */
@@ -37,15 +46,30 @@ export interface SegmentOutputs {
   tail: string | null;
   audio: string | null;
   parts: { part: ScenePart; file: string }[];
+  /**
+   * Where the parts go when they are written as one encode cut into pieces (see `jointParts`): each
+   * part's file is this with `%d` its index in `parts`.
+   */
+  partsPattern?: string;
+}
+
+/** The first frame and the frame after the last of the parts, when one encoder writes them all. */
+export function jointParts(outputs: SegmentOutputs) {
+  const { parts, partsPattern } = outputs;
+  if (!partsPattern || parts.length < 2) return null;
+  const follow = parts.every(({ part }, i) => i === 0 || parts[i - 1]!.part.end === part.start);
+  const named = parts.every(({ file }, i) => file === partsPattern.replace("%d", String(i)));
+  return follow && named ? { start: parts[0]!.part.start, end: parts.at(-1)!.part.end } : null;
 }
 
 const stillInput = (file: string) => ["-f", "image2", "-pattern_type", "none", "-i", file];
 
 /** The video output whose frames ffmpeg's progress counts (see `segmentArgs`), or null with none. */
 export function progressOutput(segment: Segment, outputs: SegmentOutputs) {
+  const joint = jointParts(outputs);
   const ranges = [
     ...(outputs.head && segment.headFrames > 0 ? [{ start: 0, end: segment.headFrames }] : []),
-    ...outputs.parts.map((p) => p.part),
+    ...(joint ? [joint] : outputs.parts.map((p) => p.part)),
     ...(outputs.tail && segment.tailFrames > 0 ? [{ start: segment.frames - segment.tailFrames, end: segment.frames }] : []),
   ];
   return [...ranges].sort((a, b) => b.end - b.start - (a.end - a.start))[0] ?? null;
@@ -169,10 +193,32 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
     }
   }
 
+  // Parts that follow one another go through one encoder, in order, and are cut apart as it writes.
+  const joint = jointParts(outputs);
+  const partLabels = written.filter((w) => w.label.startsWith("part")).map((w) => `[${w.label}]`);
+  if (joint) graph.push(`${partLabels.join("")}concat=n=${partLabels.length}:v=1:a=0,setpts=N/(${fps}*TB)[parts]`);
+  const encoded: { label: string; start: number; end: number; args: string[] }[] = [
+    ...written
+      .filter((w) => !(joint && w.label.startsWith("part")))
+      .map((w) => ({ ...w, args: [...(w.lossless ? losslessVideoArgs(profile) : videoEncodingArgs(profile)), w.file] })),
+    ...(joint
+      ? [
+          {
+            label: "parts",
+            ...joint,
+            args: videoPartsArgs(
+              profile,
+              outputs.parts.map(({ part }) => part.end - part.start),
+              outputs.partsPattern!,
+            ),
+          },
+        ]
+      : []),
+  ];
   // ffmpeg's progress counts the first output's frames: the longest, so it says most of the run.
-  const order = [...written].sort((a, b) => b.end - b.start - (a.end - a.start));
+  const order = encoded.sort((a, b) => b.end - b.start - (a.end - a.start));
   const mapped = [
-    ...order.flatMap((w) => ["-map", `[${w.label}]`, ...(w.lossless ? losslessVideoArgs(profile) : videoEncodingArgs(profile)), w.file]),
+    ...order.flatMap((w) => ["-map", `[${w.label}]`, ...w.args]),
     ...(outputs.audio ? ["-map", "[audio]", ...pcmAudioArgs(), outputs.audio] : []),
   ];
   return ["-hide_banner", "-v", "error", "-y", ...args, "-filter_complex", graph.join(";"), ...mapped];

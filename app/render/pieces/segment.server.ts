@@ -59,7 +59,8 @@ export async function renderSegmentPieces(
     head: wanted.scene && segment.headFrames > 0 ? path.join(workDir, "head.mov") : null,
     tail: wanted.scene && segment.tailFrames > 0 ? path.join(workDir, "tail.mov") : null,
     audio: wanted.scene ? path.join(workDir, "audio.wav") : null,
-    parts: wanted.parts.map((part, i) => ({ part, file: path.join(workDir, `${part.kind}-${i}.mp4`) })),
+    parts: wanted.parts.map((part, i) => ({ part, file: path.join(workDir, `part-${i}.mp4`) })),
+    partsPattern: path.join(workDir, "part-%d.mp4"),
   };
   const all = [outputs.head, outputs.tail, outputs.audio, ...outputs.parts.map((p) => p.file)];
   const scratch = { box: path.join(workDir, "text-box.png"), still: path.join(workDir, "still.jpg") };
