@@ -139,3 +139,12 @@ export function x264Baseline(frame: { width: number; height: number; fps: number
     ),
   );
 }
+
+/** Contributors' names and messages, as the benches give them to items in turn. */
+export const NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"];
+export const MESSAGES = [
+  "Happy birthday! So glad we got to share this year.",
+  "Remember the lake? Best day ever.",
+  "Love you lots",
+  "Cheers to many more adventures together!",
+];

@@ -22,20 +22,13 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import type { RenderPlan } from "~/render/plan";
 import type { TestClient } from "../tests/support/http-client";
-import { startBenchServer, treeRss, withBenchFolder, x264Baseline } from "./bench-server";
+import { MESSAGES, NAMES, startBenchServer, treeRss, withBenchFolder, x264Baseline } from "./bench-server";
 
 const SOURCES = path.join(os.tmpdir(), "chorus-render-bench", "sources");
 const ARRIVAL_SECONDS = 6;
 const PUBLISH_AFTER_CHANGE_SECONDS = 30;
 const TARGET_AFTER_CHANGE = 0.5;
 const TARGET_NOTHING_CHANGED = 0.25;
-const NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"];
-const MESSAGES = [
-  "Happy birthday! So glad we got to share this year.",
-  "Remember the lake? Best day ever.",
-  "Love you lots",
-  "Cheers to many more adventures together!",
-];
 const LEFT_OUT_OF_MEMORY = /chrom|postgres/i;
 const FULL_HD = { width: 1920, height: 1080, fps: 30 };
 

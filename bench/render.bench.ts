@@ -35,7 +35,7 @@ import type { MediaProbe } from "~/media/probe.server";
 import { planRender, type PlanMedia, type PlanTheme, type Resolution } from "~/render/plan";
 import { prepareRender } from "~/render/prepare.server";
 import { runRender, type PieceStore } from "~/render/run.server";
-import { measure, x264Baseline } from "./bench-server";
+import { MESSAGES, NAMES, measure, x264Baseline } from "./bench-server";
 
 const run = promisify(execFile);
 const args = new Set(process.argv.slice(2));
@@ -190,14 +190,6 @@ function otherThemes(): PlanTheme[] {
 }
 
 const themeOf = () => otherThemes()[0]!;
-
-const NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"];
-const MESSAGES = [
-  "Happy birthday! So glad we got to share this year.",
-  "Remember the lake? Best day ever.",
-  "Love you lots",
-  "Cheers to many more adventures together!",
-];
 
 function mediaOf(items: { id: string; kind: "video" | "photo"; duration: number | null; hasAudio: boolean }[], captionChange?: string) {
   return items.map<PlanMedia>((item, i) => ({

@@ -20,7 +20,7 @@ import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, piecesOf, planRender } from "~/render/plan";
 import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
 import { RenderSlots } from "~/render/slots.server";
-import { dominant, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
+import { dominant, frameAt, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
@@ -223,24 +223,6 @@ function memoryStore() {
 }
 
 /** Frame `n` of a video as a PNG. */
-async function frameOf(video: string, n: number, output: string) {
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-i",
-    video,
-    "-vf",
-    `select=eq(n\\,${n})`,
-    "-frames:v",
-    "1",
-    "-update",
-    "1",
-    output,
-  ]);
-  return output;
-}
 
 describe("rendering a plan end to end", () => {
   test("intro, clips, photo, collage and outro join into one video of exactly the plan's frames", async () => {
@@ -526,8 +508,8 @@ describe("rendering a plan end to end", () => {
 
     // The box in the middle of the captioned part, over the clip's red half; gone in the plain part.
     const at = (part: { start: number; end: number }) => clip!.startFrame + Math.floor((part.start + part.end) / 2);
-    const withBox = await frameOf(second.output, at(caption!), dir.path("theme-caption.png"));
-    const withoutBox = await frameOf(second.output, at(plain!), dir.path("theme-plain.png"));
+    const withBox = await frameAt(second.output, at(caption!), dir.path("theme-caption.png"));
+    const withoutBox = await frameAt(second.output, at(plain!), dir.path("theme-plain.png"));
     // The render's own size (the plan's 720p): just left of the middle, in the lower third.
     const { width, height } = await sharp(withBox).metadata();
     const [x, y] = [width! / 2 - 10, Math.round(height! * 0.87)];

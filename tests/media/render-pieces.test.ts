@@ -10,7 +10,7 @@ import type { SegmentFiles } from "~/render/pieces/segment.server";
 import { mixTimelineAudio } from "~/render/pieces/timeline-audio.server";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type ScenePart, type Segment, type ThemeStyle, bodyFrames } from "~/render/plan";
-import { dominant, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
+import { dominant, frameAt, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 
 // A small frame keeps every ffmpeg run short; the plan's own profile would be 1280x720.
 const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
@@ -102,25 +102,6 @@ async function wavSamples(file: string) {
   ]);
   return (JSON.parse(stdout) as { streams: { duration_ts: number; sample_rate: string; channels: number; codec_name: string }[] })
     .streams[0]!;
-}
-
-async function frameAt(video: string, n: number, output: string) {
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-i",
-    video,
-    "-vf",
-    `select=eq(n\\,${n})`,
-    "-frames:v",
-    "1",
-    "-update",
-    "1",
-    output,
-  ]);
-  return output;
 }
 
 /** Peak signal-to-noise ratio of two pictures of the same size, in dB (higher: more alike). */

@@ -189,3 +189,23 @@ export function dominant([r, g, b]: Rgb): "red" | "green" | "blue" | "white" | "
   if (low(r) && low(g) && high(b)) return "blue";
   return "mixed";
 }
+
+/** Frame `n` (counted from 0) of a video, as a PNG at `output`. */
+export async function frameAt(video: string, n: number, output: string) {
+  await runFfmpeg([
+    "-hide_banner",
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    video,
+    "-vf",
+    `select=eq(n\\,${n})`,
+    "-frames:v",
+    "1",
+    "-update",
+    "1",
+    output,
+  ]);
+  return output;
+}
