@@ -13,7 +13,8 @@ import { abandonMedia, processMedia } from "~/services/media/media-processing.se
 import { expireLocalCheckout } from "~/services/payments/local/hosted.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
-import { prepareEventPieces, recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
+import { prepareEventPieces } from "~/services/render/piece-preparation.server";
+import { recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { makeVideoLadder } from "~/services/render/video-ladder.server";
 import { sendTakeDownMail } from "~/services/staff/moderation.server";

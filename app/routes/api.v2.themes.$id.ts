@@ -3,7 +3,7 @@ import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { archiveTheme, findVisibleTheme, themeView, updateTheme } from "~/services/arrange/themes.server";
-import { queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
+import { queuePiecePreparationOfTheme } from "~/services/render/piece-preparation.server";
 
 /** GET, PUT and DELETE /api/v2/themes/{id}: anyone sees public themes; owners change and delete their own. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

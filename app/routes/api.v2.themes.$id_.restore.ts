@@ -3,7 +3,7 @@ import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { restoreTheme, themeView } from "~/services/arrange/themes.server";
-import { queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
+import { queuePiecePreparationOfTheme } from "~/services/render/piece-preparation.server";
 
 /** POST /api/v2/themes/{id}/restore: the owner brings back a theme they deleted (spec §4). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

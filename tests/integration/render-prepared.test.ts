@@ -9,7 +9,7 @@ import { findThemeBySlug } from "~/models/theme.server";
 import { findTrackBySlug } from "~/models/track.server";
 import { piecesOf, type RenderPlan } from "~/render/plan";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
-import { prepareEventPieces } from "~/services/render/render-jobs.server";
+import { prepareEventPieces } from "~/services/render/piece-preparation.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";

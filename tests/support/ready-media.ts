@@ -8,7 +8,7 @@ import { queueContributionDigest } from "~/services/events/digest.server";
 import { processMedia } from "~/services/media/media-processing.server";
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { storage } from "~/services/media/storage.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 import { makeClip, makeQuartersImage } from "../media/support/media-fixtures";
 
 type WorkDir = { path(name: string): string };

@@ -7,7 +7,7 @@ import { findArrangement, updateArrangement } from "~/models/arrangement.server"
 import { findTrackById } from "~/models/track.server";
 import { listLibrary, openTrack, removeTrack, trackLimits, trackView } from "~/services/arrange/track-library.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 /** The music part of the arrange page: the tracks to choose from, the choice, the upload limits. */

@@ -18,7 +18,7 @@ import {
   updateTheme,
 } from "~/services/arrange/themes.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { queuePiecePreparation, queuePiecePreparationOfTheme } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation, queuePiecePreparationOfTheme } from "~/services/render/piece-preparation.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
 // The theme part of /e/{uuid}/arrange: a picker of the themes the organiser may use, and for

@@ -19,7 +19,7 @@ import { listRsvps } from "~/models/rsvp.server";
 import { resolveEventViewer, type EventKeys, type EventViewer } from "~/services/events/event-access.server";
 import { audienceEventView, creatorEventView, publicEventView } from "~/services/events/event-views.server";
 import { queueGiftRefunds } from "~/services/gift-cards/refunds.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 
 export const eventNotFound = () => notFound("There is no Chorus with this id.");
 

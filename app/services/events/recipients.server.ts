@@ -5,7 +5,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { ApiError, badRequest, parseWith } from "~/lib/http.server";
 import { deleteRecipient, insertRecipient, listRecipients, updateRecipient } from "~/models/event.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 
 function parseRecipient(payload: unknown, partial: boolean) {
   const schema = partial ? recipientWithContactInput.partial() : recipientWithContactInput;

@@ -22,7 +22,7 @@ import { rearrangeMontage } from "~/services/media/media-order.server";
 import { queueMediaProcessing } from "~/services/media/media-queue.server";
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { mediaView } from "~/services/media/media-views.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 
 // Spec §7.2 media calls that change one item (the photo versions are in media-versions.server.ts).
 // Each announces what it changed with publishMediaUpdate, so the organiser's grid follows live.

@@ -12,7 +12,7 @@ import { queueContributionDigest } from "~/services/events/digest.server";
 import { deleteReplacedDerivedFiles } from "~/services/media/media-derived.server";
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { storage } from "~/services/media/storage.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
 
 export const PREPARE_FAILED = "We could not prepare this file. The organiser can try it again.";

@@ -23,7 +23,7 @@ import { deleteReplacedDerivedFiles, renderDerivedImages, renditionSourceKey } f
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { mediaView } from "~/services/media/media-views.server";
 import { storage } from "~/services/media/storage.server";
-import { queuePiecePreparation } from "~/services/render/render-jobs.server";
+import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 
 // Spec §4 "Media actions": upscale (then review), revert, and edit-then-render through the
 // image editor. The original is never touched; a version is a file of its own, and the

@@ -8,19 +8,17 @@ import { env } from "~/lib/env.server";
 import { badRequest, ApiError } from "~/lib/http.server";
 import { observeRender } from "~/lib/metrics.server";
 import { probeMedia } from "~/media/probe.server";
-import { listEventIdsWithTheme } from "~/models/arrangement.server";
 import { findEventById } from "~/models/event.server";
-import { jobSentSince } from "~/models/job-lease.server";
 import { publishVersion } from "~/models/published-media.server";
 import { claimRenderJob, findActiveRenderJob, insertRenderJob, listStalledRenderJobs, updateRenderJob } from "~/models/render-job.server";
-import { piecesOf, type RenderPlan, type Resolution } from "~/render/plan";
+import type { RenderPlan, Resolution } from "~/render/plan";
 import { runRender, type RenderProgress } from "~/render/run.server";
 import { notify } from "~/services/events/notifications.server";
 import { storage } from "~/services/media/storage.server";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { storedPieces } from "~/services/render/render-pieces.server";
 import { premiumRequired } from "~/services/render/render-premium.server";
-import { publishPiecesPrepared, publishRenderUpdate } from "~/services/render/render-realtime.server";
+import { publishRenderUpdate } from "~/services/render/render-realtime.server";
 import { queueVideoLadder } from "~/services/render/video-ladder.server";
 
 // Render jobs (spec §4 "render jobs", §7.2): a job keeps the plan it renders, runs in a worker
@@ -249,67 +247,4 @@ export async function recoverStalledRenders() {
       );
   }
   return stalled.length;
-}
-
-/**
- * The render-prepare job: makes every piece of the event's next render that is not stored yet —
- * scenes, crossfades, the soundtrack — so publishing later only has the join left. Once the event
- * changes again (a newer preparation is queued), pieces the newer plan does not use stop. Resolves
- * to how many pieces it made; the organiser's page is told, so its "prepared" figure moves on.
- */
-export async function prepareEventPieces(eventId: string) {
-  const event = await findEventById(db(), eventId);
-  if (!event) return 0;
-  // The very plan the render panel counts and a render started now would render.
-  const planned = new Date();
-  const { plan, needs } = await nextRender(event);
-  // A render of it would be refused (a premium choice without premium): nothing of it would be used.
-  if (plan.segments.length <= 2 || needs.length) return 0;
-  const { prepareRender } = await import("~/render/prepare.server");
-  const pieces = storedPieces();
-  try {
-    const made = await prepareRender(plan, {
-      store: pieces,
-      sourcePath: async (key) => (await storage().localCopy(key)).path,
-      newerPlan: () => newerPlanOf(eventId, planned),
-    });
-    if (made > 0) publishPiecesPrepared(event);
-    return made;
-  } finally {
-    await pieces.release();
-  }
-}
-
-/**
- * The pieces the event's next render uses now, once a change since `planned` queued its
- * preparation again: waiting for this one's lane, or already running in another process.
- */
-async function newerPlanOf(eventId: string, planned: Date): Promise<ReadonlySet<string> | null> {
-  if (!(await jobSentSince(db(), env().JOB_QUEUE_SCHEMA, "render-prepare", eventId, planned))) return null;
-  const event = await findEventById(db(), eventId);
-  if (!event) return new Set();
-  const { plan, needs } = await nextRender(event);
-  return needs.length ? new Set() : new Set(piecesOf(plan).map((piece) => piece.key));
-}
-
-// Long enough to take a burst of edits (a theme tried on, a caption typed and saved) as one,
-// short enough that preparation starts while the organiser is still looking at the change. A
-// change made while a preparation runs queues the next one, which narrows the running one to
-// the pieces it still needs (prepareEventPieces).
-const PREPARE_AFTER_MS = 1_000;
-
-/**
- * Lines up piece preparation after a change to the event's montage: a contribution ready,
- * changed, moved, hidden, removed or restored; the theme; the music; the title or the recipients
- * (the opening card). One waits per event: changes made before it starts are taken with it.
- */
-export async function queuePiecePreparation(eventId: string) {
-  if (!env().RENDER_AHEAD) return;
-  await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + PREPARE_AFTER_MS) });
-}
-
-/** After a theme changed, was deleted or restored: preparation for every Chorus whose video uses it. */
-export async function queuePiecePreparationOfTheme(themeId: string) {
-  if (!env().RENDER_AHEAD) return;
-  for (const eventId of await listEventIdsWithTheme(db(), themeId)) await queuePiecePreparation(eventId);
 }
