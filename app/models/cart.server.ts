@@ -35,19 +35,22 @@ export async function findPaidCartOfEvent(db: Db, eventId: string) {
 
 /**
  * The event's open cart, made with `products` if there is none. Two callers at once get the same
- * cart: the second insert meets the one-open-cart-per-event index and reads the first one's.
+ * cart: the second insert meets the one-open-cart-per-event index and reads the first one's,
+ * products included.
  */
 export async function findOrInsertOpenCart(db: Db, input: { eventId: string; userId: string; products: CartProductRow[] }) {
-  const [made] = await db
-    .insert(carts)
-    .values({ eventId: input.eventId, userId: input.userId })
-    .onConflictDoNothing({ target: carts.eventId, where: sql`${carts.status} = 'open'` })
-    .returning();
-  if (made) {
-    if (input.products.length) await db.insert(cartProducts).values(input.products.map((p) => ({ cartId: made.id, ...p })));
-    return made;
-  }
-  return (await findOpenCartOfEvent(db, input.eventId))!;
+  // The cart and its products are one transaction: a second caller's insert waits on the index
+  // until both are committed, so it never sees (and fills) a cart that is still empty.
+  const made = await db.transaction(async (tx) => {
+    const [cart] = await tx
+      .insert(carts)
+      .values({ eventId: input.eventId, userId: input.userId })
+      .onConflictDoNothing({ target: carts.eventId, where: sql`${carts.status} = 'open'` })
+      .returning();
+    if (cart && input.products.length) await tx.insert(cartProducts).values(input.products.map((p) => ({ cartId: cart.id, ...p })));
+    return cart;
+  });
+  return made ?? (await findOpenCartOfEvent(db, input.eventId))!;
 }
 
 export async function listCartProducts(db: Db, cartId: string): Promise<CartProductRow[]> {
