@@ -146,7 +146,7 @@ beforeAll(async () => {
 afterAll(() => dir.remove());
 
 describe("a clip segment", () => {
-  test("is decoded once into an exact body, lossless head and tail, and its sound", async () => {
+  test("is decoded into an exact body, lossless head and tail, and its sound", async () => {
     const written: number[] = [];
     const segment = clipSegment();
     const pieces = await renderSegmentPieces(segment, context({ onFrames: (n) => written.push(n) }));
@@ -190,6 +190,16 @@ describe("a clip segment", () => {
     expect((await wavSamples(pieces.audio!)).duration_ts).toBe(96_000);
     expect(await meanVolume(pieces.audio!, 0.1, 0.8)).toBeGreaterThan(-30);
     expect(await meanVolume(pieces.audio!, 1.1, 0.8)).toBeLessThan(-80);
+  });
+
+  test("its tail, decoded from a seek of its own, holds exactly the frames one decode of the whole item gives there", async () => {
+    // The whole item as one lossless snippet (no parts, no tail) is one decode from the start.
+    const whole = await renderSegmentPieces({ ...clipSegment({ headFrames: 60, tailFrames: 0, textBox: null }), parts: [] }, context());
+    const scene = await renderSegmentPieces(clipSegment({ textBox: null }), context());
+    const wholeHashes = await frameHashes(whole.head!);
+    expect(wholeHashes).toHaveLength(60);
+    expect(await frameHashes(scene.tail!)).toEqual(wholeHashes.slice(45));
+    expect(await frameHashes(scene.head!)).toEqual(wholeHashes.slice(0, 15));
   });
 
   test("starts at its trim point", async () => {

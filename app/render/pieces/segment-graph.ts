@@ -117,29 +117,46 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
   if (written.length === 0 && !outputs.audio) throw new RangeError("Nothing of the segment to write");
   const { first, last } = decodedRange(segment, outputs);
   const isClip = segment.kind === "clip";
+  // A clip's tail, when other outputs come first, is decoded on its own from a second seek. ffmpeg
+  // feeds first the output that has written nothing yet: fed from the one decode, the tail pulled
+  // every frame before it through the graph, and the other outputs' queues held them (a 1080p
+  // clip scene peaked at ~0.7 GB instead of ~0.35 GB). Decoding its half second again costs little.
+  const ownTail = isClip && written.length > 1 && written.at(-1)!.label === "tail" ? written.at(-1)! : null;
+  const fromOne = ownTail ? written.slice(0, -1) : written;
+  const oneLast = ownTail ? Math.max(...fromOne.map((w) => w.end)) : last;
   // A range of a clip is decoded from a seek just before it (ffmpeg decodes from the key frame
   // before and drops what comes before the time). Every seek is half a frame early, the whole
   // item's too, so a range picks exactly the source frames the whole item has at those places.
-  const seekFrame = isClip ? Math.max(0, Math.min(first, inputs.sourceFrames - 1)) : 0;
-  const seek = inputs.inSeconds + (seekFrame - 0.5) / fps;
-  const args = isClip ? ["-ss", Math.max(0, seek).toFixed(6), "-i", inputs.picture] : stillInput(inputs.picture);
+  const clipSeek = (from: number) => {
+    const frame = Math.max(0, Math.min(from, inputs.sourceFrames - 1));
+    return { frame, args: ["-ss", Math.max(0, inputs.inSeconds + (frame - 0.5) / fps).toFixed(6), "-i", inputs.picture] };
+  };
+  const seek = clipSeek(first);
+  const args = isClip ? seek.args : stillInput(inputs.picture);
   const box = inputs.textBox;
   const captions = written.filter((w) => w.caption);
   if (box && captions.length) args.push(...stillInput(box.file));
+  const tailSeek = ownTail ? clipSeek(ownTail.start) : null;
+  // One decoding thread: a few frames, and no frame-threaded decoder's buffers (~20 MB at 1080p).
+  if (tailSeek) args.push("-threads", "1", ...tailSeek.args);
 
   const graph: string[] = [];
   const chains: string[] = [];
+  // A clip's frames `from` to `to` of the item, from input `input` seeked to frame `seekFrame`.
+  // Held on its last frame when the clip is shorter than the item (plan.ts minClipSeconds).
+  const clipFrames = (input: number, seekFrame: number, from: number, to: number) =>
+    `[${input}:v]setpts=PTS-STARTPTS,fps=${fps},trim=end_frame=${Math.min(inputs.sourceFrames - seekFrame, to - seekFrame)},` +
+    `tpad=stop=-1:stop_mode=clone,trim=start_frame=${from - seekFrame}:end_frame=${to - seekFrame},` +
+    `scale=${frame.width}:${frame.height},setsar=1,format=yuv420p,setpts=N/(${fps}*TB)`;
   if (isClip) {
-    // Held on its last frame when the clip is shorter than the item (plan.ts minClipSeconds).
     graph.push(
-      `[0:v]setpts=PTS-STARTPTS,fps=${fps},trim=end_frame=${Math.min(inputs.sourceFrames - seekFrame, last - seekFrame)},` +
-        `tpad=stop=-1:stop_mode=clone,trim=start_frame=${first - seekFrame}:end_frame=${last - seekFrame},` +
-        `scale=${frame.width}:${frame.height},setsar=1,format=yuv420p,setpts=N/(${fps}*TB)` +
-        (written.length > 1 ? `,split=${written.length}${written.map((w) => `[${w.label}_all]`).join("")}` : `[${written[0]?.label}_all]`),
+      clipFrames(0, seek.frame, first, oneLast) +
+        (fromOne.length > 1 ? `,split=${fromOne.length}${fromOne.map((w) => `[${w.label}_all]`).join("")}` : `[${fromOne[0]?.label}_all]`),
     );
-    for (const w of written) {
+    for (const w of fromOne) {
       chains.push(`[${w.label}_all]trim=start_frame=${w.start - first}:end_frame=${w.end - first},setpts=N/(${fps}*TB)`);
     }
+    if (ownTail && tailSeek) chains.push(clipFrames(box && captions.length ? 2 : 1, tailSeek.frame, ownTail.start, ownTail.end));
   } else if (written.length) {
     // A still needs no input frames to go on: each output is its own chain from the one picture,
     // so none waits in another's queue (split off one long chain, a 1080p photo's tail held
