@@ -4,7 +4,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLoaderData,
   useMatches,
@@ -14,6 +13,7 @@ import {
 import type { ReactNode } from "react";
 import { AppStyles } from "./components/app-styles";
 import { useNonce } from "./components/nonce";
+import { ScriptsAfterFirstPaint } from "./components/scripts-after-first-paint";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";
@@ -60,7 +60,7 @@ function Document({ children, env: clientEnv }: { children: ReactNode; env?: Rec
         {children}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV = ${JSON.stringify(clientEnv ?? {})}` }} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScriptsAfterFirstPaint />
       </body>
     </html>
   );
