@@ -129,11 +129,12 @@ async function processesUsing(folder: string) {
 
 /** Queues a 4 s clip, lets a worker start on it, and kills that worker while ffmpeg writes the rendition. */
 async function killWorkerMidClip(label: string, settings: Record<string, string> = {}) {
+  // Started first: it gets going while the clip is made and queued.
+  const worker = startWorker("a", settings);
   const { user } = await loggedInUser(server.url);
   const event = await createTestEvent(user);
   const clip = await makeClip(files.path(`${label}.mp4`), { seconds: 4, width: 640, height: 360 });
   const { record } = await upload(event, clip, "video/mp4");
-  const worker = startWorker("a", settings);
   const folder = await until(
     async () => {
       const [name] = await workFoldersOf(record.id);
