@@ -131,7 +131,10 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   const planned = job.etaSeconds;
   const etaOf = (progress: RenderProgress) =>
     progress.etaSeconds ?? (planned === null ? null : Math.max(0, Math.round(planned - (Date.now() - startedAt) / 1000)));
-  // Every JOB_HEARTBEAT_SECONDS, as every other job's: it is also how soon a running render sees a cancel.
+  // Every JOB_HEARTBEAT_SECONDS, as every other job's: it is also how soon a running render sees a
+  // cancel. And at least three times within RENDER_STALL_SECONDS, so a live render is never taken for dead.
+  const { JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS } = env();
+  const heartbeatMs = Math.min(JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS / 3) * 1000;
   const heartbeat = setInterval(async () => {
     const row = await updateRenderJob(db(), job.id, {
       heartbeatAt: new Date(),
@@ -149,7 +152,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       cancelled = true;
       controller.abort();
     }
-  }, env().JOB_HEARTBEAT_SECONDS * 1000);
+  }, heartbeatMs);
   // Named by render: its next attempt empties what a dead one left (app/jobs/work-dir.server.ts).
   const workDir = await openWorkDir(`render-${job.id}`);
   const work = workDir.path;
