@@ -224,7 +224,10 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
   });
 
   test("render jobs are for admins; publishing needs a finished render; strangers see nothing", async () => {
-    const { client, event, user } = await arrangedEvent();
+    // A Chorus of one photo: this is about who may start and publish a render, not what it shows.
+    const { client, user } = await loggedInUser(server.url);
+    const event = await createTestEvent(user, { occasion: "birthday" });
+    await addReadyMedia(event, "photo", files, { name: "Bo", caption: "Remember this?" });
     expect((await client.post("/api/admin/renderjobs", { eventId: event.id })).status).toBe(403);
     const admin = await loggedInUser(server.url, "admin");
     const bad = await admin.client.post("/api/admin/renderjobs", { eventId: "not-a-uuid" });
