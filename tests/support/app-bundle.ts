@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { rmSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,8 +13,11 @@ import { build, type Plugin } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "node_modules/.cache/chorus-app-bundles");
 const bundles = new Map<string, Promise<string>>();
-const written: string[] = [];
-process.once("exit", () => written.forEach((file) => rmSync(file, { force: true })));
+/**
+ * Bundles older than this belong to test files long finished: removed as the next is made (a test
+ * process is ended by vitest before it could remove its own).
+ */
+const LEFT_OVER_MS = 60 * 60 * 1000;
 
 /** The file node runs for `script` (a path from the project root, as `npm run worker` names it). */
 export function appBundle(script: string): Promise<string> {
@@ -33,7 +35,7 @@ async function bundleOf(script: string) {
   // Its own name per build: a file running elsewhere is never written over.
   const outfile = path.join(outDir, `${path.basename(script, ".ts")}-${crypto.randomUUID()}.mjs`);
   await fs.mkdir(outDir, { recursive: true });
-  written.push(outfile);
+  await removeLeftOvers();
   await build({
     entryPoints: [entry],
     outfile,
@@ -47,6 +49,14 @@ async function bundleOf(script: string) {
     plugins: [asIfUnbundled(entry)],
   });
   return outfile;
+}
+
+async function removeLeftOvers() {
+  for (const name of await fs.readdir(outDir)) {
+    const file = path.join(outDir, name);
+    const made = await fs.stat(file).catch(() => null);
+    if (made && Date.now() - made.mtimeMs > LEFT_OVER_MS) await fs.rm(file, { force: true });
+  }
 }
 
 /**
