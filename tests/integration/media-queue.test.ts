@@ -14,6 +14,7 @@ import { storage } from "~/services/media/storage.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeQuartersImage, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
+import { appBundle } from "../support/app-bundle";
 import { createTestEvent } from "../support/events";
 import { untilJobsFinished } from "../support/jobs";
 import { testDatabaseUrl } from "../support/test-database";
@@ -28,6 +29,7 @@ import { until } from "../support/wait";
 let server: RunningServer;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
 const workers: ChildProcess[] = [];
+let workerBundle: string;
 // A short lease, heartbeat and sweep, so a dead worker's job is handed on in seconds, not the
 // production 20 s lease and 5 s sweep (the same code path either way).
 const SETTINGS = { JOB_POLL_SECONDS: "0.5", JOB_LEASE_SECONDS: "6", JOB_HEARTBEAT_SECONDS: "2", JOB_SWEEP_SECONDS: "1" };
@@ -36,6 +38,7 @@ beforeAll(async () => {
   files = await makeTempDir("media-queue");
   for (const machine of ["a", "b"]) await fs.mkdir(files.path(`tmp-${machine}`));
   dropSingleton("storage");
+  workerBundle = await appBundle("app/jobs/worker.server.ts");
   // This process only queues; the media are processed by worker processes the test starts and kills.
   server = await startTestServer({ ...SETTINGS, RUN_WORKER: "false", DATA_DIR: files.path("data") });
 });
@@ -57,9 +60,9 @@ afterEach(async () => {
 
 /** A worker process; `machine` names its temporary folder, as if it ran on a machine of its own. */
 function startWorker(machine = "a", settings: Record<string, string> = {}) {
-  // node itself with tsx as a loader (see render-crash.test.ts), with its own temporary folder so
+  // node itself on the worker's bundle (see render-crash.test.ts), with its own temporary folder so
   // the test can see every file a worker leaves behind.
-  const worker = spawn(process.execPath, ["--import", "tsx", "app/jobs/worker.server.ts"], {
+  const worker = spawn(process.execPath, [workerBundle], {
     env: {
       ...process.env,
       ...SETTINGS,
@@ -126,11 +129,12 @@ async function processesUsing(folder: string) {
 
 /** Queues a 4 s clip, lets a worker start on it, and kills that worker while ffmpeg writes the rendition. */
 async function killWorkerMidClip(label: string, settings: Record<string, string> = {}) {
+  // Started first: it gets going while the clip is made and queued.
+  const worker = startWorker("a", settings);
   const { user } = await loggedInUser(server.url);
   const event = await createTestEvent(user);
   const clip = await makeClip(files.path(`${label}.mp4`), { seconds: 4, width: 640, height: 360 });
   const { record } = await upload(event, clip, "video/mp4");
-  const worker = startWorker("a", settings);
   const folder = await until(
     async () => {
       const [name] = await workFoldersOf(record.id);

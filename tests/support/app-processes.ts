@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { appBundle } from "./app-bundle";
 import { until } from "./wait";
 
 // The app as it runs for real, in processes of its own: `server.ts` (the web process) and
@@ -20,10 +21,10 @@ export interface AppProcess {
 const KEPT_OUTPUT = 200_000;
 const started = new Set<AppProcess>();
 
-function launch(script: string, environment: Record<string, string>, readyLine: string): Promise<AppProcess> {
-  // node itself with tsx as a loader: the tsx command would run the app in a child process of its
-  // own, which a kill of the command leaves running.
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+async function launch(script: string, environment: Record<string, string>, readyLine: string): Promise<AppProcess> {
+  // node itself, on the script's bundle (app-bundle.ts): a command in between (tsx, npm) would run
+  // the app in a child process of its own, which a kill of the command leaves running.
+  const child = spawn(process.execPath, [await appBundle(script)], {
     env: { ...process.env, ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -10,9 +10,10 @@ export { makeClip, makePixelFloodPng, makeTempDir } from "../media/support/media
 
 /**
  * A phone-sized clip that does not compress to nothing: a moving test pattern with grain, at a
- * fixed bitrate (about 6 Mbit/s: ~7.5 MB for 10 s), with a 44.1 kHz mono sine like a phone's mic.
+ * fixed bitrate (6 Mbit/s unless told: ~7.5 MB for 10 s; phones record 1080p at about 15), with a
+ * 44.1 kHz mono sine like a phone's mic.
  */
-export async function makeGrainyClip(file: string, { width = 1280, height = 720, seconds = 10, fps = 30 } = {}) {
+export async function makeGrainyClip(file: string, { width = 1280, height = 720, seconds = 10, fps = 30, bitrate = "6M" } = {}) {
   await runFfmpeg([
     "-hide_banner",
     "-v",
@@ -31,11 +32,11 @@ export async function makeGrainyClip(file: string, { width = 1280, height = 720,
     "-preset",
     "ultrafast",
     "-b:v",
-    "6M",
+    bitrate,
     "-maxrate",
-    "6M",
+    bitrate,
     "-bufsize",
-    "6M",
+    bitrate,
     "-pix_fmt",
     "yuv420p",
     "-c:a",

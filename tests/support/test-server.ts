@@ -36,6 +36,9 @@ export function applyTestEnvironment(port: number, settings: Record<string, stri
     RUN_WORKER: "true",
     RENDER_PHOTO_SECONDS: "5",
     RENDER_TITLE_SECONDS: "3.5",
+    JOB_LEASE_SECONDS: "20",
+    JOB_HEARTBEAT_SECONDS: "5",
+    JOB_SWEEP_SECONDS: "5",
     // The local payment service unless a test points the app at a Stripe stand-in.
     STRIPE_SECRET_KEY: "",
     STRIPE_WEBHOOK_SECRET: "",

@@ -25,7 +25,6 @@ import { queueVideoLadder } from "~/services/render/video-ladder.server";
 // (never in a web request), writes a heartbeat while it works, can be cancelled, and after a
 // crash is taken up again — reusing every piece already rendered — without publishing twice.
 
-const HEARTBEAT_MS = 5_000;
 // The queue's own time limit for one attempt: long renders must not be taken for dead ones
 // (a dead worker is found sooner by its heartbeat, see recoverStalledRenders).
 const RENDER_JOB_EXPIRY_SECONDS = 6 * 60 * 60;
@@ -132,6 +131,10 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   const planned = job.etaSeconds;
   const etaOf = (progress: RenderProgress) =>
     progress.etaSeconds ?? (planned === null ? null : Math.max(0, Math.round(planned - (Date.now() - startedAt) / 1000)));
+  // Every JOB_HEARTBEAT_SECONDS, as every other job's: it is also how soon a running render sees a
+  // cancel. And at least three times within RENDER_STALL_SECONDS, so a live render is never taken for dead.
+  const { JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS } = env();
+  const heartbeatMs = Math.min(JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS / 3) * 1000;
   const heartbeat = setInterval(async () => {
     const row = await updateRenderJob(db(), job.id, {
       heartbeatAt: new Date(),
@@ -149,7 +152,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       cancelled = true;
       controller.abort();
     }
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   // Named by render: its next attempt empties what a dead one left (app/jobs/work-dir.server.ts).
   const workDir = await openWorkDir(`render-${job.id}`);
   const work = workDir.path;
