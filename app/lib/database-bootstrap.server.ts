@@ -62,12 +62,24 @@ export async function startEmbeddedPostgres({ dataDir, port, log }: EmbeddedOpti
   return { url, embedded: true, stop: () => pg.stop() };
 }
 
-/** Applies every pending migration in drizzle/migrations. Safe to run on every start. */
+/** Any number: what matters is that every process migrating takes the same lock. */
+const MIGRATION_LOCK = 72_617_001;
+
+/**
+ * Applies every pending migration in drizzle/migrations. Safe to run on every start, and from
+ * several processes at once (the web server and the job worker start together): one at a time
+ * under a lock, so the others find the migrations applied instead of each creating the same types
+ * and tables (three of four processes migrating a new database at once failed).
+ */
 export async function migrateDatabase(url: string) {
+  // One connection: the session lock and the migrations are on it.
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(client), { migrationsFolder });
   } finally {
+    // Ending the session releases the lock too, if the unlock cannot be sent.
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     await client.end({ timeout: 5 });
   }
 }
