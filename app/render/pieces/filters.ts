@@ -106,8 +106,8 @@ function perspectiveMove(window: ReturnType<typeof cameraWindow>): string {
 
 /**
  * Pixels of repeated edge around a panned still, so that every window position has its crops
- * inside: the source crop starts up to `2 * num` pixels before the window and is up to
- * `(3 * den) * num / den` pixels wider than it (see `panPlacement`).
+ * inside: the source crop starts up to `2 * num` pixels before the window and is up to `3 * num`
+ * pixels wider than it (see `panPlacement`).
  */
 export const PAN_MARGIN = 3 * PAN_SHARE.num;
 
