@@ -138,6 +138,16 @@ beforeAll(async () => {
     "1",
     files.texture,
   ]);
+  // A soft white spot right of centre on a dark ground, losslessly stored.
+  files.spot = dir.path("spot.png");
+  await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="180"><rect width="320" height="180" fill="#202020"/><circle cx="240" cy="90" r="12" fill="#ffffff"/></svg>',
+    ),
+  )
+    .blur(3)
+    .png()
+    .toFile(files.spot);
   files.background = dir.path("background.jpg");
   await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c08040" } })
     .jpeg()
@@ -342,6 +352,35 @@ describe("still segments", () => {
     expect(new Set(hashes).size).toBe(hashes.length);
     expect(await meanVolume(pieces.audio!, 0, 1.5)).toBeLessThan(-80);
     expect((await wavSamples(pieces.audio!)).duration_ts).toBe(72_000);
+  });
+
+  // A bright spot's centre of brightness, frame by frame, in a lossless head: a crop that steps a
+  // whole pixel at a time moves it 0 or 1 pixel a frame; a glide moves it by the same fraction.
+  test.each([
+    ["pan-left", 0.727],
+    ["zoom-in", 0.205],
+  ] as const)("a photo's %s glides: its picture moves by equal sub-pixel steps every frame", async (motion, step) => {
+    const segment = photoSegment("spot", motion, { frames: 45, headFrames: 20, textBox: null });
+    const pieces = await renderSegmentPieces(segment, context());
+    const gray = dir.path(`spot-${motion}.gray`);
+    await runFfmpeg(["-hide_banner", "-v", "error", "-y", "-i", pieces.head!, "-f", "rawvideo", "-pix_fmt", "gray", gray]);
+    const bytes = await readFile(gray);
+    const { width, height } = profile;
+    expect(bytes.length).toBe(20 * width * height);
+    const centres = Array.from({ length: 20 }, (_, f) => {
+      let [sum, weighted] = [0, 0];
+      for (let i = 0; i < width * height; i++) {
+        const v = Math.max(0, bytes[f * width * height + i]! - 60);
+        sum += v;
+        weighted += v * (i % width);
+      }
+      return weighted / sum;
+    });
+    const steps = centres.slice(1).map((c, i) => c - centres[i]!);
+    const mean = steps.reduce((a, b) => a + b, 0) / steps.length;
+    expect(mean).toBeGreaterThan(step * 0.85);
+    expect(mean).toBeLessThan(step * 1.15);
+    for (const d of steps) expect(Math.abs(d - mean)).toBeLessThan(0.05);
   });
 
   test("a photo's tail, made in its own chain, carries on the move from the body's last frame", async () => {

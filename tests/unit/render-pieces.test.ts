@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { ThemeAssetError, resolveThemeAsset } from "~/render/pieces/assets.server";
 import { collageCells } from "~/render/pieces/collage.server";
 import { videoEncodingArgs } from "~/render/pieces/encoding";
-import { cameraMove } from "~/render/pieces/filters";
+import { PAN_MARGIN, cameraMove, cameraWindow } from "~/render/pieces/filters";
 import { concatList } from "~/render/pieces/join.server";
 import { type SegmentOutputs, segmentArgs } from "~/render/pieces/segment-graph";
 import { integratedLoudness, musicLoopList, musicLoops, soundtrackGainDb, soundtrackMixArgs } from "~/render/pieces/soundtrack.server";
@@ -92,19 +92,50 @@ describe("the clips' sound on the timeline", () => {
 });
 
 describe("camera moves over stills", () => {
-  // The filter's corner expressions, evaluated as ffmpeg would for frame `n` of a 1920x1080 still.
+  const hd = { width: 1920, height: 1080 };
+  // The perspective filter's corners, evaluated as ffmpeg would for frame `n` (its `in` counts from 1).
   const corners = (filter: string, n: number) => {
     const values = Object.fromEntries(
       [...filter.matchAll(/([xy][0-3])='([^']+)'/g)].map(([, name, expression]) => [
         name,
-        new Function("W", "H", "n", `return ${expression!.replace(/\bin\b/g, "n")}`)(1920, 1080, n) as number,
+        new Function("W", "H", "n", `return ${expression!.replace(/\bin\b/g, "(n+1)")}`)(1920, 1080, n) as number,
       ]),
     );
     return { left: values.x0!, right: values.x1!, top: values.y0!, bottom: values.y2! };
   };
+  // A pan's crops and scale, evaluated as ffmpeg would for frame `n`: the window they show, in
+  // pixels of the still, and whether every crop lies inside the picture it is cut from.
+  const panWindow = (filter: string, n: number, frame = hd) => {
+    const match =
+      /^crop=w=(\d+):h=(\d+):x='([^']+)':y=(\d+):exact=1,scale=(\d+):(\d+):flags=bilinear,format=yuv420p,crop=w=(\d+):h=(\d+):x='([^']+)':y=(\d+)$/.exec(
+        filter,
+      );
+    if (!match) throw new Error(`Not a pan: ${filter}`);
+    const [w, h, , y, scaledW, scaledH, outW, outH, , offsetY] = match.slice(1).map(Number) as number[];
+    const evaluate = (expression: string) => new Function("n", `return ${expression.replace(/floor/g, "Math.floor")}`)(n) as number;
+    const [x, offsetX] = [evaluate(match[3]!), evaluate(match[9]!)];
+    const [scaleX, scaleY] = [w! / scaledW!, h! / scaledH!];
+    const margin = PAN_MARGIN;
+    return {
+      left: x - margin + offsetX * scaleX,
+      right: x - margin + (offsetX + outW!) * scaleX,
+      top: y! - margin + offsetY! * scaleY,
+      bottom: y! - margin + (offsetY! + outH!) * scaleY,
+      inside:
+        [x, y!, offsetX, offsetY!].every((v) => Number.isInteger(v) && v >= 0) &&
+        x + w! <= frame.width + 2 * margin &&
+        y! + h! <= frame.height + 2 * margin &&
+        offsetX + outW! <= scaledW! &&
+        offsetY! + outH! <= scaledH! &&
+        offsetX % 2 === 0 &&
+        offsetY! % 2 === 0 &&
+        outW === frame.width &&
+        outH === frame.height,
+    };
+  };
 
   test("zoom-in starts on the whole picture and ends 12% closer, centred", () => {
-    const filter = cameraMove("zoom-in", 150);
+    const filter = cameraMove("zoom-in", 150, 0, hd);
     const start = corners(filter, 0);
     expect([start.left, start.right, start.top, start.bottom]).toEqual([0, 1920, 0, 1080]);
     const end = corners(filter, 149);
@@ -114,26 +145,50 @@ describe("camera moves over stills", () => {
   });
 
   test("pan-right moves a fixed window from the left edge to the right edge", () => {
-    const filter = cameraMove("pan-right", 100);
-    expect(corners(filter, 0).left).toBeCloseTo(0, 3);
-    expect(corners(filter, 99).right).toBeCloseTo(1920, 3);
-    const widths = [0, 50, 99].map((n) => corners(filter, n)).map((c) => c.right - c.left);
-    for (const width of widths) expect(width).toBeCloseTo(1920 / 1.1, 3);
+    const filter = cameraMove("pan-right", 100, 0, hd);
+    expect(panWindow(filter, 0).left).toBeCloseTo(0, 6);
+    expect(panWindow(filter, 99).right).toBeCloseTo(1920, 6);
+    for (const n of [0, 50, 99]) {
+      const { left, right, top, bottom } = panWindow(filter, n);
+      // 79/87 of the picture: a 1.1× zoom to 0.12%, so that crops place it finely.
+      expect(right - left).toBeCloseTo((1920 * 79) / 87, 6);
+      expect(bottom - top).toBeCloseTo((1080 * 79) / 87, 6);
+      expect(Math.abs((right - left) * 1.1 - 1920)).toBeLessThan(1920 * 0.002);
+      expect((top + bottom) / 2).toBeCloseTo(540, 6);
+    }
   });
 
-  test("a chain that starts later in the move picks it up exactly where it is", () => {
-    for (const motion of ["zoom-in", "pan-left"] as const) {
-      const whole = cameraMove(motion, 150);
-      const tail = cameraMove(motion, 150, 135);
-      for (const n of [0, 7, 14]) {
-        const [a, b] = [corners(tail, n), corners(whole, 135 + n)];
-        for (const side of ["left", "right", "top", "bottom"] as const) expect(a[side]).toBeCloseTo(b[side], 4);
+  test.each([
+    ["pan-left", hd],
+    ["pan-right", hd],
+    ["pan-left", { width: 1280, height: 720 }],
+    ["pan-right", { width: 1280, height: 720 }],
+  ] as const)("%s's crops place the window within 1/174 of a pixel of where it glides, every frame (%o)", (motion, frame) => {
+    for (const frames of [1, 2, 37, 150, 151, 300]) {
+      const filter = cameraMove(motion, frames, 0, frame);
+      const window = cameraWindow(motion, frames);
+      for (let n = 0; n < frames; n++) {
+        const placed = panWindow(filter, n, frame);
+        expect(placed.inside).toBe(true);
+        const exact = (window.left[0] + window.left[1] * n) * frame.width;
+        expect(Math.abs(placed.left - exact)).toBeLessThanOrEqual(1 / 174 + 1e-9);
       }
     }
   });
 
+  test("a chain that starts later in the move picks it up exactly where it is", () => {
+    const whole = cameraMove("zoom-in", 150, 0, hd);
+    const tail = cameraMove("zoom-in", 150, 135, hd);
+    for (const n of [0, 7, 14]) {
+      const [a, b] = [corners(tail, n), corners(whole, 135 + n)];
+      for (const side of ["left", "right", "top", "bottom"] as const) expect(a[side]).toBeCloseTo(b[side], 4);
+    }
+    const [wholePan, tailPan] = [cameraMove("pan-left", 150, 0, hd), cameraMove("pan-left", 150, 135, hd)];
+    for (const n of [0, 7, 14]) expect(panWindow(tailPan, n)).toEqual(panWindow(wholePan, 135 + n));
+  });
+
   test("holds a one-frame still without dividing by zero", () => {
-    expect(corners(cameraMove("zoom-out", 1), 0).left).toBeCloseTo(((1 - 1 / 1.12) / 2) * 1920, 3);
+    expect(corners(cameraMove("zoom-out", 1, 0, hd), 0).left).toBeCloseTo(((1 - 1 / 1.12) / 2) * 1920, 3);
   });
 });
 

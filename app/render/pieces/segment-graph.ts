@@ -6,7 +6,7 @@
 // that follow one another share one encoder and are cut apart at key frames (`jointParts`).
 
 import type { OutputProfile, ScenePart, Segment } from "../plan";
-import type { PlacedImage } from "./cards.server";
+import type { FrameSize, PlacedImage } from "./cards.server";
 import {
   AUDIO_FORMAT_FILTER,
   AUDIO_RATE,
@@ -16,7 +16,7 @@ import {
   videoEncodingArgs,
   videoPartsArgs,
 } from "./encoding";
-import { cameraMove, overlayImage, stillToFrame } from "./filters";
+import { cameraMove, cameraSource, overlayImage, stillToFrame } from "./filters";
 
 /** Seconds over which the intro fades in from black and the outro out to black. */
 export const TITLE_FADE_SECONDS = 0.6;
@@ -161,13 +161,16 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
     // A still needs no input frames to go on: each output is its own chain from the one picture,
     // so none waits in another's queue (split off one long chain, a 1080p photo's tail held
     // ~400 MB of raw frames until the body had run through).
+    const motion = segment.kind === "photo" ? segment.motion : segment.kind === "collage" ? "gentle-zoom" : null;
     graph.push(
-      `[0:v]${stillToFrame(frame)}` +
+      `[0:v]${motion ? cameraSource(motion, frame) : stillToFrame(frame)}` +
         (written.length > 1 ? `,split=${written.length}${written.map((w) => `[${w.label}_all]`).join("")}` : `[${written[0]!.label}_all]`),
     );
     for (const w of written) {
       const count = w.end - w.start;
-      chains.push(`[${w.label}_all]loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, fps, w.start)}`);
+      chains.push(
+        `[${w.label}_all]loop=loop=${count - 1}:size=1:start=0,settb=1/${fps},setpts=N${stillEffects(segment, frame, fps, w.start)}`,
+      );
     }
   }
   if (box && captions.length) {
@@ -242,9 +245,9 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
 }
 
 /** The still's effects for a chain whose first frame is frame `first` of the item. */
-function stillEffects(segment: Segment, fps: number, first: number) {
-  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames, first)}`;
-  if (segment.kind === "collage") return `,${cameraMove("gentle-zoom", segment.frames, first)}`;
+function stillEffects(segment: Segment, frame: FrameSize, fps: number, first: number) {
+  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames, first, frame)}`;
+  if (segment.kind === "collage") return `,${cameraMove("gentle-zoom", segment.frames, first, frame)}`;
   if (segment.kind !== "title") return "";
   const fade = Math.max(1, Math.min(Math.round(TITLE_FADE_SECONDS * fps), Math.floor(segment.frames / 3)));
   // The intro's first frame is black; the outro's last frame is black. A crossfade takes at most a
