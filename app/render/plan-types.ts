@@ -17,8 +17,8 @@ export interface OutputProfile {
 }
 
 export const PROFILES: Record<Resolution, OutputProfile> = {
-  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 7 },
-  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 7 },
+  "1080p": { resolution: "1080p", width: 1920, height: 1080, fps: FPS, encoderVersion: 8 },
+  "720p": { resolution: "720p", width: 1280, height: 720, fps: FPS, encoderVersion: 8 },
 };
 
 /** The theme's look as a scene's pieces need it (spec §3 Theme): everything but how scenes are grouped. */
