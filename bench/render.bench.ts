@@ -32,9 +32,10 @@ import { ffmpegPath } from "~/media/ffmpeg-paths.server";
 import { photoRendition } from "~/media/images.server";
 import { RENDITION_DEFAULTS, normaliseArgs, normaliseVideo } from "~/media/normalise-video.server";
 import type { MediaProbe } from "~/media/probe.server";
+import type { PieceStore } from "~/render/piece-store";
 import { planRender, type PlanMedia, type PlanTheme, type Resolution } from "~/render/plan";
 import { prepareRender } from "~/render/prepare.server";
-import { runRender, type PieceStore } from "~/render/run.server";
+import { runRender } from "~/render/run.server";
 import { MESSAGES, NAMES, measure, x264Baseline } from "./bench-server";
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@
 // this process or another, never both run ffmpeg for the same key. The one that comes second waits
 // for the first and then uses the stored piece.
 
-import type { PieceStore } from "./run.server";
+import type { PieceStore } from "./piece-store";
 import { renderSlots } from "./slots.server";
 
 /** How often a piece another process is making is looked for again. */

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
+import type { PieceStore, PieceTiming } from "./piece-store";
 import { renderSoundtrack, renderTransition } from "./pieces";
 import { piecesOf, type RenderPlan } from "./plan";
-import type { PieceStore, PieceTiming } from "./run.server";
 import { makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
 
 /** How often a preparation asks whether the Chorus changed again since it started. */

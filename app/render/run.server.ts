@@ -7,44 +7,11 @@ import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
+import type { PieceStore, PieceTiming, StoredPiece } from "./piece-store";
 import { joinPieces, makePoster, renderSoundtrack, renderTransition, segmentIsHeard, type PieceContext } from "./pieces";
 import type { RenderPlan, Segment, Transition } from "./plan";
 import { type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
 import { SLOT_PRIORITY } from "./slots.server";
-
-/** A rendered piece's files, as local paths ready for ffmpeg. */
-export interface StoredPiece {
-  files: Record<string, string>;
-  frames: number;
-}
-
-/** Where rendered pieces are kept between renders, by key. */
-export interface PieceStore {
-  /** Whether the piece is stored whole, without fetching its files (and, like `get`, marks it used). */
-  has(key: string): Promise<boolean>;
-  /**
-   * The piece with its files as local paths, or null. With `only`, just those of its files are
-   * fetched (where fetching costs: from S3), though the piece counts as stored only when all are.
-   */
-  get(key: string, only?: readonly string[]): Promise<StoredPiece | null>;
-  /**
-   * Keeps the files (they may be moved) and answers where they now are. `timing`: how long making
-   * it took, for the time estimates of later renders.
-   */
-  put(key: string, kind: string, files: Record<string, string>, frames: number, timing?: PieceTiming): Promise<StoredPiece>;
-  /**
-   * Runs `work` while no other process is making the piece; answers `held: false` at once when
-   * one is. Without it (a store of one process) the renders of this process are all there is.
-   */
-  claim?<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
-}
-
-/** How long a piece took to make: wall-clock seconds for its output frames at an output size. */
-export interface PieceTiming {
-  resolution: string;
-  seconds: number;
-  frames: number;
-}
 
 export interface RenderProgress {
   /** 0–1 of the whole render's work. */

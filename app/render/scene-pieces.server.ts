@@ -3,10 +3,10 @@
 // them is missing is made in one ffmpeg run: all of the scene's source decoded once when its own
 // piece is missing, else only the frames of the missing parts.
 
+import type { PieceStore, PieceTiming, StoredPiece } from "./piece-store";
 import type { PieceContext } from "./pieces";
 import { renderSegmentPieces } from "./pieces";
 import type { ScenePart, Segment } from "./plan";
-import type { PieceStore, PieceTiming, StoredPiece } from "./run.server";
 
 /** What of a scene is stored: its own piece and each of its parts, in order (null where missing). */
 export interface SceneFound<T> {

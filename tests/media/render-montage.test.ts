@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
+import type { PieceStore, StoredPiece } from "~/render/piece-store";
 import {
   type PieceContext,
   type SegmentFiles,
@@ -18,7 +19,7 @@ import {
 } from "~/render/pieces";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
 import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, piecesOf, planRender } from "~/render/plan";
-import { type PieceStore, type StoredPiece, runRender } from "~/render/run.server";
+import { runRender } from "~/render/run.server";
 import { RenderSlots } from "~/render/slots.server";
 import { dominant, frameAt, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
 

@@ -9,7 +9,7 @@ import {
   touchRenderPiece,
   withRenderPieceLock,
 } from "~/models/render-piece.server";
-import type { PieceStore, StoredPiece } from "~/render/run.server";
+import type { PieceStore, StoredPiece } from "~/render/piece-store";
 import { storage } from "~/services/media/storage.server";
 
 const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mov": "video/quicktime", ".wav": "audio/wav", ".m4a": "audio/mp4" };
