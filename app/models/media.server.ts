@@ -56,6 +56,22 @@ export async function listMediaOfEvent(db: Db, eventId: string, options: { withA
     .orderBy(asc(media.position), asc(media.createdAt));
 }
 
+/** How many of the event's live contributions are still to be processed (uploaded or being processed). */
+export async function countContributionsInProcessing(db: Db, eventId: string) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(media)
+    .where(
+      and(
+        eq(media.eventId, eventId),
+        eq(media.purpose, "contribution"),
+        isNull(media.archivedAt),
+        inArray(media.status, ["uploaded", "processing"]),
+      ),
+    );
+  return row?.count ?? 0;
+}
+
 export type MediaChanges = Partial<Omit<Media, "id" | "mediaUuid" | "eventId" | "createdAt">>;
 
 export async function updateMedia(db: Db, id: string, changes: MediaChanges) {

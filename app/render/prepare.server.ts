@@ -22,12 +22,17 @@ export interface PrepareOptions {
    * a slot, so the slots go to what will be used.
    */
   newerPlan?: () => Promise<ReadonlySet<string> | null>;
+  /**
+   * False to leave the soundtrack to a later preparation (or the render): while contributions are
+   * still arriving, each one changes what is heard, and a soundtrack mixed now is mixed again.
+   */
+  soundtrack?: boolean;
 }
 
 /**
  * Makes, ahead of any publish, every piece of the plan that is not stored yet — each scene, each
- * crossfade once its two scenes are there, the soundtrack once every scene's sound is — so a
- * publish has only the join left (docs/decisions/033). It runs in the render slots beside whatever
+ * crossfade once its two scenes are there, the soundtrack once every scene's sound is (unless told
+ * to leave it) — so a publish has only the join left (docs/decisions/033). It runs in the render slots beside whatever
  * else runs; a piece a render is making meanwhile is waited for, never made twice. Resolves to how
  * many pieces it made.
  */
@@ -113,7 +118,7 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
   });
 
   const soundtrack = settle([plan.soundtrackKey, ...plan.segments.map((s) => s.key)], async () => {
-    if ((await Promise.all(scenes)).some((scene) => !scene)) return null;
+    if (options.soundtrack === false || (await Promise.all(scenes)).some((scene) => !scene)) return null;
     const signal = signalOf(plan.soundtrackKey);
     return pieceOnce(plan.soundtrackKey, {
       store,

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { dropSingleton } from "~/lib/singleton.server";
-import { updateMedia } from "~/models/media.server";
+import { insertMedia, updateMedia } from "~/models/media.server";
 import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
 import { findRenderPiece, findStoredRenderPieceKeys } from "~/models/render-piece.server";
 import { findThemeBySlug } from "~/models/theme.server";
 import { findTrackBySlug } from "~/models/track.server";
 import { piecesOf, type RenderPlan } from "~/render/plan";
+import { abandonMedia } from "~/services/media/media-processing.server";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { prepareEventPieces } from "~/services/render/piece-preparation.server";
 import type { RunningServer } from "../../server";
@@ -214,6 +215,41 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     await allPiecesPrepared(client, event);
     expect(await findRenderPiece(db(), plan.soundtrackKey)).not.toBeNull();
     expect(await listRenderJobsOfEvent(db(), event.id, 1)).toEqual(rendersBefore);
+  });
+
+  test("while a contribution is still being processed the soundtrack waits: the last one, ready or failed, has it mixed", async () => {
+    const { client, event } = await preparedChorus();
+    await allPiecesPrepared(client, event);
+    const { pending, late } = await withoutRenderAhead(async () => {
+      // One upload still to be processed, and a photo that arrived ready meanwhile.
+      const pending = await insertMedia(db(), {
+        eventId: event.id,
+        purpose: "contribution",
+        originalKey: `events/${event.id}/media/pending/original.mp4`,
+        originalName: "still-coming.mp4",
+        mimeType: "video/mp4",
+        sizeBytes: 1_000,
+        uploadId: crypto.randomUUID(),
+      });
+      const late = await addReadyMedia(event, "photo", files, { name: "Di", caption: "Late but here" });
+      const { plan } = await nextRender(event);
+      await prepareEventPieces(event.id);
+      // Every scene and crossfade is made; the sound waits for the upload still being processed.
+      expect(await preparedPieces(plan)).toMatchObject({ remaining: { scenes: 0, crossfades: 0, soundtrack: true } });
+      expect(await findRenderPiece(db(), plan.soundtrackKey)).toBeNull();
+      return { pending: await updateMedia(db(), pending.id, { status: "processing" }), late };
+    });
+    try {
+      // Its processing fails for good: nothing more is coming, and the preparation it queues mixes the sound.
+      await abandonMedia(pending!.id);
+      const { plan } = await nextRender(event);
+      await allPiecesPrepared(client, event);
+      expect(await findRenderPiece(db(), plan.soundtrackKey)).not.toBeNull();
+    } finally {
+      // The shared Chorus is back to the five scenes the other tests count.
+      await updateMedia(db(), late.id, { hidden: true });
+      await updateMedia(db(), pending!.id, { archivedAt: new Date() });
+    }
   });
 
   test("a preparation overtaken by a theme change stops making the scenes the new theme no longer uses", async () => {

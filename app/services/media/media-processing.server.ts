@@ -135,6 +135,8 @@ export async function abandonMedia(mediaId: string) {
 async function setStatus(record: Media, changes: Pick<Media, "status" | "failureReason">) {
   const updated = await updateMedia(db(), record.id, changes);
   if (updated) await publishMediaUpdate(updated);
+  // No scene comes of it, but preparation left the soundtrack while it was being processed.
+  if (updated?.status === "failed" && updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
 }
 
 /** A ready contribution marks its invitee as contributed and lines up the organiser's digest. */

@@ -7,6 +7,7 @@ import { env } from "~/lib/env.server";
 import { listEventIdsWithTheme } from "~/models/arrangement.server";
 import { findEventById } from "~/models/event.server";
 import { jobSentSince } from "~/models/job-lease.server";
+import { countContributionsInProcessing } from "~/models/media.server";
 import { piecesOf } from "~/render/plan";
 import { storage } from "~/services/media/storage.server";
 import { nextRender } from "~/services/render/next-render.server";
@@ -15,7 +16,8 @@ import { publishPiecesPrepared } from "~/services/render/render-realtime.server"
 
 /**
  * The render-prepare job: makes every piece of the event's next render that is not stored yet —
- * scenes, crossfades, the soundtrack — so publishing later only has the join left. Once the event
+ * scenes, crossfades, the soundtrack (once no contribution is still being processed) — so
+ * publishing later only has the join left. Once the event
  * changes again (a newer preparation is queued), pieces the newer plan does not use stop. Resolves
  * to how many pieces it made; the organiser's page is told, so its "prepared" figure moves on.
  */
@@ -28,10 +30,14 @@ export async function prepareEventPieces(eventId: string) {
   // A render of it would be refused (a premium choice without premium): nothing of it would be used.
   if (plan.segments.length <= 2 || needs.length) return 0;
   const { prepareRender } = await import("~/render/prepare.server");
+  // Each contribution still being processed will change what is heard: its scene's sound goes into
+  // the mix. The soundtrack waits for the last one, whose arrival (or failure) queues preparation.
+  const arriving = (await countContributionsInProcessing(db(), eventId)) > 0;
   const pieces = storedPieces();
   try {
     const made = await prepareRender(plan, {
       store: pieces,
+      soundtrack: !arriving,
       sourcePath: async (key) => (await storage().localCopy(key)).path,
       newerPlan: () => newerPlanOf(eventId, planned),
     });
