@@ -110,6 +110,8 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
     `${files.length} contributions arrived one every ${ARRIVAL_SECONDS} s: last uploaded at ${uploaded.toFixed(0)} s, all Ready at ${ready.toFixed(0)} s`,
   );
   console.log(`The next render: ${plan.profile.resolution}, ${plan.segments.length} scenes, ${plan.durationSeconds.toFixed(1)} s`);
+  // How far preparation kept up with the arrivals: what the theme change finds made.
+  console.log(`  when all are Ready (and the theme changes): ${madeOf(await preparedPieces(plan))}`);
   if (plan.profile.resolution !== "1080p") throw new Error("The premium finish did not make the next render 1080p.");
 
   if (Math.abs(plan.durationSeconds - length) > 0.5)
@@ -132,7 +134,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const publish = async (label: string) => {
     const { plan: now } = await nextRender(event);
     const ahead = await preparedPieces(now);
-    console.log(`\n${label}: at Publish ${ahead.reusable} of ${ahead.pieces} pieces are made`);
+    console.log(`\n${label}: at Publish ${madeOf(ahead)}`);
     return publishAndWatch(organiser, browser, server.url, event);
   };
   const afterChange = await publish(`Theme and music changed ${PUBLISH_AFTER_CHANGE_SECONDS} s before Publish`);
@@ -278,6 +280,23 @@ async function publishAndWatch(
     `  the render reused ${job.piecesReused} of its ${piecesOf(plan).length} pieces and made ${job.piecesRendered}, then joined them`,
   );
   return { playing, versionId: version.id };
+}
+
+/** "N of M pieces made", and what of the rest is left. */
+function madeOf({
+  reusable,
+  pieces,
+  remaining,
+}: {
+  reusable: number;
+  pieces: number;
+  remaining: { scenes: number; crossfades: number; soundtrack: boolean };
+}) {
+  const left =
+    reusable < pieces
+      ? ` (left: ${remaining.scenes} scenes, ${remaining.crossfades} crossfades${remaining.soundtrack ? ", the soundtrack" : ""})`
+      : "";
+  return `${reusable} of ${pieces} pieces made${left}`;
 }
 
 async function expectRedirect(reply: Promise<Response>, what: string) {
