@@ -23,18 +23,20 @@ export interface PrepareOptions {
    */
   newerPlan?: () => Promise<ReadonlySet<string> | null>;
   /**
-   * False to leave the soundtrack to a later preparation (or the render): while contributions are
-   * still arriving, each one changes what is heard, and a soundtrack mixed now is mixed again.
+   * Contributions are still being processed: what the next arrival changes is left to a later
+   * preparation (or the render), or it would be made again after every one — the soundtrack (each
+   * scene's sound goes into the mix) and the closing card (it names the contributors), with the
+   * crossfade into it.
    */
-  soundtrack?: boolean;
+  arriving?: boolean;
 }
 
 /**
  * Makes, ahead of any publish, every piece of the plan that is not stored yet — each scene, each
- * crossfade once its two scenes are there, the soundtrack once every scene's sound is (unless told
- * to leave it) — so a publish has only the join left (docs/decisions/033). It runs in the render slots beside whatever
- * else runs; a piece a render is making meanwhile is waited for, never made twice. Resolves to how
- * many pieces it made.
+ * crossfade once its two scenes are there, the soundtrack once every scene's sound is — so a
+ * publish has only the join left (docs/decisions/033), less what more arrivals would change. It
+ * runs in the render slots beside whatever else runs; a piece a render is making meanwhile is
+ * waited for, never made twice. Resolves to how many pieces it made.
  */
 export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
   const { store } = options;
@@ -53,6 +55,11 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
     seconds: (Date.now() - startedAt) / 1000,
     frames,
   });
+  const left = new Set(
+    options.arriving
+      ? [plan.soundtrackKey, ...plan.segments.filter((s) => s.kind === "title" && s.role === "outro").map((s) => s.key)]
+      : [],
+  );
   let made = 0;
   /**
    * Pieces made (a scene's run may make several), found (0), or left alone because they, or a
@@ -74,7 +81,8 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
   // A scene's own piece and its parts (docs/decisions/038) are made in one run, under the scene's
   // key; after a theme change only the captioned parts and the title cards are missing.
   const scenes = plan.segments.map((segment) =>
-    settle([segment.key], () => {
+    settle([segment.key], async () => {
+      if (left.has(segment.key)) return null;
       const signal = signalOf(segment.key);
       return pieceOnce(segment.key, {
         store,
@@ -118,7 +126,7 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
   });
 
   const soundtrack = settle([plan.soundtrackKey, ...plan.segments.map((s) => s.key)], async () => {
-    if (options.soundtrack === false || (await Promise.all(scenes)).some((scene) => !scene)) return null;
+    if (left.has(plan.soundtrackKey) || (await Promise.all(scenes)).some((scene) => !scene)) return null;
     const signal = signalOf(plan.soundtrackKey);
     return pieceOnce(plan.soundtrackKey, {
       store,

@@ -217,7 +217,7 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     expect(await listRenderJobsOfEvent(db(), event.id, 1)).toEqual(rendersBefore);
   });
 
-  test("while a contribution is still being processed the soundtrack waits: the last one, ready or failed, has it mixed", async () => {
+  test("while a contribution is still being processed the soundtrack and the closing card wait: the last one, ready or failed, has them made", async () => {
     const { client, event } = await preparedChorus();
     await allPiecesPrepared(client, event);
     const { pending, late } = await withoutRenderAhead(async () => {
@@ -234,17 +234,22 @@ describe("what the render panel promises is what the render reuses", { timeout: 
       const late = await addReadyMedia(event, "photo", files, { name: "Di", caption: "Late but here" });
       const { plan } = await nextRender(event);
       await prepareEventPieces(event.id);
-      // Every scene and crossfade is made; the sound waits for the upload still being processed.
-      expect(await preparedPieces(plan)).toMatchObject({ remaining: { scenes: 0, crossfades: 0, soundtrack: true } });
+      // The photo's scene and its crossfade from the one before are made. The sound, the closing card
+      // (which now names Di) and the crossfade into it wait for the upload still being processed.
+      const outro = plan.segments.at(-1)!;
+      expect(await preparedPieces(plan)).toMatchObject({ remaining: { scenes: 1, crossfades: 1, soundtrack: true } });
       expect(await findRenderPiece(db(), plan.soundtrackKey)).toBeNull();
+      expect(await findRenderPiece(db(), outro.key)).toBeNull();
+      expect(await findRenderPiece(db(), plan.segments.at(-2)!.key)).not.toBeNull();
       return { pending: await updateMedia(db(), pending.id, { status: "processing" }), late };
     });
     try {
-      // Its processing fails for good: nothing more is coming, and the preparation it queues mixes the sound.
+      // Its processing fails for good: nothing more is coming, and the preparation it queues makes the rest.
       await abandonMedia(pending!.id);
       const { plan } = await nextRender(event);
       await allPiecesPrepared(client, event);
       expect(await findRenderPiece(db(), plan.soundtrackKey)).not.toBeNull();
+      expect(await findRenderPiece(db(), plan.segments.at(-1)!.key)).not.toBeNull();
     } finally {
       // The shared Chorus is back to the five scenes the other tests count.
       await updateMedia(db(), late.id, { hidden: true });

@@ -16,10 +16,10 @@ import { publishPiecesPrepared } from "~/services/render/render-realtime.server"
 
 /**
  * The render-prepare job: makes every piece of the event's next render that is not stored yet —
- * scenes, crossfades, the soundtrack (once no contribution is still being processed) — so
- * publishing later only has the join left. Once the event
- * changes again (a newer preparation is queued), pieces the newer plan does not use stop. Resolves
- * to how many pieces it made; the organiser's page is told, so its "prepared" figure moves on.
+ * scenes, crossfades, the soundtrack — so publishing later only has the join left; the soundtrack
+ * and the closing card once no contribution is still being processed. Once the event changes
+ * again (a newer preparation is queued), pieces the newer plan does not use stop. Resolves to how
+ * many pieces it made; the organiser's page is told, so its "prepared" figure moves on.
  */
 export async function prepareEventPieces(eventId: string) {
   const event = await findEventById(db(), eventId);
@@ -30,14 +30,15 @@ export async function prepareEventPieces(eventId: string) {
   // A render of it would be refused (a premium choice without premium): nothing of it would be used.
   if (plan.segments.length <= 2 || needs.length) return 0;
   const { prepareRender } = await import("~/render/prepare.server");
-  // Each contribution still being processed will change what is heard: its scene's sound goes into
-  // the mix. The soundtrack waits for the last one, whose arrival (or failure) queues preparation.
+  // Each contribution still being processed will change the soundtrack (its scene's sound goes into
+  // the mix) and the closing card (its contributor's name): they wait for the last one, whose
+  // arrival (or failure) queues preparation again.
   const arriving = (await countContributionsInProcessing(db(), eventId)) > 0;
   const pieces = storedPieces();
   try {
     const made = await prepareRender(plan, {
       store: pieces,
-      soundtrack: !arriving,
+      arriving,
       sourcePath: async (key) => (await storage().localCopy(key)).path,
       newerPlan: () => newerPlanOf(eventId, planned),
     });
