@@ -87,6 +87,9 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
+  // How long after publishing a delivery waits for the version's ladder, so the recipient's first
+  // play streams (docs/decisions/036); past it, the link goes out with the MP4 alone.
+  DELIVERY_WAITS_FOR_STREAM_SECONDS: z.coerce.number().min(0).max(3600).default(900),
   // How long stills and title cards stay on screen in the video.
   RENDER_PHOTO_SECONDS: z.coerce.number().min(1).max(20).default(5),
   RENDER_TITLE_SECONDS: z.coerce.number().min(1).max(10).default(3.5),

@@ -13,7 +13,8 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request, params }) {
     const { event } = await requireManager(await getUser(request), uuidParam(params.id, "Chorus"));
     const { at } = await parseBody(request, deliverInput);
-    const { scheduledFor } = await scheduleDelivery(event, at ?? null);
-    return ok({ scheduledFor: scheduledFor?.toISOString() ?? null });
+    const { scheduledFor, waitsForStream } = await scheduleDelivery(event, at ?? null);
+    // waitsForStream: a video published moments ago goes out once it can stream (its ladder).
+    return ok({ scheduledFor: scheduledFor?.toISOString() ?? null, waitsForStream });
   },
 });

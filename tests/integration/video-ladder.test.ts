@@ -7,6 +7,7 @@ import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
+import { insertRecipient, setEventPaid } from "~/models/event.server";
 import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
 import { playlistInit, playlistSegments } from "~/render/ladder";
@@ -19,6 +20,7 @@ import { TestClient } from "../support/http-client";
 import { untilJobsFinished } from "../support/jobs";
 import { makeMember } from "../support/payments";
 import { addReadyMedia } from "../support/ready-media";
+import { startSmtpSink } from "../support/smtp-sink";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
@@ -26,6 +28,7 @@ import { until } from "../support/wait";
 // 1080p here, so every rung is there, from a few seconds of video.
 
 let server: RunningServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let files: Awaited<ReturnType<typeof makeTempDir>>;
 let clipFile: string;
 
@@ -35,17 +38,22 @@ const SETTINGS = { JOB_POLL_SECONDS: "0.5", RENDER_PHOTO_SECONDS: "2", RENDER_TI
 beforeAll(async () => {
   files = await makeTempDir("video-ladder");
   dropSingleton("storage");
-  server = await startTestServer({ ...SETTINGS, VIDEO_LADDER: "true", DATA_DIR: files.path("data") });
+  smtp = await startSmtpSink();
+  server = await startTestServer({ ...SETTINGS, VIDEO_LADDER: "true", SMTP_URL: smtp.url, DATA_DIR: files.path("data") });
   clipFile = await makeClip(files.path("clip.mp4"), { seconds: 2, width: 640, height: 360 });
 });
 afterAll(async () => {
   await server?.close();
+  await smtp?.close();
   dropSingleton("storage");
   await files?.remove();
 });
 
-/** Renders and publishes the event at 1080p; answers the version and how long the render took. */
-async function publishAndWaitForLadder(client: TestClient, event: Event) {
+/**
+ * Renders and publishes the event at 1080p; answers the version and how long the render took.
+ * `whileLadderMade` runs once the MP4 is published, while its ladder is being made.
+ */
+async function publishAndWaitForLadder(client: TestClient, event: Event, whileLadderMade?: (version: PublishedMedia) => Promise<void>) {
   const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
   expect(started.status).toBe(202);
   const job = await until(
@@ -59,6 +67,7 @@ async function publishAndWaitForLadder(client: TestClient, event: Event) {
   const [version] = await listPublishedVersions(db(), event.id);
   // The MP4 is published, and playable, before the ladder is made.
   expect(version!.renderJobId).toBe(job.id);
+  await whileLadderMade?.(version!);
   // Waits for the ladder job of this version: ffmpeg encoding three rungs of a few seconds.
   const [ladderJob] = await untilJobsFinished("video-ladder", { data: { publishedMediaId: version!.id } }, { timeout: 120_000 });
   expect(ladderJob!.state).toBe("completed");
@@ -92,7 +101,26 @@ describe("the HLS ladder of a published video", { timeout: 420_000 }, () => {
     await addReadyMedia(event, "video", files, { name: "Ana", caption: "Happy birthday!", source: clipFile });
     await addReadyMedia(event, "photo", files, { name: "Bo", caption: "Remember this?" });
 
-    const { version, renderSeconds } = await publishAndWaitForLadder(client, event);
+    const email = `ana-${crypto.randomUUID()}@example.com`;
+    await insertRecipient(db(), event.id, { firstName: "Ana", lastName: "", email, phone: null });
+    await setEventPaid(db(), event.id, true);
+
+    // Delivered right after publishing: the recipient's link waits until the video can stream.
+    const { version, renderSeconds } = await publishAndWaitForLadder(client, event, async (published) => {
+      expect(published.ladder).toBeNull();
+      const delivered = await client.post(`/api/v2/events/${event.id}/deliver`, {});
+      expect(delivered.status).toBe(200);
+      expect(delivered.body.data).toEqual({ scheduledFor: null, waitsForStream: true });
+      await until(
+        async () => {
+          const ladderMade = !!(await findPublishedMedia(db(), published.id))?.ladder;
+          if (!ladderMade) expect(smtp.to(email), "no link before the ladder").toHaveLength(0);
+          return ladderMade;
+        },
+        { timeout: 120_000, interval: 250, what: "the ladder, with no link sent meanwhile" },
+      );
+    });
+    await expect.poll(() => smtp.to(email).length, { timeout: 30_000 }).toBe(1);
     const ladder = version.ladder!;
     expect(ladder.rungs.map((r) => [r.name, r.width, r.height])).toEqual([
       ["360p", 640, 360],

@@ -2,8 +2,10 @@ import type { Event } from "drizzle/schema";
 import { PRODUCT_NAME } from "~/domain/product";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { ApiError } from "~/lib/http.server";
 import { findEventById, listRecipients, updateEvent } from "~/models/event.server";
+import { findPublishedMedia } from "~/models/published-media.server";
 import { findUserById } from "~/models/user.server";
 import { eventUnlocked, requireUnlocked } from "~/services/commerce/unlock.server";
 import { deliverOnce } from "~/services/events/delivery.server";
@@ -34,7 +36,23 @@ export async function scheduleDelivery(event: Event, at: Date | null) {
     { eventId: event.id },
     { startAfter: when ?? undefined, singletonKey: `deliver:${event.id}:${when?.toISOString() ?? "now"}` },
   );
-  return { scheduledFor: when };
+  return { scheduledFor: when, waitsForStream: !when && (await streamComing(event)) };
+}
+
+/** How often a delivery held for the ladder looks again. */
+const STREAM_POLL_MS = 10_000;
+
+/**
+ * Whether the current version's ladder (docs/decisions/036) is still being made: it was published
+ * moments ago. The recipient opens their link within minutes of it arriving, often on a phone,
+ * where the full-size MP4 stalls; so the link waits for the ladder, up to
+ * DELIVERY_WAITS_FOR_STREAM_SECONDS after publishing (a failed or slow ladder holds it no longer).
+ */
+async function streamComing(event: Event) {
+  const { VIDEO_LADDER, DELIVERY_WAITS_FOR_STREAM_SECONDS } = env();
+  if (!VIDEO_LADDER || !event.publishedMedia) return false;
+  const version = await findPublishedMedia(db(), event.publishedMedia);
+  return !!version && !version.ladder && Date.now() - version.createdAt.getTime() < DELIVERY_WAITS_FOR_STREAM_SECONDS * 1000;
 }
 
 /** The delivery job: each recipient gets the link once per job, then the organiser is told. */
@@ -45,6 +63,16 @@ export async function deliverToRecipients(jobId: string, eventId: string) {
   if (!(await eventUnlocked(event))) return;
   // A later reschedule replaced this job's moment: leave it to the newer job.
   if (event.deliveryAt && event.deliveryAt.getTime() > Date.now() + 60_000) return;
+  // Held until the video streams: this job hands over to one a little later (keyed by this one,
+  // so it is never taken for a second delivery of the same moment).
+  if (await streamComing(event)) {
+    await enqueue(
+      "event-deliver",
+      { eventId },
+      { startAfter: new Date(Date.now() + STREAM_POLL_MS), singletonKey: `deliver:${event.id}:after:${jobId}` },
+    );
+    return;
+  }
   const recipients = await listRecipients(db(), event.id);
   const headline = headlineOf(event, recipients);
   const link = shareLinksOf(event).recipient;

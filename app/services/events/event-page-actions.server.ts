@@ -151,12 +151,14 @@ const managerIntents: Record<string, EventIntent> = {
         : null;
     if (at && at.getTime() <= Date.now())
       throw badRequest("Some fields need your attention.", { deliverAt: "Choose a moment in the future, or send it now." });
-    const { scheduledFor } = await scheduleDelivery(event, at);
+    const { scheduledFor, waitsForStream } = await scheduleDelivery(event, at);
     return done(
       "deliver",
       scheduledFor
         ? `The private link will be sent on ${formatMoment(scheduledFor, event.timeZone)}.`
-        : "The private link is on its way to the recipient.",
+        : waitsForStream
+          ? "The private link goes to the recipient in a few minutes, once the video just published can stream to their phone."
+          : "The private link is on its way to the recipient.",
     );
   },
   async "rotate-private-key"({ event }) {
