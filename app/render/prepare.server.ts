@@ -3,10 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import type { PieceStore, PieceTiming } from "./piece-store";
-import { renderSoundtrack, renderTransition } from "./pieces";
+import type { PieceStore } from "./piece-store";
+import { segmentIsHeard } from "./pieces";
 import { piecesOf, type RenderPlan } from "./plan";
-import { makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
+import { type KeepPiece, makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
+import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
 /** How often a preparation asks whether the Chorus changed again since it started. */
 const NEWER_PLAN_POLL_MS = 1_000;
@@ -50,11 +51,8 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
   const drops = new Map(piecesOf(plan).map((piece) => [piece.key, new AbortController()]));
   const signalOf = (key: string) => AbortSignal.any([controller.signal, drops.get(key)!.signal]);
   const dropped = (keys: readonly string[]) => keys.some((key) => drops.get(key)!.signal.aborted);
-  const timing = (startedAt: number, frames: number): PieceTiming => ({
-    resolution: plan.profile.resolution,
-    seconds: (Date.now() - startedAt) / 1000,
-    frames,
-  });
+  const context = (name: string, signal: AbortSignal) => ({ profile: plan.profile, workDir: path.join(work, name), signal });
+  const keep: KeepPiece = (key, kind, files, frames, timing) => store.put(key, kind, files, frames, timing);
   const left = new Set(
     options.arriving
       ? [plan.soundtrackKey, ...plan.segments.filter((s) => s.kind === "title" && s.role === "outro").map((s) => s.key)]
@@ -91,8 +89,7 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
         lookUp: async () => (missingCount(await sceneStored(store, segment)) === 0 ? 0 : null),
         make: async () => {
           const found = await sceneStored(store, segment);
-          const context = { profile: plan.profile, workDir: path.join(work, `s-${segment.index}`), sourcePath: options.sourcePath, signal };
-          await makeMissing(segment, found, context, (key, kind, files, frames, timing) => store.put(key, kind, files, frames, timing));
+          await makeMissing(segment, found, { ...context(`s-${segment.index}`, signal), sourcePath: options.sourcePath }, keep);
           return missingCount(found);
         },
       });
@@ -111,14 +108,7 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
         lookUp: async () => ((await store.has(transition.key)) ? 0 : null),
         make: async () => {
           const [tail, head] = await Promise.all([store.get(from.key, ["tail"]), store.get(to.key, ["head"])]);
-          if (!tail?.files.tail || !head?.files.head) throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
-          const startedAt = Date.now();
-          const file = await renderTransition(tail.files.tail, head.files.head, transition.frames, {
-            profile: plan.profile,
-            workDir: path.join(work, `t-${transition.index}`),
-            signal,
-          });
-          await store.put(transition.key, "transition", { body: file }, transition.frames, timing(startedAt, transition.frames));
+          await makeCrossfade(transition, tail?.files.tail, head?.files.head, context(`t-${transition.index}`, signal), keep);
           return 1;
         },
       });
@@ -135,16 +125,17 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
       inSlot: false,
       lookUp: async () => ((await store.has(plan.soundtrackKey)) ? 0 : null),
       make: async () => {
-        const sound = await Promise.all(plan.segments.map((s) => store.get(s.key, ["audio"])));
-        const files = sound.map((piece, i) => {
-          if (!piece?.files.audio) throw new Error(`Scene ${i} has no sound to mix.`);
-          return piece.files.audio;
-        });
+        // Only the sound of scenes that are heard is fetched, as a render does.
+        const sound = await Promise.all(
+          plan.segments.map(async (segment, i) => {
+            if (!segmentIsHeard(segment)) return null;
+            const piece = await store.get(segment.key, ["audio"]);
+            if (!piece?.files.audio) throw new Error(`Scene ${i} has no sound to mix.`);
+            return piece.files.audio;
+          }),
+        );
         const music = plan.music ? await options.sourcePath(plan.music.source) : null;
-        const startedAt = Date.now();
-        const file = path.join(work, "soundtrack.m4a");
-        await renderSoundtrack(plan, files, music, file, { workDir: path.join(work, "soundtrack"), signal });
-        await store.put(plan.soundtrackKey, "soundtrack", { audio: file }, plan.totalFrames, timing(startedAt, plan.totalFrames));
+        await makeSoundtrack(plan, sound, music, context("soundtrack", signal), keep);
         return 1;
       },
     });

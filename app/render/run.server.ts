@@ -7,11 +7,12 @@ import { setMaxListeners } from "node:events";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pieceOnce } from "./piece-once.server";
-import type { PieceStore, PieceTiming, StoredPiece } from "./piece-store";
-import { joinPieces, makePoster, renderSoundtrack, renderTransition, segmentIsHeard, type PieceContext } from "./pieces";
+import type { PieceStore, StoredPiece } from "./piece-store";
+import { joinPieces, makePoster, segmentIsHeard, type PieceContext } from "./pieces";
 import type { RenderPlan, Segment, Transition } from "./plan";
-import { type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
+import { type KeepPiece, type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
 import { SLOT_PRIORITY } from "./slots.server";
+import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
 export interface RenderProgress {
   /** 0–1 of the whole render's work. */
@@ -144,17 +145,12 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   report();
 
   /** A piece this render made: counted, reported, and stored for the next render with its timing. */
-  const keep = (key: string, kind: string, files: Record<string, string>, frames: number, timing: PieceTiming) => {
+  const keep: KeepPiece = (key, kind, files, frames, timing) => {
     counts.rendered += 1;
     renderedKeys.push(key);
     options.onPieceRendered?.(key, kind);
     return store.put(key, kind, files, frames, timing);
   };
-  const timingSince = (startedAt: number, frames: number): PieceTiming => ({
-    resolution: plan.profile.resolution,
-    seconds: (Date.now() - startedAt) / 1000,
-    frames,
-  });
   /** Pieces another render or the render-ahead job made while this one waited for them: reused. */
   const reusedLater = (pieces: number, weight: number) => {
     if (pieces <= 0 && weight <= 0) return;
@@ -216,18 +212,10 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       signal,
       priority: SLOT_PRIORITY.crossfade,
       lookUp: () => store.get(transition.key),
-      make: async () => {
-        if (!from.scene.files.tail || !to.scene.files.head)
-          throw new Error(`Crossfade ${transition.index} is missing its tail or head piece.`);
-        const startedAt = Date.now();
-        const file = await track(transition.key, transition.frames, (onFrames) =>
-          renderTransition(from.scene.files.tail!, to.scene.files.head!, transition.frames, {
-            ...context(`t-${transition.index}`),
-            onFrames,
-          }),
-        );
-        return keep(transition.key, "transition", { body: file }, transition.frames, timingSince(startedAt, transition.frames));
-      },
+      make: () =>
+        track(transition.key, transition.frames, (onFrames) =>
+          makeCrossfade(transition, from.scene.files.tail, to.scene.files.head, { ...context(`t-${transition.index}`), onFrames }, keep),
+        ),
     }).then((outcome) => madeElsewhere(outcome, transition.frames));
   const allTransitions = Promise.all(
     plan.transitions.map(async (transition, i) => {
@@ -258,19 +246,11 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     finish("soundtrack"),
   );
   async function renderTimelineSound(segments: (SceneOf | null)[]) {
-    const file = path.join(options.workDir, "soundtrack.m4a");
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
-    const startedAt = Date.now();
-    await track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
-      renderSoundtrack(
-        plan,
-        segments.map((s, i) => (heard[i] ? s!.scene.files.audio! : null)),
-        music,
-        file,
-        context("soundtrack"),
-      ),
+    const sound = segments.map((s, i) => (heard[i] ? s!.scene.files.audio! : null));
+    return track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>
+      makeSoundtrack(plan, sound, music, context("soundtrack"), keep),
     );
-    return keep(plan.soundtrackKey, "soundtrack", { audio: file }, timeline, timingSince(startedAt, timeline));
   }
 
   const [segments, transitions, soundtrack] = await Promise.all([allSegments, allTransitions, timelineSound]);
