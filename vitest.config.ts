@@ -4,7 +4,7 @@ import { LongestFirst } from "./tests/support/longest-first";
 
 // The same aliases as tsconfig.json's `paths`.
 const alias = { "~": path.resolve(__dirname, "app"), drizzle: path.resolve(__dirname, "drizzle") };
-const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
+const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
 // Files another vitest of the same run takes (scripts/test.js: the throttled-link browser files' lane).
 const EXCLUDED = [...configDefaults.exclude, ...(process.env.TEST_EXCLUDE ?? "").split(",").filter(Boolean)];
 
@@ -16,14 +16,20 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // One pool of processes for every project but unit, one test file at a time in each; each worker has
     // its own database, and each file its own ports, job queue and storage folder
-    // (tests/support/worker-database.ts, test-server.ts). Two workers on two shared cores: three
-    // or four ran the ffmpeg-bound render and upload tests into their timeouts. TEST_WORKERS
-    // overrides (a bigger machine).
+    // (tests/support/worker-database.ts, test-server.ts). Three workers on two shared cores: the
+    // files wait on servers, jobs and browsers much of their time (docs/decisions/016). Three or four
+    // once ran the ffmpeg-bound render and upload tests into their timeouts; those files are lighter
+    // now, and a whole run passed with three. TEST_WORKERS overrides (a bigger machine).
     pool: "forks",
     // The unit project is the exception: pure code, whose few stubbed globals and fake timers each
     // test restores itself, so its files run in threads that keep one module graph from file to
-    // file instead of loading it again for each (34 files: 14 s became 5 s).
-    poolOptions: { forks: { maxForks: TEST_WORKERS, minForks: 1 }, threads: { maxThreads: TEST_WORKERS, minThreads: 1, isolate: false } },
+    // file instead of loading it again for each (34 files: 14 s became 5 s). Two threads at most: with
+    // three, the threads' recycling after the unit files once ended the whole run on an unhandled
+    // "Terminating worker thread" from tinypool, which two have not done.
+    poolOptions: {
+      forks: { maxForks: TEST_WORKERS, minForks: 1 },
+      threads: { maxThreads: Math.min(TEST_WORKERS, 2), minThreads: 1, isolate: false },
+    },
     projects: [
       {
         extends: true,

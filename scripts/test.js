@@ -103,6 +103,8 @@ function sourcesDigest() {
 // two workers that share the cores with everything else (it has its own database server, template
 // and ports, as every run does).
 const SLOW_LINK_FILES = ["tests/e2e/uploads-offline-phone.test.ts", "tests/e2e/uploads-survive-phone.test.ts"];
+// Each lane also writes its timeline (tests/support/timeline-reporter.ts): when each file began and
+// ended, and what it spent before its first test.
 const reportPath = (name) => path.join(root, "test-results", name);
 const lanes =
   vitestArgs.length === 0
@@ -111,6 +113,7 @@ const lanes =
         { report: reportPath("vitest-report-slow-links.json"), args: ["--project", "e2e", ...SLOW_LINK_FILES], env: { TEST_WORKERS: "1" } },
       ]
     : [{ report: reportPath("vitest-report.json"), args: vitestArgs, env: {} }];
+for (const lane of lanes) lane.env.TEST_TIMELINE = lane.report.replace(/\.json$/, "-timeline.json");
 if (lanes.length > 1)
   console.log(`${SLOW_LINK_FILES.length} browser files on a throttled link run in a lane of their own, beside the rest.`);
 
@@ -120,12 +123,14 @@ if (lanes.length > 1)
 const codes = await Promise.all(
   lanes.map(async (lane) => {
     fs.rmSync(lane.report, { force: true });
+    fs.rmSync(lane.env.TEST_TIMELINE, { force: true });
     const args = [
       path.join(root, "node_modules/vitest/vitest.mjs"),
       "run",
       "--reporter=default",
       "--reporter=json",
       `--outputFile.json=${lane.report}`,
+      "--reporter=./tests/support/timeline-reporter.ts",
     ];
     const child = spawn(process.execPath, [...args, ...lane.args], { cwd: root, stdio: "inherit", env: { ...process.env, ...lane.env } });
     return new Promise((resolve) => child.on("close", (status) => resolve(status ?? 1)));
