@@ -6,11 +6,21 @@
 // browser reports its first contentful paint, it parses that text and puts the same elements into
 // the <noscript>, where they load and run as Remix wrote them: the module preloads, then Remix's
 // context, then the module that imports the routes and the entry. Each script gets this script's
-// CSP nonce. Without paint timing it starts after the next frame; in a tab that is not shown (it
-// paints nothing) at once; and should no paint be reported, after START_AT_THE_LATEST_MS anyway.
+// CSP nonce. They go in a few at a time, with a yield to the browser between batches: a module
+// preload starts its download as it is added, and 20–24 of them added in one go made the longest
+// task after the paint (docs/decisions/043-hydration-in-short-tasks.md). Without paint timing it
+// starts after the next frame; in a tab that is not shown (it paints nothing) at once; and should
+// no paint be reported, after START_AT_THE_LATEST_MS anyway.
 
 /** A first paint later than this after the page's HTML has been read is not waited for. */
 const START_AT_THE_LATEST_MS = 3_000;
+
+/**
+ * How long one batch of added elements may hold the main thread before the script yields: React's
+ * scheduler slices its work the same way. Lighthouse's mobile audit counts a task four times as long
+ * as it took and a blocking task from 50 ms, so a batch stays well under 12 ms on any machine.
+ */
+const BATCH_MS = 4;
 
 const READABLE = `(function () {
   var script = document.currentScript;
@@ -25,7 +35,7 @@ const READABLE = `(function () {
     var scripts = parsed.content.querySelector("template");
     holder.textContent = "";
     if (!scripts) return;
-    Array.prototype.forEach.call(scripts.content.children, function (element) {
+    var copies = Array.prototype.map.call(scripts.content.children, function (element) {
       var copy = document.createElement(element.localName);
       Array.prototype.forEach.call(element.attributes, function (attribute) {
         copy.setAttribute(attribute.name, attribute.value);
@@ -34,8 +44,22 @@ const READABLE = `(function () {
         copy.nonce = script.nonce;
         copy.textContent = element.textContent;
       }
-      holder.appendChild(copy);
+      return copy;
     });
+    appendFrom(copies, 0);
+  }
+  function appendFrom(copies, next) {
+    var batchStart = Date.now();
+    while (next < copies.length) {
+      holder.appendChild(copies[next]);
+      next += 1;
+      if (next < copies.length && Date.now() - batchStart >= ${BATCH_MS}) {
+        setTimeout(function () {
+          appendFrom(copies, next);
+        }, 0);
+        return;
+      }
+    }
   }
   var paintTiming = window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).indexOf("paint") >= 0;
   if (document.visibilityState !== "visible") {
