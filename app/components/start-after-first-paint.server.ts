@@ -16,9 +16,10 @@
 const START_AT_THE_LATEST_MS = 3_000;
 
 /**
- * How long one batch of added elements may hold the main thread before the script yields: React's
- * scheduler slices its work the same way. Lighthouse's mobile audit counts a task four times as long
- * as it took and a blocking task from 50 ms, so a batch stays well under 12 ms on any machine.
+ * How long one batch of added elements may hold the main thread before the script yields (the first
+ * batch counts the reading of the <noscript>'s text too), as React's scheduler slices its own work.
+ * Lighthouse's mobile audit counts a task as four times as long as it took, and as blocking from
+ * 50 ms: a batch, with the one element added past its time, stays well under 12.5 ms.
  */
 const BATCH_MS = 4;
 
@@ -30,6 +31,7 @@ const READABLE = `(function () {
   function start() {
     if (started) return;
     started = true;
+    var began = Date.now();
     var parsed = document.createElement("template");
     parsed.innerHTML = holder.textContent;
     var scripts = parsed.content.querySelector("template");
@@ -46,16 +48,15 @@ const READABLE = `(function () {
       }
       return copy;
     });
-    appendFrom(copies, 0);
+    appendFrom(copies, 0, began);
   }
-  function appendFrom(copies, next) {
-    var batchStart = Date.now();
+  function appendFrom(copies, next, batchStart) {
     while (next < copies.length) {
       holder.appendChild(copies[next]);
       next += 1;
       if (next < copies.length && Date.now() - batchStart >= ${BATCH_MS}) {
         setTimeout(function () {
-          appendFrom(copies, next);
+          appendFrom(copies, next, Date.now());
         }, 0);
         return;
       }
