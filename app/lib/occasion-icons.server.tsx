@@ -32,9 +32,9 @@ import { WEDDING_GUESTBOOK_TYPE, type OccasionType } from "~/domain/occasions";
 // keeps the emoji as data): an emoji shows as an empty box on a device without an emoji font. The
 // pages draw them from one cached SVG file of symbols (/icons/occasions.svg, OccasionIcon), so a page
 // carries no drawing code and a list of occasions costs one file, drawn within the page: a picture
-// in an <img> is an SVG document of its own, which the browser loads and paints on the page's main
-// thread, one per picture (docs/decisions/043-hydration-in-short-tasks.md). Each picture is also
-// served alone (/icons/occasions/{type}).
+// in an <img> is an SVG document of its own, which the browser loads, lays out and paints on the
+// page's main thread, one per picture (docs/decisions/043-short-tasks-after-the-first-paint.md).
+// Each picture is also served alone (/icons/occasions/{type}).
 
 const ICONS: Record<OccasionType | typeof WEDDING_GUESTBOOK_TYPE, LucideIcon> = {
   birthday: Cake,
