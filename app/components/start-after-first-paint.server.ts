@@ -7,10 +7,10 @@
 // the <noscript>, where they load and run as Remix wrote them: the module preloads, then Remix's
 // context, then the module that imports the routes and the entry. Each script gets this script's
 // CSP nonce. They go in a few at a time, with a yield to the browser between batches: a module
-// preload starts its download as it is added, and 20–24 of them added in one go made the longest
-// task after the paint (docs/decisions/043-hydration-in-short-tasks.md). Without paint timing it
-// starts after the next frame; in a tab that is not shown (it paints nothing) at once; and should
-// no paint be reported, after START_AT_THE_LATEST_MS anyway.
+// preload starts its download as it is added, and 20–24 of them added in one go made one of the
+// longest tasks after the paint (docs/decisions/043-short-tasks-after-the-first-paint.md). Without
+// paint timing it starts after the next frame; in a tab that is not shown (it paints nothing) at
+// once; and should no paint be reported, after START_AT_THE_LATEST_MS anyway.
 
 /** A first paint later than this after the page's HTML has been read is not waited for. */
 const START_AT_THE_LATEST_MS = 3_000;
