@@ -1,19 +1,10 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  ScrollRestoration,
-  useLoaderData,
-  useMatches,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, useLoaderData, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppStyles } from "./components/app-styles";
 import { useNonce } from "./components/nonce";
 import { ScriptsAfterFirstPaint } from "./components/scripts-after-first-paint";
+import { ScrollRestoration } from "./components/scroll-restoration";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";

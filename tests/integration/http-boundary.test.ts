@@ -165,4 +165,24 @@ describe("occasion pictures", () => {
     }
     expect((await fetch(`${server.url}/icons/occasions/not-an-occasion`)).status).toBe(404);
   });
+
+  test("every occasion's picture is a symbol of one SVG file, cached for a day, drawn at the size of its view box", async () => {
+    const reply = await fetch(`${server.url}/icons/occasions.svg`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toBe("image/svg+xml");
+    expect(reply.headers.get("cache-control")).toContain("max-age=86400");
+    const sprite = await reply.text();
+    expect(sprite).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg">/);
+    const ids = [...sprite.matchAll(/<symbol id="([^"]+)" viewBox="0 0 24 24">/g)].map((match) => match[1]);
+    expect(ids).toEqual(expect.arrayContaining(["birthday", "memorial", "wedding-guestbook"]));
+    expect(new Set(ids).size).toBe(ids.length);
+    // The same drawing as the picture served alone: its paths, in the same ink and stroke.
+    const birthday = sprite.slice(
+      sprite.indexOf('<symbol id="birthday"'),
+      sprite.indexOf("</symbol>", sprite.indexOf('<symbol id="birthday"')),
+    );
+    const alone = await fetch(`${server.url}/icons/occasions/birthday`).then((r) => r.text());
+    expect(birthday.match(/<path d="[^"]+"/g)).toEqual(alone.match(/<path d="[^"]+"/g));
+    expect(birthday).toContain('stroke="#1f5fd6" stroke-width="1.6"');
+  });
 });

@@ -1,16 +1,18 @@
 /**
- * An occasion's picture (app/lib/occasion-icons.server.tsx), decorative: the occasion's name is
- * always written beside it.
+ * An occasion's picture, decorative: the occasion's name is always written beside it. It is drawn
+ * from the symbols of /icons/occasions.svg (app/lib/occasion-icons.server.tsx): one file for every
+ * occasion on a page, drawn within the page rather than as an image document of its own each.
  */
 export function OccasionIcon({ type, size = 48, className }: { type: string; size?: number; className?: string }) {
   return (
-    <img
+    <svg
       className={className ? `occasion-icon ${className}` : "occasion-icon"}
-      src={`/icons/occasions/${encodeURIComponent(type)}`}
-      alt=""
       width={size}
       height={size}
-      decoding="async"
-    />
+      aria-hidden="true"
+      focusable="false"
+    >
+      <use href={`/icons/occasions.svg#${encodeURIComponent(type)}`} />
+    </svg>
   );
 }
