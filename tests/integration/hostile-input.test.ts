@@ -150,6 +150,10 @@ function send(method: string, rawPath: string, headers: Record<string, string>, 
   return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
     let answered = false;
     // A fresh connection each time (agent: false): a reused one the server just closed would reset.
+    // Asked to be kept alive, as a browser's is: a server that answers before reading a large body
+    // (a 401, a 413) then reads the rest and drops it. On a connection asked to close, it closed
+    // while the body was still coming, and the reset could reach us before its answer did, which
+    // the kernel then discards. Closed here once the answer is read.
     const request = http.request(
       {
         host: "localhost",
@@ -157,19 +161,20 @@ function send(method: string, rawPath: string, headers: Record<string, string>, 
         agent: false,
         method,
         path: rawPath,
-        headers: { ...headers, "content-length": String(bytes?.length ?? 0) },
+        headers: { connection: "keep-alive", ...headers, "content-length": String(bytes?.length ?? 0) },
       },
       (response) => {
         answered = true;
         const parts: Buffer[] = [];
         response.on("data", (part: Buffer) => parts.push(part));
-        response.on("end", () =>
+        response.on("end", () => {
+          request.destroy();
           resolve({
             status: response.statusCode!,
             type: String(response.headers["content-type"] ?? ""),
             body: Buffer.concat(parts).toString("utf8"),
-          }),
-        );
+          });
+        });
         response.on("error", reject);
       },
     );
