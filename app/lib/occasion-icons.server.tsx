@@ -80,10 +80,25 @@ export function occasionIconSvg(type: string): string | null {
  * the picture and its strokes scale with the size it is drawn at, as the standalone file does.
  */
 export function occasionIconSprite(): string {
+  // The same document for every request: drawn once.
+  sprite ??= drawSprite();
+  return sprite;
+}
+
+let sprite: string | undefined;
+
+function drawSprite() {
   const symbols = Object.entries(ICONS).map(([type, Icon]) => (
     <symbol key={type} id={type} viewBox="0 0 24 24">
       <Icon color={INK} size={24} strokeWidth={1.6} />
     </symbol>
   ));
   return renderToStaticMarkup(<svg xmlns="http://www.w3.org/2000/svg">{symbols}</svg>);
+}
+
+/** An occasion picture's answer, the sprite's or one picture's: SVG, cached by the browser for a day. */
+export function svgResponse(svg: string) {
+  return new Response(svg, {
+    headers: { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff" },
+  });
 }
