@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -16,15 +17,36 @@ declare module "vitest" {
   }
 }
 
+/** A port no one listens on, for a server a test starts (it listens on it a moment later). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  // Below the range the kernel hands out to outgoing connections: a port from that range (what
+  // listening on port 0 gives) was sometimes taken by some process's connection in the seconds
+  // between this check and the server's own listen, and the server failed with EADDRINUSE.
+  const [from, to] = [20_000, ephemeralPortsStart()];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = from + crypto.randomInt(to - from);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`No free port found between ${from} and ${to}.`);
+}
+
+/** The first port of the kernel's range for outgoing connections (Linux), else the usual one. */
+function ephemeralPortsStart() {
+  try {
+    const first = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return first > 21_000 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Whether the port can be listened on, on every address, as the servers under test listen. */
+function portIsFree(port: number) {
+  return new Promise<boolean>((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
