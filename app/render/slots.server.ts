@@ -1,3 +1,4 @@
+import os from "node:os";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 
@@ -71,3 +72,10 @@ export class RenderSlots {
 const abortError = () => Object.assign(new Error("The render was cancelled."), { name: "AbortError" });
 
 export const renderSlots = () => singleton("renderSlots", () => new RenderSlots(env().RENDER_CONCURRENCY));
+
+/**
+ * Decoding threads for a clip in a render job: the cores each slot has. On two cores with two
+ * slots that is one: both slots' encoders already keep the cores busy, and a frame-threaded
+ * decoder beside them only added its synchronisation (bench/README.md).
+ */
+export const decoderThreads = () => Math.max(1, Math.floor(os.availableParallelism() / env().RENDER_CONCURRENCY));

@@ -266,6 +266,14 @@ describe("a scene's own frames", () => {
     expect(args).toContain("part-%d.mp4");
   });
 
+  test("decode the clip with the threads they are given, one unless told", () => {
+    const clipInput = (args: string[]) => args.indexOf("-i");
+    const one = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"]);
+    expect(one.slice(clipInput(one) - 4, clipInput(one) - 2)).toEqual(["-threads", "1"]);
+    const two = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"], 2);
+    expect(two.slice(clipInput(two) - 4, clipInput(two) - 2)).toEqual(["-threads", "2"]);
+  });
+
   test("written as one part, are encoded as before, to the part's own file", () => {
     const args = segmentArgs(segment, inputs, outputs(segment.parts.slice(1)), PROFILES["1080p"]);
     expect(encoders(args)).toBe(1);

@@ -94,7 +94,13 @@ export function decodedRange(segment: Segment, outputs: SegmentOutputs) {
 }
 
 /** ffmpeg arguments (without the progress options) that write the asked-for pieces of a segment. */
-export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: SegmentOutputs, profile: OutputProfile): string[] {
+export function segmentArgs(
+  segment: Segment,
+  inputs: SegmentInputs,
+  outputs: SegmentOutputs,
+  profile: OutputProfile,
+  decoderThreads = 1,
+): string[] {
   const { fps } = profile;
   const { frames, headFrames, tailFrames } = segment;
   const frame = { width: profile.width, height: profile.height };
@@ -132,7 +138,9 @@ export function segmentArgs(segment: Segment, inputs: SegmentInputs, outputs: Se
     return { frame, args: ["-ss", Math.max(0, inputs.inSeconds + (frame - 0.5) / fps).toFixed(6), "-i", inputs.picture] };
   };
   const seek = clipSeek(first);
-  const args = isClip ? seek.args : stillInput(inputs.picture);
+  // The clip's decoder gets the cores a render slot has (`decoderThreads`): two scene jobs on two
+  // cores each decoding with frame threads spent ~5% more CPU, and took ~5% longer, than with one.
+  const args = isClip ? ["-threads", String(decoderThreads), ...seek.args] : stillInput(inputs.picture);
   const box = inputs.textBox;
   const captions = written.filter((w) => w.caption);
   if (box && captions.length) args.push(...stillInput(box.file));

@@ -5,6 +5,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { runFfmpeg } from "~/media/run.server";
+import { decoderThreads } from "../slots.server";
 import { videoEncodingArgs } from "./encoding";
 import type { PieceContext } from "./segment.server";
 import { expectFrames } from "./verify.server";
@@ -15,7 +16,14 @@ export type TransitionContext = Pick<PieceContext, "profile" | "workDir" | "sign
  * The arguments of a crossfade over `frames` frames (pure). Frame n shows the incoming picture
  * at (n + 1) / (frames + 1): neither end repeats a frame its neighbouring body already shows.
  */
-export function transitionArgs(tailFile: string, headFile: string, frames: number, output: string, ctx: Pick<PieceContext, "profile">) {
+export function transitionArgs(
+  tailFile: string,
+  headFile: string,
+  frames: number,
+  output: string,
+  ctx: Pick<PieceContext, "profile">,
+  decoderThreads = 1,
+) {
   const { fps } = ctx.profile;
   const graph = [
     `[0:v]settb=1/${fps},setpts=N[from]`,
@@ -28,8 +36,13 @@ export function transitionArgs(tailFile: string, headFile: string, frames: numbe
     "-v",
     "error",
     "-y",
+    // Each lossless snippet is decoded with the threads a render slot has, as a clip is (slots.server.ts).
+    "-threads",
+    String(decoderThreads),
     "-i",
     tailFile,
+    "-threads",
+    String(decoderThreads),
     "-i",
     headFile,
     "-filter_complex",
@@ -46,7 +59,7 @@ export async function renderTransition(tailFile: string, headFile: string, frame
   const output = path.join(ctx.workDir, "transition.mp4");
   const { onFrames } = ctx;
   try {
-    await runFfmpeg(transitionArgs(tailFile, headFile, frames, output, ctx), {
+    await runFfmpeg(transitionArgs(tailFile, headFile, frames, output, ctx, decoderThreads()), {
       signal: ctx.signal,
       onProgress: onFrames && ((p) => onFrames(p.done ? frames : Math.min(frames, p.frame ?? 0))),
     });
