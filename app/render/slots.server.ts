@@ -74,8 +74,8 @@ const abortError = () => Object.assign(new Error("The render was cancelled."), {
 export const renderSlots = () => singleton("renderSlots", () => new RenderSlots(env().RENDER_CONCURRENCY));
 
 /**
- * Decoding threads for a clip in a render job: the cores each slot has. On two cores with two
- * slots that is one: both slots' encoders already keep the cores busy, and a frame-threaded
- * decoder beside them only added its synchronisation (bench/README.md).
+ * Threads for each decoder and encoder of a render job: the cores each slot has. On two cores with
+ * two slots that is one: two jobs then keep both cores busy, where two threads each spent ~5% more
+ * CPU synchronising and left the cores idle between frames (bench/README.md).
  */
-export const decoderThreads = () => Math.max(1, Math.floor(os.availableParallelism() / env().RENDER_CONCURRENCY));
+export const slotThreads = () => Math.max(1, Math.floor(os.availableParallelism() / env().RENDER_CONCURRENCY));

@@ -259,23 +259,25 @@ describe("a scene's own frames", () => {
   const encoders = (args: string[]) => args.filter((a) => a === "libx264").length;
 
   test("go through one encoder when both parts are written, cut where the plain part starts", () => {
-    const args = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"]);
+    const args = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"], 1);
     expect(encoders(args)).toBe(1);
     expect(args[args.indexOf("-force_key_frames") + 1]).toBe("expr:eq(n,90)");
     expect(args[args.indexOf("-segment_frames") + 1]).toBe("90");
     expect(args).toContain("part-%d.mp4");
   });
 
-  test("decode the clip with the threads they are given, one unless told", () => {
-    const clipInput = (args: string[]) => args.indexOf("-i");
-    const one = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"]);
-    expect(one.slice(clipInput(one) - 4, clipInput(one) - 2)).toEqual(["-threads", "1"]);
-    const two = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"], 2);
-    expect(two.slice(clipInput(two) - 4, clipInput(two) - 2)).toEqual(["-threads", "2"]);
+  test("decode the clip and encode with the threads they are given", () => {
+    for (const threads of [1, 2]) {
+      const args = segmentArgs(segment, inputs, outputs(segment.parts), PROFILES["1080p"], threads);
+      const clipInput = args.indexOf("-i");
+      expect(args.slice(clipInput - 4, clipInput - 2)).toEqual(["-threads", String(threads)]);
+      const encoder = args.indexOf("libx264");
+      expect(args[args.indexOf("-threads", encoder) + 1]).toBe(String(threads));
+    }
   });
 
   test("written as one part, are encoded as before, to the part's own file", () => {
-    const args = segmentArgs(segment, inputs, outputs(segment.parts.slice(1)), PROFILES["1080p"]);
+    const args = segmentArgs(segment, inputs, outputs(segment.parts.slice(1)), PROFILES["1080p"], 1);
     expect(encoders(args)).toBe(1);
     expect(args).not.toContain("segment");
     expect(args.at(-1)).toBe("audio.wav");
@@ -289,7 +291,7 @@ describe("joining and loudness", () => {
   });
 
   test("every piece is encoded alike, whatever the profile", () => {
-    const args = videoEncodingArgs(PROFILES["720p"]);
+    const args = videoEncodingArgs(PROFILES["720p"], 2);
     for (const option of ["-crf", "-profile:v", "-level:v", "-pix_fmt", "-r", "-g", "-threads"]) expect(args).toContain(option);
     expect(args.slice(args.indexOf("-r"), args.indexOf("-r") + 2)).toEqual(["-r", "30"]);
   });

@@ -31,9 +31,13 @@ export function videoMaxKbits(profile: Pick<OutputProfile, "width" | "height">) 
   return Math.max(500, Math.round((MAX_KBITS_1080P * profile.width * profile.height) / (1920 * 1080)));
 }
 
-/** Output options of every body and transition (without the file name). */
-export function videoEncodingArgs(profile: OutputProfile): string[] {
-  return [...videoCodecArgs(profile), ...mp4Args(profile)];
+/**
+ * Output options of every body and transition (without the file name), for an encoder of `threads`
+ * threads: the cores its render slot has (`slotThreads`). The thread count only changes how each
+ * frame is cut into slices, nothing a join or a player depends on.
+ */
+export function videoEncodingArgs(profile: OutputProfile, threads: number): string[] {
+  return [...videoCodecArgs(profile, threads), ...mp4Args(profile)];
 }
 
 /**
@@ -43,10 +47,10 @@ export function videoEncodingArgs(profile: OutputProfile): string[] {
  * their own (docs/decisions/038). Each cut is an IDR frame, so a part decodes alone and joins with
  * parts encoded on their own exactly as they would: same settings, same MP4, starting at 0.
  */
-export function videoPartsArgs(profile: OutputProfile, partFrames: readonly number[], pattern: string): string[] {
+export function videoPartsArgs(profile: OutputProfile, partFrames: readonly number[], pattern: string, threads: number): string[] {
   const cuts = partFrames.slice(0, -1).map((_, i) => partFrames.slice(0, i + 1).reduce((sum, n) => sum + n, 0));
   return [
-    ...videoCodecArgs(profile),
+    ...videoCodecArgs(profile, threads),
     "-force_key_frames",
     `expr:${cuts.map((n) => `eq(n,${n})`).join("+")}`,
     // A forced key frame is otherwise an I frame that later frames may still refer across.
@@ -74,7 +78,7 @@ export function videoPartsArgs(profile: OutputProfile, partFrames: readonly numb
 }
 
 /** The encoder's own options, shared by every way a video piece is written. */
-function videoCodecArgs(profile: OutputProfile): string[] {
+function videoCodecArgs(profile: OutputProfile, threads: number): string[] {
   return [
     "-an",
     "-c:v",
@@ -84,8 +88,8 @@ function videoCodecArgs(profile: OutputProfile): string[] {
     // The simplest motion search and sub-pixel refinement: on a phone's 1080p clip x264 spent 31%
     // less CPU for the same SSIM (0.987) at the same CRF, in 13% more bits, within the cap below
     // (docs/decisions/040). The pieces are most of a render's work; a plain encode is the yardstick.
-    // The two threads share each frame (slices) instead of holding a frame each: ~45 MB less at
-    // 1080p for the same CPU, size and SSIM; two scenes run at once in 1 GB.
+    // Threads share each frame (slices) instead of holding a frame each: ~45 MB less at 1080p for
+    // the same CPU, size and SSIM; two scenes run at once in 1 GB.
     "-x264-params",
     "me=dia:subme=1:sliced-threads=1",
     "-crf",
@@ -109,9 +113,10 @@ function videoCodecArgs(profile: OutputProfile): string[] {
     String(gopFrames(profile)),
     "-sc_threshold",
     "0",
-    // Two encoder threads gained ~9% on two cores (docs/rendering.md); two pieces run at a time.
+    // The cores of one render slot: on two cores with two slots, one thread each kept both cores
+    // busier than two sliced threads each (bench/README.md, 2026-11-28).
     "-threads",
-    "2",
+    String(threads),
     // Stills and title cards are converted to BT.709 (see stills.ts); saying so keeps players from guessing.
     ...BT709_TAGS,
   ];

@@ -99,7 +99,7 @@ export function segmentArgs(
   inputs: SegmentInputs,
   outputs: SegmentOutputs,
   profile: OutputProfile,
-  decoderThreads = 1,
+  threads: number,
 ): string[] {
   const { fps } = profile;
   const { frames, headFrames, tailFrames } = segment;
@@ -138,9 +138,10 @@ export function segmentArgs(
     return { frame, args: ["-ss", Math.max(0, inputs.inSeconds + (frame - 0.5) / fps).toFixed(6), "-i", inputs.picture] };
   };
   const seek = clipSeek(first);
-  // The clip's decoder gets the cores a render slot has (`decoderThreads`): two scene jobs on two
-  // cores each decoding with frame threads spent ~5% more CPU, and took ~5% longer, than with one.
-  const args = isClip ? ["-threads", String(decoderThreads), ...seek.args] : stillInput(inputs.picture);
+  // The clip's decoder, and each encoder, get the cores a render slot has (`threads`): two scene
+  // jobs on two cores each decoding with frame threads spent ~5% more CPU, and took ~5% longer,
+  // than with one.
+  const args = isClip ? ["-threads", String(threads), ...seek.args] : stillInput(inputs.picture);
   const box = inputs.textBox;
   const captions = written.filter((w) => w.caption);
   if (box && captions.length) args.push(...stillInput(box.file));
@@ -228,7 +229,7 @@ export function segmentArgs(
   const encoded: { label: string; start: number; end: number; args: string[] }[] = [
     ...written
       .filter((w) => !(joint && w.label.startsWith("part")))
-      .map((w) => ({ ...w, args: [...(w.lossless ? losslessVideoArgs(profile) : videoEncodingArgs(profile)), w.file] })),
+      .map((w) => ({ ...w, args: [...(w.lossless ? losslessVideoArgs(profile) : videoEncodingArgs(profile, threads)), w.file] })),
     ...(joint
       ? [
           {
@@ -238,6 +239,7 @@ export function segmentArgs(
               profile,
               outputs.parts.map(({ part }) => part.end - part.start),
               outputs.partsPattern!,
+              threads,
             ),
           },
         ]

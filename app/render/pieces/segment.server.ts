@@ -9,7 +9,7 @@ import path from "node:path";
 import { probeMedia } from "~/media/probe.server";
 import { type FfmpegProgress, runFfmpeg } from "~/media/run.server";
 import type { OutputProfile, ScenePart, Segment } from "../plan";
-import { decoderThreads } from "../slots.server";
+import { slotThreads } from "../slots.server";
 import { ThemeAssetError, resolveThemeAsset } from "./assets.server";
 import { type PlacedImage, renderTextBox, renderTitleCard } from "./cards.server";
 import { renderCollage } from "./collage.server";
@@ -70,7 +70,7 @@ export async function renderSegmentPieces(
     const captioned = wanted.parts.some((p) => p.kind === "caption");
     const inputs = await prepareInputs(segment, ctx, scratch, captioned);
     ctx.signal?.throwIfAborted();
-    await runFfmpeg(segmentArgs(segment, inputs, outputs, profile, decoderThreads()), {
+    await runFfmpeg(segmentArgs(segment, inputs, outputs, profile, slotThreads()), {
       signal: ctx.signal,
       onProgress: ctx.onFrames && progressReporter(progressOutput(segment, outputs), first, last - first, ctx.onFrames),
     });

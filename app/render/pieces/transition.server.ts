@@ -5,7 +5,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { runFfmpeg } from "~/media/run.server";
-import { decoderThreads } from "../slots.server";
+import { slotThreads } from "../slots.server";
 import { videoEncodingArgs } from "./encoding";
 import type { PieceContext } from "./segment.server";
 import { expectFrames } from "./verify.server";
@@ -22,7 +22,7 @@ export function transitionArgs(
   frames: number,
   output: string,
   ctx: Pick<PieceContext, "profile">,
-  decoderThreads = 1,
+  threads: number,
 ) {
   const { fps } = ctx.profile;
   const graph = [
@@ -36,20 +36,20 @@ export function transitionArgs(
     "-v",
     "error",
     "-y",
-    // Each lossless snippet is decoded with the threads a render slot has, as a clip is (slots.server.ts).
+    // The decoders and the encoder have the cores a render slot has, as a scene's do (slots.server.ts).
     "-threads",
-    String(decoderThreads),
+    String(threads),
     "-i",
     tailFile,
     "-threads",
-    String(decoderThreads),
+    String(threads),
     "-i",
     headFile,
     "-filter_complex",
     graph,
     "-map",
     "[out]",
-    ...videoEncodingArgs(ctx.profile),
+    ...videoEncodingArgs(ctx.profile, threads),
     output,
   ];
 }
@@ -59,7 +59,7 @@ export async function renderTransition(tailFile: string, headFile: string, frame
   const output = path.join(ctx.workDir, "transition.mp4");
   const { onFrames } = ctx;
   try {
-    await runFfmpeg(transitionArgs(tailFile, headFile, frames, output, ctx, decoderThreads()), {
+    await runFfmpeg(transitionArgs(tailFile, headFile, frames, output, ctx, slotThreads()), {
       signal: ctx.signal,
       onProgress: onFrames && ((p) => onFrames(p.done ? frames : Math.min(frames, p.frame ?? 0))),
     });
