@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import os from "node:os";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
@@ -27,14 +28,29 @@ export class RenderSlots {
     this.free = size;
   }
 
-  /** Runs `job` when a slot is free; a job cancelled while waiting never starts. */
+  /**
+   * Runs `job` when a slot is free; a job cancelled while waiting never starts. Inside it,
+   * `slotThreads()` answers the threads its ffmpeg may use.
+   */
   async run<T>(job: () => Promise<T>, signal?: AbortSignal, priority: number = SLOT_PRIORITY.scene): Promise<T> {
     await this.acquire(signal, priority);
     try {
-      return await job();
+      return await jobThreads.run(this.threadsNow(), job);
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * The cores a job starting now may take: all of them when it runs alone with nothing waiting (a
+   * caption's scene, a crossfade at the end of a render), else its share of them. Two jobs on two
+   * cores with one thread each for decoding and encoding kept both cores busy, where two threads
+   * each synchronised and left them idle between frames: two clip scenes at once took 13% less
+   * time; one alone with one thread took 18% more (bench/README.md, 2026-11-28).
+   */
+  private threadsNow() {
+    const busy = this.size - this.free + this.waiting.length;
+    return Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, Math.min(this.size, busy))));
   }
 
   private acquire(signal: AbortSignal | undefined, priority: number) {
@@ -73,9 +89,10 @@ const abortError = () => Object.assign(new Error("The render was cancelled."), {
 
 export const renderSlots = () => singleton("renderSlots", () => new RenderSlots(env().RENDER_CONCURRENCY));
 
+const jobThreads = new AsyncLocalStorage<number>();
+
 /**
- * Threads for each decoder and encoder of a render job: the cores each slot has. On two cores with
- * two slots that is one: two jobs then keep both cores busy, where two threads each spent ~5% more
- * CPU synchronising and left the cores idle between frames (bench/README.md).
+ * Threads for each decoder and encoder of the render job running here (`RenderSlots.run`); outside
+ * a slot (a test calling a piece's maker directly), the cores a slot has.
  */
-export const slotThreads = () => Math.max(1, Math.floor(os.availableParallelism() / env().RENDER_CONCURRENCY));
+export const slotThreads = () => jobThreads.getStore() ?? Math.max(1, Math.floor(os.availableParallelism() / env().RENDER_CONCURRENCY));

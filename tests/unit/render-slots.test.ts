@@ -1,5 +1,6 @@
+import os from "node:os";
 import { describe, expect, test } from "vitest";
-import { RenderSlots, SLOT_PRIORITY } from "~/render/slots.server";
+import { RenderSlots, SLOT_PRIORITY, slotThreads } from "~/render/slots.server";
 
 describe("render slots", () => {
   test("a crossfade goes before scenes that asked earlier, and jobs of one kind go in the order they asked", async () => {
@@ -28,5 +29,30 @@ describe("render slots", () => {
     await expect(cancelled).rejects.toMatchObject({ name: "AbortError" });
     await Promise.all([first, next]);
     expect(started).toEqual(["first", "next"]);
+  });
+
+  test("a job alone may take every core; jobs side by side, or with others waiting, share them", async () => {
+    const cores = os.availableParallelism();
+    const slots = new RenderSlots(2);
+    const seen: Record<string, number> = {};
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const job = (name: string, until?: Promise<void>) =>
+      slots.run(async () => {
+        seen[name] = slotThreads();
+        await until;
+      });
+    await job("alone");
+    const first = job("first", held);
+    const second = job("second", held);
+    const third = job("third");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await Promise.all([first, second, third]);
+    expect(seen.alone).toBe(cores);
+    // The first and the second began side by side, with the third waiting.
+    expect(seen.first).toBe(Math.max(1, Math.floor(cores / 2)));
+    expect(seen.second).toBe(Math.max(1, Math.floor(cores / 2)));
+    expect(seen.third).toBeGreaterThanOrEqual(Math.max(1, Math.floor(cores / 2)));
   });
 });
