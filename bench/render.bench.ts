@@ -1,4 +1,4 @@
-// Render benchmark: node --import tsx bench/render.bench.ts [--long-plan] [--only=720p|1080p] [--grainy]
+// Render benchmark: node --import tsx bench/render.bench.ts [--long-plan] [--only=720p|1080p] [--grainy] [--ladder]
 //
 // The reference job: 20 clips of 8 s — landscape, portrait, rotated, some without sound —
 // and 10 photos, intro, outro, a text box on every item, 0.5 s crossfades and music: about 190 s.
@@ -15,6 +15,10 @@
 //                  the crossfades beside the cards (and, with the music moved, the soundtrack)
 //                                                                         target ≤ 0.5 × baseline
 //   peak memory  — the whole process tree (node + ffmpeg children)       target ≤ 1 GB
+// Then the published video's HLS ladder (docs/decisions/036), three ways on the same video: from
+// the MP4 (decoded and encoded whole, as before rung pieces), from rung pieces the ladder job makes,
+// and from rung pieces prepared ahead (the ladder job only joins them); with what making the rung
+// pieces ahead cost, off the publish path. --ladder leaves out the full, caption and theme renders.
 // --long-plan adds a 600-clip plan of synthetic 1.2 s clips at 720p: it must render, with peak
 // memory flat in the number of clips (compared with a 60-clip plan of the same clips).
 // The clips carry at least as much detail as a phone's: re-encoded at CRF 20 without the renditions'
@@ -32,8 +36,9 @@ import { ffmpegPath } from "~/media/ffmpeg-paths.server";
 import { photoRendition } from "~/media/images.server";
 import { RENDITION_DEFAULTS, normaliseArgs, normaliseVideo } from "~/media/normalise-video.server";
 import type { MediaProbe } from "~/media/probe.server";
+import { ladderRungs, playlistSegments, rungFiles } from "~/render/ladder";
 import type { PieceStore } from "~/render/piece-store";
-import { planRender, type PlanMedia, type PlanTheme, type Resolution } from "~/render/plan";
+import { planRender, type PlanMedia, type PlanTheme, type RenderPlan, type Resolution } from "~/render/plan";
 import { prepareRender } from "~/render/prepare.server";
 import { runRender } from "~/render/run.server";
 import { MESSAGES, NAMES, measure, x264Baseline } from "./bench-server";
@@ -42,6 +47,7 @@ const run = promisify(execFile);
 const args = new Set(process.argv.slice(2));
 const only = [...args].find((a) => a.startsWith("--only="))?.slice(7) as Resolution | undefined;
 const grainy = args.has("--grainy");
+const ladderOnly = args.has("--ladder");
 /** Strength of the fresh noise laid over the moving test picture in every frame. */
 const NOISE = grainy ? 12 : 4;
 const CACHE = path.join(os.tmpdir(), "chorus-render-bench");
@@ -261,6 +267,16 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
   // The baseline runs before and after the renders; ratios are to the mean of the two, so a machine
   // that slows down or speeds up during the run moves both sides alike.
   const before = await x264Baseline(plan.profile, plan.durationSeconds, dir);
+  if (ladderOnly) {
+    const aheadStore = diskStore(path.join(dir, "store-ahead"));
+    await prepareRender(plan, { store: aheadStore, sourcePath });
+    const publish = await measure("publish (prepared ahead)", () =>
+      runRender(plan, { store: aheadStore, sourcePath, workDir: path.join(dir, "work-publish"), output: path.join(dir, "publish.mp4") }),
+    );
+    await benchLadder(plan, aheadStore, publish.result.output, publish.seconds, before.seconds, dir);
+    await rm(dir, { recursive: true, force: true });
+    return;
+  }
 
   const full = await measure("full render, nothing stored", () =>
     runRender(plan, {
@@ -319,7 +335,69 @@ async function benchResolution(resolution: Resolution, items: Awaited<ReturnType
   console.log(`  → theme and music change ${ratio(themeAndMusic)} × baseline (target ≤ 0.5); ${pieces(themeAndMusic)}`);
   const peak = Math.max(full.peak, publish.peak, caption.peak, theme.peak, themeAndMusic.peak);
   console.log(`  → peak memory ${(peak / 1024 ** 3).toFixed(2)} GB (target ≤ 1 GB)`);
+  await benchLadder(plan, aheadStore, publish.result.output, publish.seconds, base.seconds, dir);
   await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * The published video's ladder three ways, side by side: from the MP4; from rung pieces the ladder
+ * job makes first; from rung pieces made ahead. Each is what the ladder job spends between the
+ * publish and the ladder's record, less storing its files (a copy on local disk).
+ */
+async function benchLadder(plan: RenderPlan, store: PieceStore, mp4: string, publishSeconds: number, baseline: number, dir: string) {
+  const { makeLadder } = await import("~/render/ladder.server");
+  const { rungPiecesFor } = await import("~/render/rung-pieces.server");
+  const folder = async (name: string) => {
+    const made = path.join(dir, name);
+    await rm(made, { recursive: true, force: true });
+    await mkdir(made, { recursive: true });
+    return made;
+  };
+  console.log(
+    `  ladder (${ladderRungs(plan.profile.width, plan.profile.height)
+      .map((r) => r.name)
+      .join(", ")}):`,
+  );
+  const out = { mp4: await folder("hls-mp4"), job: await folder("hls-job"), ahead: await folder("hls-ahead") };
+  const fromMp4 = await measure("ladder from the MP4", () => makeLadder(mp4, out.mp4));
+  let piecesSeconds = 0;
+  const fromPieces = async (into: string) => {
+    const started = performance.now();
+    const pieces = await rungPiecesFor(plan, { store, workDir: path.join(dir, "work-rungs") });
+    piecesSeconds = (performance.now() - started) / 1000;
+    return { pieces, ladder: await makeLadder(mp4, into, { pieces: pieces.files }) };
+  };
+  const inJob = await measure("ladder, rung pieces made in it", () => fromPieces(out.job));
+  const madeSeconds = piecesSeconds;
+  const ahead = await measure("ladder, rung pieces made ahead", () => fromPieces(out.ahead));
+  const ratio = (seconds: number) => `${(seconds / baseline).toFixed(2)} × baseline`;
+  console.log(`  → publish to ladder, from the MP4: ${fromMp4.seconds.toFixed(1)} s (${ratio(fromMp4.seconds)})`);
+  console.log(
+    `  → publish to ladder, rung pieces made in the ladder job: ${inJob.seconds.toFixed(1)} s (${ratio(inJob.seconds)}; ` +
+      `${inJob.result.pieces.made} rung pieces made in ${madeSeconds.toFixed(1)} s, joined in ${(inJob.seconds - madeSeconds).toFixed(1)} s)`,
+  );
+  console.log(
+    `  → publish to ladder, rung pieces made ahead: ${ahead.seconds.toFixed(1)} s (${ratio(ahead.seconds)}; ${ahead.result.pieces.reused} reused), ` +
+      `the publish itself ${publishSeconds.toFixed(1)} s; making them ahead took ${madeSeconds.toFixed(1)} s, off the publish path`,
+  );
+  // The rungs as players see them: the same segments in every rung, and what each costs a link.
+  for (const [name, made, where] of [
+    ["from the MP4", fromMp4.result, out.mp4],
+    ["from rung pieces", ahead.result.ladder, out.ahead],
+  ] as const) {
+    const durations = await Promise.all(
+      made.rungs.map(async (rung) =>
+        playlistSegments(await readFile(path.join(where, rungFiles(rung.name).playlist), "utf8")).map((s) => s.seconds),
+      ),
+    );
+    const aligned = durations.every(
+      (list) => list.length === durations[0]!.length && list.every((s, i) => Math.abs(s - durations[0]![i]!) < 0.01),
+    );
+    const rates = made.rungs.map((r) => `${r.name} ${(r.averageBandwidth / 1e6).toFixed(2)}/${(r.bandwidth / 1e6).toFixed(2)}`).join(", ");
+    console.log(
+      `    ${name}: ${durations[0]!.length} segments, ${aligned ? "the same" : "NOT the same"} in every rung; Mbit/s average/peak: ${rates}`,
+    );
+  }
 }
 
 async function benchLongPlan(musicFile: string) {

@@ -53,6 +53,9 @@ export const JOBS = {
   // A track whose processing failed for good, also when its worker died on the last attempt.
   "track-dead": job<{ trackId: string }>(),
   "render-prepare": job<{ eventId: string }>({ keyed: true }),
+  // The HLS ladder's pieces of the next render (docs/decisions/036), queued by render-prepare once
+  // its pieces are made: a lane of their own, so no Chorus's preparation waits behind them.
+  "render-rungs": job<{ eventId: string }>({ keyed: true }),
   // Renders keep their own heartbeat and recovery in render_jobs (recoverStalledRenders), which
   // also resumes from stored pieces: the queue's lease would only run them twice.
   "render-run": job<{ renderJobId: string }>({ keyed: true, leased: false }),

@@ -13,7 +13,7 @@ import { abandonMedia, processMedia } from "~/services/media/media-processing.se
 import { expireLocalCheckout } from "~/services/payments/local/hosted.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
-import { prepareEventPieces } from "~/services/render/piece-preparation.server";
+import { prepareEventPieces, prepareEventRungPieces } from "~/services/render/piece-preparation.server";
 import { recoverStalledRenders, runRenderJob } from "~/services/render/render-jobs.server";
 import { sweepUnusedRenderPieces } from "~/services/render/render-pieces.server";
 import { makeVideoLadder } from "~/services/render/video-ladder.server";
@@ -47,6 +47,9 @@ export const jobHandlers: JobHandlers = {
   "track-dead": ({ data }) => abandonTrack(data.trackId),
   "render-prepare": async ({ data }) => {
     await prepareEventPieces(data.eventId);
+  },
+  "render-rungs": async ({ data }) => {
+    await prepareEventRungPieces(data.eventId);
   },
   "render-run": ({ data, finalAttempt }) => runRenderJob(data.renderJobId, { finalAttempt }),
   "render-recover": async () => {

@@ -9,6 +9,7 @@ import {
   forcedKeyFrames,
   groupParts,
   ladderArgs,
+  ladderFromPiecesArgs,
   ladderRungs,
   masterPlaylist,
   mediaPlaylist,
@@ -17,6 +18,7 @@ import {
   rungBandwidth,
   rungFiles,
 } from "./ladder";
+import { concatList } from "./pieces/join.server";
 
 interface SourceInfo {
   width: number;
@@ -24,10 +26,9 @@ interface SourceInfo {
   fps: number;
   videoCodec: string;
   hasAudio: boolean;
-  keyFrames: number[];
 }
 
-/** What the ladder needs to know of the published video: its size, codec and key frames. */
+/** What the ladder needs to know of the published video: its size, codec and sound. */
 async function sourceInfo(input: string, signal?: AbortSignal): Promise<SourceInfo> {
   const { stdout } = await runFfprobe(["-v", "error", "-print_format", "json", "-show_streams", input], { signal });
   const streams = (JSON.parse(stdout) as { streams?: Array<Record<string, unknown>> }).streams ?? [];
@@ -36,26 +37,33 @@ async function sourceInfo(input: string, signal?: AbortSignal): Promise<SourceIn
   const [num, den] = String(video.avg_frame_rate ?? "30/1")
     .split("/")
     .map(Number);
-  // Packets, not frames: nothing is decoded, so this takes a moment even for a long video.
-  const packets = await runFfprobe(
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", input],
-    { signal, timeoutMs: 120_000 },
-  );
-  const keyFrames = packets.stdout
-    .split("\n")
-    .map((line) => line.split(","))
-    .filter(([, flags]) => flags?.includes("K"))
-    .map(([time]) => Number(time))
-    .filter((t) => Number.isFinite(t))
-    .sort((a, b) => a - b);
   return {
     width: video.width,
     height: video.height,
     fps: num && den ? num / den : 30,
     videoCodec: avcCodec(video.profile as string | undefined, video.level as number | undefined),
     hasAudio: streams.some((s) => s.codec_type === "audio"),
-    keyFrames,
   };
+}
+
+/**
+ * The key frames of a video's first stream, read from its packets: nothing is decoded, so this takes
+ * a moment even for a long video. Each is given by its time and by its frame number (its place
+ * among the frames in display order).
+ */
+export async function keyFramesOf(input: string, signal?: AbortSignal) {
+  const packets = await runFfprobe(
+    ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", input],
+    { signal, timeoutMs: 120_000 },
+  );
+  const frames = packets.stdout
+    .split("\n")
+    .map((line) => line.split(","))
+    .filter(([time]) => time !== undefined && time !== "" && Number.isFinite(Number(time)))
+    .map(([time, flags]) => ({ seconds: Number(time), key: flags?.includes("K") ?? false }))
+    .sort((a, b) => a.seconds - b.seconds);
+  const keys = frames.flatMap((frame, index) => (frame.key ? [{ seconds: frame.seconds, frame: index }] : []));
+  return { seconds: keys.map((k) => k.seconds), frames: keys.map((k) => k.frame), count: frames.length };
 }
 
 export interface MadeLadder {
@@ -65,16 +73,35 @@ export interface MadeLadder {
 }
 
 /**
- * Makes the HLS ladder of a published video in `dir` (empty): one ffmpeg run that decodes it
- * once, encodes each smaller rung and copies its own size, then a master playlist whose figures
- * come from the segments as written.
+ * Makes the HLS ladder of a published video in `dir` (empty), in one ffmpeg run: given `pieces`
+ * (each encoded rung's rung pieces in join order, by rung name), each encoded rung's video is its
+ * pieces joined, and only the sound is encoded; otherwise the video is decoded once and each
+ * smaller rung encoded from it. The top rung copies the video. Then a master playlist whose
+ * figures come from the segments as written.
  */
-export async function makeLadder(input: string, dir: string, options: { signal?: AbortSignal } = {}): Promise<MadeLadder> {
+export async function makeLadder(
+  input: string,
+  dir: string,
+  options: { signal?: AbortSignal; pieces?: Readonly<Record<string, readonly string[]>> } = {},
+): Promise<MadeLadder> {
   const source = await sourceInfo(input, options.signal);
   const plans = ladderRungs(source.width, source.height);
-  await runFfmpeg(ladderArgs(input, dir, plans, { keyFrames: forcedKeyFrames(source.keyFrames), hasAudio: source.hasAudio }), {
-    signal: options.signal,
-  });
+  if (options.pieces) {
+    const lists: Record<string, string> = {};
+    for (const plan of plans.filter((p) => !p.copy)) {
+      const files = options.pieces[plan.name];
+      if (!files?.length) throw new Error(`ladder rung ${plan.name}: no pieces`);
+      lists[plan.name] = path.join(dir, `${plan.name}_pieces.txt`);
+      await fs.writeFile(lists[plan.name]!, concatList(files));
+    }
+    await runFfmpeg(ladderFromPiecesArgs(input, lists, dir, plans, { hasAudio: source.hasAudio }), { signal: options.signal });
+    for (const list of Object.values(lists)) await fs.rm(list, { force: true });
+  } else {
+    const keyFrames = await keyFramesOf(input, options.signal);
+    await runFfmpeg(ladderArgs(input, dir, plans, { keyFrames: forcedKeyFrames(keyFrames.seconds), hasAudio: source.hasAudio }), {
+      signal: options.signal,
+    });
+  }
   const rungs: LadderRung[] = [];
   const files: string[] = [MASTER_PLAYLIST];
   for (const plan of plans) {

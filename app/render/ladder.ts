@@ -68,73 +68,174 @@ export function forcedKeyFrames(keyFrameSeconds: readonly number[]) {
 }
 
 /**
+ * The filter graph that scales one decoded picture (`input`, a stream label) to every encoded rung:
+ * `[v0]`, `[v1]`… in the order of `encoded`.
+ */
+function scaleToRungs(input: string, encoded: readonly RungPlan[]) {
+  const split = encoded.length > 1 ? `[${input}]split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join("")};` : "";
+  const scales = encoded.map((r, i) => `[${encoded.length > 1 ? `s${i}` : input}]scale=${r.width}:${r.height},setsar=1[v${i}]`);
+  return split + scales.join(";");
+}
+
+/**
+ * The encoder settings of an encoded rung's video, whether the rung is made from the published
+ * video or piece by piece (docs/decisions/036): `keyFrames` is `-force_key_frames`' value, the only
+ * key frames it gets.
+ */
+function rungVideoArgs(rung: RungPlan, keyFrames: string) {
+  const kbits = VIDEO_KBITS[rung.height] ?? VIDEO_KBITS[1080]!;
+  return [
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "23",
+    "-maxrate",
+    `${kbits}k`,
+    "-bufsize",
+    `${kbits * 2}k`,
+    "-profile:v",
+    "high",
+    "-level:v",
+    String(LEVELS[rung.height] ?? 40),
+    "-pix_fmt",
+    "yuv420p",
+    // The published video's key frames and no others: segments of every rung start on the same frame.
+    "-force_key_frames",
+    keyFrames,
+    "-g",
+    "9999",
+    "-sc_threshold",
+    "0",
+    "-threads",
+    "2",
+    ...BT709_TAGS,
+  ];
+}
+
+/** An encoded rung's sound: the published video's, at the rung's AAC rate. */
+const rungAudioArgs = (rung: RungPlan) => ["-c:a", "aac", "-b:a", `${AUDIO_KBITS[rung.height] ?? 128}k`, "-ac", "2", "-ar", "48000"];
+
+/** A rung's HLS output: fMP4 parts of about PART_SECONDS, cut at its key frames, into `dir`. */
+function rungHlsArgs(dir: string, rung: RungPlan) {
+  const files = rungFiles(rung.name);
+  return [
+    "-f",
+    "hls",
+    "-hls_time",
+    String(PART_SECONDS),
+    "-hls_playlist_type",
+    "vod",
+    "-hls_segment_type",
+    "fmp4",
+    "-hls_flags",
+    "independent_segments",
+    "-hls_fmp4_init_filename",
+    files.init,
+    "-hls_segment_filename",
+    `${dir}/${files.partPattern}`,
+    `${dir}/${files.partsPlaylist}`,
+  ];
+}
+
+/**
  * One ffmpeg run that reads the published video once and writes every rung as fMP4 HLS into
  * `dir`: the smaller ones scaled and encoded, the top one copied.
  */
 export function ladderArgs(input: string, dir: string, rungs: readonly RungPlan[], options: { keyFrames: string; hasAudio: boolean }) {
   const encoded = rungs.filter((r) => !r.copy);
   const args = ["-hide_banner", "-v", "error", "-y", "-i", input];
-  if (encoded.length) {
-    const split = encoded.length > 1 ? `[0:v]split=${encoded.length}${encoded.map((_, i) => `[s${i}]`).join("")};` : "";
-    const scales = encoded.map((r, i) => `[${encoded.length > 1 ? `s${i}` : "0:v"}]scale=${r.width}:${r.height},setsar=1[v${i}]`);
-    args.push("-filter_complex", split + scales.join(";"));
-  }
+  if (encoded.length) args.push("-filter_complex", scaleToRungs("0:v", encoded));
   for (const rung of rungs) {
     const index = encoded.indexOf(rung);
     args.push("-map", rung.copy ? "0:v:0" : `[v${index}]`);
     if (options.hasAudio) args.push("-map", "0:a:0");
-    if (rung.copy) {
-      args.push("-c", "copy");
-    } else {
-      const kbits = VIDEO_KBITS[rung.height] ?? VIDEO_KBITS[1080]!;
-      args.push(
-        "-c:v",
-        "libx264",
-        "-preset",
-        "veryfast",
-        "-crf",
-        "23",
-        "-maxrate",
-        `${kbits}k`,
-        "-bufsize",
-        `${kbits * 2}k`,
-        "-profile:v",
-        "high",
-        "-level:v",
-        String(LEVELS[rung.height] ?? 40),
-        "-pix_fmt",
-        "yuv420p",
-        // The published video's key frames and no others: segments of every rung start on the same frame.
-        "-force_key_frames",
-        options.keyFrames,
-        "-g",
-        "9999",
-        "-sc_threshold",
-        "0",
-        "-threads",
-        "2",
-        ...BT709_TAGS,
-      );
-      if (options.hasAudio) args.push("-c:a", "aac", "-b:a", `${AUDIO_KBITS[rung.height] ?? 128}k`, "-ac", "2", "-ar", "48000");
-    }
-    const files = rungFiles(rung.name);
+    if (rung.copy) args.push("-c", "copy");
+    else args.push(...rungVideoArgs(rung, options.keyFrames), ...(options.hasAudio ? rungAudioArgs(rung) : []));
+    args.push(...rungHlsArgs(dir, rung));
+  }
+  return args;
+}
+
+/**
+ * Bumped when what a rung piece holds changes in a way its arguments do not show (its key also
+ * hashes the arguments themselves), so stored rung pieces are made again.
+ */
+const RUNG_PIECE_VERSION = 1;
+
+/**
+ * One ffmpeg run that makes a video piece's rung pieces: the full-size piece decoded once, scaled
+ * and encoded for each encoded rung with the ladder's settings, no sound, key frames at exactly
+ * `keyFrames` (frame numbers: the full-size piece's own), written as MP4 with the pieces' time base
+ * so they join with `-c copy` as the full-size pieces do. `outputs`: a file per rung name.
+ */
+export function rungPieceArgs(
+  input: string,
+  outputs: Readonly<Record<string, string>>,
+  rungs: readonly RungPlan[],
+  options: { keyFrames: readonly number[]; timescale: string },
+) {
+  const encoded = rungs.filter((r) => !r.copy);
+  const keyFrames = `expr:${(options.keyFrames.length ? options.keyFrames : [0]).map((n) => `eq(n,${n})`).join("+")}`;
+  const args = ["-hide_banner", "-v", "error", "-y", "-i", input, "-filter_complex", scaleToRungs("0:v", encoded)];
+  encoded.forEach((rung, i) => {
+    const output = outputs[rung.name];
+    if (!output) throw new Error(`rung piece: no file for ${rung.name}`);
     args.push(
+      "-map",
+      `[v${i}]`,
+      "-an",
+      ...rungVideoArgs(rung, keyFrames),
+      // A forced key frame is otherwise an I frame that later frames may still refer across.
+      "-forced-idr",
+      "1",
+      "-video_track_timescale",
+      options.timescale,
+      "-map_metadata",
+      "-1",
       "-f",
-      "hls",
-      "-hls_time",
-      String(PART_SECONDS),
-      "-hls_playlist_type",
-      "vod",
-      "-hls_segment_type",
-      "fmp4",
-      "-hls_flags",
-      "independent_segments",
-      "-hls_fmp4_init_filename",
-      files.init,
-      "-hls_segment_filename",
-      `${dir}/${files.partPattern}`,
-      `${dir}/${files.partsPlaylist}`,
+      "mp4",
+      output,
     );
+  });
+  return args;
+}
+
+/** What a rung piece's key hashes besides its piece's: the settings it is made with. */
+export function rungPieceSettings(rungs: readonly RungPlan[], timescale: string) {
+  const outputs = Object.fromEntries(rungs.map((r) => [r.name, `${r.name}.mp4`]));
+  return { version: RUNG_PIECE_VERSION, args: rungPieceArgs("piece.mp4", outputs, rungs, { keyFrames: [], timescale }) };
+}
+
+/**
+ * One ffmpeg run that writes the ladder from rung pieces: each encoded rung's video is its pieces
+ * joined by the concat demuxer (`lists`, a list file per rung name, input 0, 1…) and copied; its sound
+ * is the published video's (`input`, the last input), encoded at the rung's rate; the top rung is
+ * the published video, copied. Nothing of the picture is decoded.
+ */
+export function ladderFromPiecesArgs(
+  input: string,
+  lists: Readonly<Record<string, string>>,
+  dir: string,
+  rungs: readonly RungPlan[],
+  options: { hasAudio: boolean },
+) {
+  const encoded = rungs.filter((r) => !r.copy);
+  const args = ["-hide_banner", "-v", "error", "-y"];
+  for (const rung of encoded) {
+    const list = lists[rung.name];
+    if (!list) throw new Error(`ladder: no pieces for ${rung.name}`);
+    args.push("-f", "concat", "-safe", "0", "-i", list);
+  }
+  args.push("-i", input);
+  const published = encoded.length;
+  for (const rung of rungs) {
+    args.push("-map", rung.copy ? `${published}:v:0` : `${encoded.indexOf(rung)}:v:0`);
+    if (options.hasAudio) args.push("-map", `${published}:a:0`);
+    if (rung.copy) args.push("-c", "copy");
+    else args.push("-c:v", "copy", ...(options.hasAudio ? rungAudioArgs(rung) : []));
+    args.push(...rungHlsArgs(dir, rung));
   }
   return args;
 }

@@ -290,3 +290,18 @@ export function piecesOf(plan: RenderPlan): PlanPiece[] {
     { key: plan.soundtrackKey, kind: "soundtrack" as const, frames: plan.totalFrames, scene: null },
   ];
 }
+
+/**
+ * The video pieces a render joins, in join order: each scene's parts, then the crossfade after it.
+ * The HLS ladder is made from these at each of its smaller sizes (docs/decisions/036).
+ */
+export function joinedVideoPieces(plan: RenderPlan): Array<{ key: string; frames: number }> {
+  const crossfadeAfter = new Map(plan.transitions.map((t) => [t.from, t]));
+  return plan.segments.flatMap((segment, i) => {
+    const crossfade = crossfadeAfter.get(i);
+    return [
+      ...segment.parts.map((part) => ({ key: part.key, frames: part.end - part.start })),
+      ...(crossfade ? [{ key: crossfade.key, frames: crossfade.frames }] : []),
+    ];
+  });
+}

@@ -6,6 +6,7 @@ import { pieceOnce } from "./piece-once.server";
 import type { PieceStore } from "./piece-store";
 import { segmentIsHeard } from "./pieces";
 import { piecesOf, type RenderPlan } from "./plan";
+import { plannedRungPieces, rungPieceOnce } from "./rung-pieces.server";
 import { type KeepPiece, makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
 import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
@@ -141,29 +142,101 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
     });
   });
 
-  // Asked once at a time; what a newer plan drops stays dropped.
+  const unwatch = watchNewerPlan(options.newerPlan, (wanted) => {
+    for (const [key, drop] of drops) if (!wanted.has(key)) drop.abort();
+  });
+  try {
+    await settledAll([...scenes, ...crossfades, soundtrack]);
+    return made;
+  } finally {
+    unwatch();
+    options.signal?.removeEventListener("abort", stop);
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Asks `newerPlan` every second, once at a time, and hands what a newer plan uses to `overtaken`
+ * each time there is one. Answers the function that stops asking.
+ */
+function watchNewerPlan(newerPlan: PrepareOptions["newerPlan"], overtaken: (wanted: ReadonlySet<string>) => void) {
+  if (!newerPlan) return () => {};
   let asking = false;
-  const narrow = async () => {
-    if (asking || !options.newerPlan) return;
+  const ask = async () => {
+    if (asking) return;
     asking = true;
     try {
-      const wanted = await options.newerPlan();
-      if (wanted) for (const [key, drop] of drops) if (!wanted.has(key)) drop.abort();
+      const wanted = await newerPlan();
+      if (wanted) overtaken(wanted);
     } catch (error) {
       console.warn("render-ahead: could not tell whether the Chorus changed again:", error);
     } finally {
       asking = false;
     }
   };
-  const watch = options.newerPlan ? setInterval(() => void narrow(), NEWER_PLAN_POLL_MS) : null;
+  const watch = setInterval(() => void ask(), NEWER_PLAN_POLL_MS);
+  return () => clearInterval(watch);
+}
+
+/** Waits for every task; throws the first failure's cause, rather than a task stopped because of it. */
+async function settledAll(tasks: readonly Promise<unknown>[]) {
+  const outcomes = await Promise.allSettled(tasks);
+  const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
+  if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
+}
+
+/**
+ * Makes, ahead of publishing, the rung piece (docs/decisions/036) of every video piece the plan
+ * joins that has none yet, so the published version's ladder has only joining left; nothing when
+ * a full-size video piece of the plan is not stored. They wait in the render slots behind every
+ * other job. Once the Chorus changes again, those still waiting stop (the newer preparation's
+ * full-size pieces come first, and it makes them afterwards) and so do those, running or not,
+ * whose piece the newer plan no longer uses. Resolves to how many it made.
+ */
+export async function prepareRungPieces(plan: RenderPlan, options: Pick<PrepareOptions, "store" | "signal" | "newerPlan">) {
+  const { store } = options;
+  const pieces = plannedRungPieces(plan);
+  const stored = await Promise.all(pieces.map((piece) => store.has(piece.key)));
+  if (stored.some((has) => !has)) return 0;
+  const work = await mkdtemp(path.join(os.tmpdir(), "chorus-prepare-rungs-"));
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const stop = () => controller.abort();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  const overtaken = new AbortController();
+  setMaxListeners(0, overtaken.signal);
+  const drops = new Map(pieces.map((piece) => [piece.key, new AbortController()]));
+  let made = 0;
+  const tasks = pieces.map((piece) => {
+    const dropped = drops.get(piece.key)!.signal;
+    return rungPieceOnce(plan, piece, {
+      store,
+      workDir: work,
+      signal: AbortSignal.any([controller.signal, dropped]),
+      waiting: overtaken.signal,
+      fetch: false,
+    }).then(
+      (outcome) => {
+        if (outcome.made) made += 1;
+      },
+      (error: unknown) => {
+        // Dropped or overtaken; or its full-size piece was swept meanwhile, and a render makes both again.
+        const name = (error as Error | null)?.name;
+        if (dropped.aborted || (overtaken.signal.aborted && name === "AbortError") || name === "PieceGoneError") return;
+        stop();
+        throw error;
+      },
+    );
+  });
+  const unwatch = watchNewerPlan(options.newerPlan, (wanted) => {
+    overtaken.abort();
+    for (const [key, drop] of drops) if (!wanted.has(key)) drop.abort();
+  });
   try {
-    const outcomes = await Promise.allSettled([...scenes, ...crossfades, soundtrack]);
-    // The cause, rather than the pieces stopped because of it.
-    const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
-    if (failures.length) throw failures.find((e) => (e as Error | null)?.name !== "AbortError") ?? failures[0];
+    await settledAll(tasks);
     return made;
   } finally {
-    if (watch) clearInterval(watch);
+    unwatch();
     options.signal?.removeEventListener("abort", stop);
     await rm(work, { recursive: true, force: true });
   }

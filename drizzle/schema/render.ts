@@ -25,6 +25,11 @@ export type VideoLadder = {
   files: string[];
   /** Wall-clock seconds the ladder took to make, beside the render's. */
   seconds: number;
+  /**
+   * Made from its render's rung pieces: how many the ladder job made and how many it found made
+   * ahead. Absent when it was made from the MP4 (an old version, or its pieces were swept).
+   */
+  rungPieces?: { made: number; reused: number };
 };
 
 /** One scene of a theme (spec §3 Theme.scenes): how a run of items is laid out. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import {
   bodyFrames,
+  joinedVideoPieces,
   piecesOf,
   planRender,
   type PlanInput,
@@ -266,6 +267,12 @@ describe("render planning", () => {
     expect(parts.reduce((sum, p) => sum + p.end - p.start, 0) + plan.transitions.reduce((sum, t) => sum + t.frames, 0)).toBe(
       plan.totalFrames,
     );
+    // The pieces a render joins, in timeline order: each scene's parts, then the crossfade after it.
+    const joined = joinedVideoPieces(plan);
+    expect(joined.map((p) => p.key)).toEqual(
+      plan.segments.flatMap((s, i) => [...s.parts.map((p) => p.key), ...plan.transitions.filter((t) => t.from === i).map((t) => t.key)]),
+    );
+    expect(joined.reduce((sum, p) => sum + p.frames, 0)).toBe(plan.totalFrames);
   });
 
   test("the soundtrack's key follows what is heard: not captions, the theme or the frame size", () => {

@@ -17,6 +17,21 @@ describe("render slots", () => {
     expect(started).toEqual(["scene 0", "crossfade 0", "crossfade 1", "scene 1", "scene 2"]);
   });
 
+  test("a rung piece waits behind every scene and crossfade, whenever they asked", async () => {
+    const slots = new RenderSlots(1);
+    const started: string[] = [];
+    const job = (name: string, priority?: number) => slots.run(async () => void started.push(name), undefined, priority);
+    await Promise.all([
+      job("rung 0", SLOT_PRIORITY.rung),
+      job("rung 1", SLOT_PRIORITY.rung),
+      job("rung 2", SLOT_PRIORITY.rung),
+      job("scene 0"),
+      job("crossfade 0", SLOT_PRIORITY.crossfade),
+    ]);
+    // The first took the free slot; every later rung piece waited for the scene and the crossfade.
+    expect(started).toEqual(["rung 0", "crossfade 0", "scene 0", "rung 1", "rung 2"]);
+  });
+
   test("a job cancelled while it waits never starts, and the slot goes to the next", async () => {
     const slots = new RenderSlots(1);
     const started: string[] = [];

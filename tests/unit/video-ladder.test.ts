@@ -3,6 +3,7 @@ import {
   forcedKeyFrames,
   ladderArgs,
   ladderContentType,
+  ladderFromPiecesArgs,
   groupParts,
   ladderRungs,
   masterPlaylist,
@@ -10,6 +11,8 @@ import {
   playlistInit,
   playlistSegments,
   rungBandwidth,
+  rungPieceArgs,
+  rungPieceSettings,
   signPlaylist,
 } from "~/render/ladder";
 
@@ -53,6 +56,40 @@ describe("the HLS ladder", () => {
     expect(top).toContain("copy");
     expect(top).not.toContain("libx264");
     expect(forcedKeyFrames([0, 2, 4.0333])).toBe("0.000,1.999,4.032");
+  });
+
+  test("a rung piece: the full-size piece decoded once, each smaller rung encoded as the ladder encodes it, key frames at its own", () => {
+    const rungs = ladderRungs(1280, 720);
+    const outputs = { "360p": "/w/360p.mp4", "540p": "/w/540p.mp4" };
+    const args = rungPieceArgs("piece.mp4", outputs, rungs, { keyFrames: [0, 60], timescale: "15360" });
+    const whole = ladderArgs("in.mp4", "/out", rungs, { keyFrames: "0.000,1.999", hasAudio: true });
+    expect(args.filter((a) => a === "-i")).toHaveLength(1);
+    // The same scaling and the same encoder settings as the ladder made from the whole video.
+    expect(args[args.indexOf("-filter_complex") + 1]).toBe(whole[whole.indexOf("-filter_complex") + 1]);
+    const encoderOf = (list: string[], from: number) =>
+      list.slice(list.indexOf("libx264", from) - 1, list.indexOf("-force_key_frames", from));
+    expect(encoderOf(args, 0)).toEqual(encoderOf(whole, 0));
+    expect(args[args.indexOf("-force_key_frames") + 1]).toBe("expr:eq(n,0)+eq(n,60)");
+    expect(args).not.toContain("-c:a");
+    expect(args.filter((a) => a === "mp4")).toHaveLength(2);
+    expect(args.at(-1)).toBe("/w/540p.mp4");
+    // The settings its key hashes move with the encoder's.
+    expect(rungPieceSettings(rungs, "15360")).toEqual(rungPieceSettings(rungs, "15360"));
+    expect(rungPieceSettings(rungs, "15360")).not.toEqual(rungPieceSettings(ladderRungs(1920, 1080), "15360"));
+  });
+
+  test("a ladder from rung pieces joins each rung's pieces and copies them; only the sound is encoded", () => {
+    const rungs = ladderRungs(1280, 720);
+    const args = ladderFromPiecesArgs("in.mp4", { "360p": "/w/360p.txt", "540p": "/w/540p.txt" }, "/out", rungs, { hasAudio: true });
+    expect(args.filter((a) => a === "concat")).toHaveLength(2);
+    expect(args.slice(args.lastIndexOf("-i"), args.lastIndexOf("-i") + 2)).toEqual(["-i", "in.mp4"]);
+    expect(args).not.toContain("libx264");
+    expect(args).not.toContain("-filter_complex");
+    expect(args.filter((a) => a === "aac")).toHaveLength(2);
+    expect(args.slice(args.indexOf("0:v:0"), args.indexOf("0:v:0") + 4)).toEqual(["0:v:0", "-map", "2:a:0", "-c:v"]);
+    const top = args.slice(args.indexOf("2:v:0"));
+    expect(top.slice(0, 5)).toEqual(["2:v:0", "-map", "2:a:0", "-c", "copy"]);
+    expect(args.filter((a) => a === "fmp4")).toHaveLength(3);
   });
 
   test("the first segment stays one short part; the others join parts to about four seconds", () => {

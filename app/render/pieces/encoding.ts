@@ -123,7 +123,7 @@ function videoCodecArgs(profile: OutputProfile, threads: number): string[] {
 }
 
 /** The mp4 time base follows the frame rate, set here so every ffmpeg version picks the same one. */
-const trackTimescale = (profile: OutputProfile) => String(profile.fps * 512);
+export const trackTimescale = (profile: OutputProfile) => String(profile.fps * 512);
 
 /** The MP4 every video piece is written as. */
 const mp4Args = (profile: OutputProfile) => ["-video_track_timescale", trackTimescale(profile), "-map_metadata", "-1", "-f", "mp4"];

@@ -34,6 +34,27 @@ const MAX_MOOV_BYTES = 64 * 1024 * 1024;
  * not an MP4 with a plain (unfragmented) index.
  */
 export async function mp4VideoSampleCount(file: string): Promise<number | null> {
+  const table = await videoSampleTable(file, "stsz");
+  // stsz: version and flags (4), sample_size (4), sample_count (4).
+  return table && table.length >= 12 ? table.readUInt32BE(8) : null;
+}
+
+/**
+ * The frames (from 0) of an MP4's first video track that are key frames, from its index (its `stss`
+ * box, nothing decoded); null when it has no plain index or marks none (every frame is one then).
+ * In a closed GOP, a key frame's place among the samples is its place among the frames shown.
+ */
+export async function mp4VideoKeyFrames(file: string): Promise<number[] | null> {
+  const table = await videoSampleTable(file, "stss");
+  // stss: version and flags (4), entry_count (4), then each sample's number, from 1.
+  if (!table || table.length < 8) return null;
+  const count = table.readUInt32BE(4);
+  if (table.length < 8 + count * 4) return null;
+  return Array.from({ length: count }, (_, i) => table.readUInt32BE(8 + i * 4) - 1);
+}
+
+/** A box of the sample table (`stbl`) of an MP4's first video track, or null. */
+async function videoSampleTable(file: string, type: "stsz" | "stss"): Promise<Buffer | null> {
   const handle = await open(file, "r");
   try {
     const moov = await readTopLevelBox(handle, "moov");
@@ -43,11 +64,11 @@ export async function mp4VideoSampleCount(file: string): Promise<number | null> 
       const hdlr = mdia && children(mdia, "hdlr")[0];
       // hdlr: version and flags (4), pre_defined (4), handler_type (4).
       if (!hdlr || hdlr.length < 12 || hdlr.toString("latin1", 8, 12) !== "vide") continue;
-      const stsz = children(mdia, "minf")
-        .flatMap((minf) => children(minf, "stbl"))
-        .flatMap((stbl) => children(stbl, "stsz"))[0];
-      // stsz: version and flags (4), sample_size (4), sample_count (4).
-      return stsz && stsz.length >= 12 ? stsz.readUInt32BE(8) : null;
+      return (
+        children(mdia, "minf")
+          .flatMap((minf) => children(minf, "stbl"))
+          .flatMap((stbl) => children(stbl, type))[0] ?? null
+      );
     }
     return null;
   } finally {

@@ -43,7 +43,42 @@ export async function prepareEventPieces(eventId: string) {
       newerPlan: () => newerPlanOf(eventId, planned),
     });
     if (made > 0) publishPiecesPrepared(event);
+    // Nothing more is coming that would change them: the ladder's pieces next.
+    if (!arriving) await queueRungPieces(eventId);
     return made;
+  } finally {
+    await pieces.release();
+  }
+}
+
+/**
+ * Lines up the rung pieces of the event's next render (docs/decisions/036), once its full-size
+ * pieces are made, unless VIDEO_LADDER is off. A job of their own: the render-prepare lane is one
+ * per process for every Chorus, and another Chorus's preparation must not wait behind them.
+ */
+async function queueRungPieces(eventId: string) {
+  if (!env().VIDEO_LADDER) return;
+  await enqueue("render-rungs", { eventId }, { singletonKey: eventId });
+}
+
+/**
+ * The render-rungs job: makes the rung pieces of the event's next render, so the ladder of the
+ * version it publishes is its rung pieces joined. Only when every full-size video piece is stored
+ * and no contribution is still being processed; a change since stops it (the preparation it queues
+ * comes first, and queues this again). Resolves to how many it made.
+ */
+export async function prepareEventRungPieces(eventId: string) {
+  if (!env().VIDEO_LADDER) return 0;
+  const event = await findEventById(db(), eventId);
+  if (!event) return 0;
+  const planned = new Date();
+  const { plan, needs } = await nextRender(event);
+  if (plan.segments.length <= 2 || needs.length) return 0;
+  if ((await countContributionsInProcessing(db(), eventId)) > 0) return 0;
+  const { prepareRungPieces } = await import("~/render/prepare.server");
+  const pieces = storedPieces();
+  try {
+    return await prepareRungPieces(plan, { store: pieces, newerPlan: () => newerPlanOf(eventId, planned) });
   } finally {
     await pieces.release();
   }
