@@ -131,9 +131,9 @@ describe("the HLS ladder of a published video", { timeout: 420_000 }, () => {
     console.info(
       `ladder of a 1080p video of ${version.durationSeconds?.toFixed(1)} s: ${ladder.seconds} s, beside its render's ${renderSeconds.toFixed(1)} s`,
     );
-    // Nothing was prepared ahead here: the ladder job made every rung piece of the render's pieces.
-    expect(ladder.rungPieces?.made).toBeGreaterThan(0);
-    expect(ladder.rungPieces?.reused).toBe(0);
+    // Nothing was prepared ahead here: made one by one, the rung pieces would take longer than the
+    // ladder from the MP4, which it is made from.
+    expect(ladder.rungPieces).toBeUndefined();
 
     const masterUrl = await streamUrlOnRecipientPage(event, version);
     const master = await get(masterUrl);
@@ -218,8 +218,7 @@ describe("the HLS ladder of a published video", { timeout: 420_000 }, () => {
     const again = await publishAndWaitForLadder(client, event);
     expect(again.version.id).not.toBe(version.id);
     expect(again.version.ladder!.folder).not.toBe(ladder.folder);
-    // The same pieces: their rung pieces are the first ladder's.
-    expect(again.version.ladder!.rungPieces).toEqual({ made: 0, reused: ladder.rungPieces!.made });
+    expect(again.version.ladder!.rungPieces).toBeUndefined();
     expect((await get(masterUrl)).status).toBe(200);
     expect(await storage().stat(`${ladder.folder}/360p_0000.m4s`)).not.toBeNull();
 
