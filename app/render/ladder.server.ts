@@ -2,20 +2,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { LadderRung } from "drizzle/schema";
 import { runFfmpeg, runFfprobe } from "~/media/run.server";
+import { groupParts, masterPlaylist, mediaPlaylist, playlistInit, playlistSegments, rungBandwidth } from "./hls-playlists";
 import {
   MASTER_PLAYLIST,
   avcCodec,
   encodedRungCodecs,
   forcedKeyFrames,
-  groupParts,
   ladderArgs,
   ladderFromPiecesArgs,
   ladderRungs,
-  masterPlaylist,
-  mediaPlaylist,
-  playlistInit,
-  playlistSegments,
-  rungBandwidth,
   rungFiles,
 } from "./ladder";
 import { concatList } from "./pieces/join.server";

@@ -10,7 +10,7 @@ import { runFfmpeg } from "~/media/run.server";
 import { insertRecipient, setEventPaid } from "~/models/event.server";
 import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
-import { playlistInit, playlistSegments } from "~/render/ladder";
+import { playlistInit, playlistSegments } from "~/render/hls-playlists";
 import { storage } from "~/services/media/storage.server";
 import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";

@@ -1,20 +1,15 @@
 import { describe, expect, test } from "vitest";
 import {
-  forcedKeyFrames,
-  ladderArgs,
   ladderContentType,
-  ladderFromPiecesArgs,
   groupParts,
-  ladderRungs,
   masterPlaylist,
   mediaPlaylist,
   playlistInit,
   playlistSegments,
   rungBandwidth,
-  rungPieceArgs,
-  rungPieceSettings,
   signPlaylist,
-} from "~/render/ladder";
+} from "~/render/hls-playlists";
+import { forcedKeyFrames, ladderArgs, ladderFromPiecesArgs, ladderRungs, rungPieceArgs, rungPieceSettings } from "~/render/ladder";
 
 const MEDIA_PLAYLIST = `#EXTM3U
 #EXT-X-VERSION:7
