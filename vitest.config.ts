@@ -12,6 +12,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    // expect.poll's own default gives up after one second: on two cores shared by three test files,
+    // a browser and ffmpeg, a page or a job can take longer than that to get there.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     // The longest files start first (tests/support/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     // One pool of processes for every project but unit, one test file at a time in each; each worker has
