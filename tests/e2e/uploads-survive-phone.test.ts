@@ -54,9 +54,12 @@ afterAll(async () => {
   await dir?.remove();
 });
 
+// How long a click, a page load or a wait for text may take: pages come over an emulated phone link
+// while other test files, their servers and ffmpeg share the machine's two cores.
+const ACTION_TIMEOUT_MS = 30_000;
+
 const uploadPath = (request: Request) => new URL(request.url()).pathname.startsWith("/uploads/tus");
 
-/** The files this browser keeps to send on (kept-files.ts), by name. */
 /**
  * A page of `context` on about 400 kbit/s up and 800 kbit/s down (a 5 MB file takes a minute and a
  * half to send), or `upKbit` up and twice that down.
@@ -73,6 +76,7 @@ async function newThrottledPage(context: BrowserContext, upKbit = 400) {
   return page;
 }
 
+/** The files this browser keeps to send on (kept-files.ts), by name. */
 const keptNames = (page: Page) =>
   page.evaluate(
     () =>
@@ -120,7 +124,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     const size = (await stat(clip)).size;
     expect(size).toBeGreaterThan(4 * 1024 * 1024);
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     // The upload requests of the second visit, and the offset each chunk starts at.
     const secondVisit: { method: string; offset: number }[] = [];
     const page = await newThrottledPage(context);
@@ -174,7 +178,7 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
   test("Cancel on a file sent on from an earlier visit stops it and frees it", async () => {
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     const page = await newThrottledPage(context);
     await page.goto(`/e/${event.uuid}`);
     await page.waitForLoadState("networkidle");
@@ -195,12 +199,12 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     expect(await again.getByText(/picked earlier|interrupted/).count()).toBe(0);
     expect(await listMediaOfEvent(db(), event.id)).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   test("a browser that cannot keep files says so after a reload, with the reason, as before", async () => {
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     // As in a browser without IndexedDB.
     await context.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined }));
     const page = await newThrottledPage(context);
@@ -218,12 +222,12 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     );
     expect(await page.getByText("picked earlier").count()).toBe(0);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   test("a press of Upload before the page's script has started is held and sent through the resumable upload", async () => {
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     const page = await context.newPage();
     const posts: string[] = [];
     page.on("request", (request) => {
@@ -255,5 +259,5 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     expect(posts.filter((p) => p.endsWith("/contribute"))).toEqual([]);
     expect(new URL(page.url()).pathname).toBe(`/e/${event.uuid}`);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });
