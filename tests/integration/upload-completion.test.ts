@@ -40,6 +40,20 @@ async function refuseMediaRows(count: number, sqlState: string) {
   );
 }
 
+/** The job queue refuses the next `count` media processing jobs (a test-only trigger on its job table). */
+async function refuseMediaJobs(count: number) {
+  await db().execute(sql.raw(`alter sequence test_refused_media_jobs restart`));
+  await db().execute(
+    sql.raw(`create or replace function test_refuse_media_job() returns trigger language plpgsql as $$
+      begin
+        if new.name like 'media-%' and nextval('test_refused_media_jobs') <= ${count} then
+          raise exception 'media jobs are refused for the test' using errcode = 'P0001';
+        end if;
+        return new;
+      end $$`),
+  );
+}
+
 beforeAll(async () => {
   files = await makeTempDir("upload-completion");
   // No worker here: processing jobs stay queued, where the test counts them. Sweeps every second,
@@ -50,12 +64,21 @@ beforeAll(async () => {
   await db().execute(sql`
     create or replace trigger test_refuse_media_row before insert on media
     for each row execute function test_refuse_media_row()`);
+  await db().execute(sql`create sequence if not exists test_refused_media_jobs`);
+  await refuseMediaJobs(0);
+  await db().execute(
+    sql.raw(`create or replace trigger test_refuse_media_job before insert on ${process.env.JOB_QUEUE_SCHEMA}.job
+      for each row execute function test_refuse_media_job()`),
+  );
   const { user } = await loggedInUser(server.url);
   event = await createTestEvent(user);
   photo = await fs.readFile(await makePhoto(files.path("photo.jpg"), { width: 400, height: 300 }));
 });
 
 afterAll(async () => {
+  await db().execute(sql.raw(`drop trigger if exists test_refuse_media_job on ${process.env.JOB_QUEUE_SCHEMA}.job`));
+  await db().execute(sql`drop function if exists test_refuse_media_job()`);
+  await db().execute(sql`drop sequence if exists test_refused_media_jobs`);
   await db().execute(sql`drop trigger if exists test_refuse_media_row on media`);
   await db().execute(sql`drop function if exists test_refuse_media_row()`);
   await db().execute(sql`drop sequence if exists test_refused_media_rows`);
@@ -63,7 +86,10 @@ afterAll(async () => {
   await files?.remove();
 });
 
-beforeEach(() => refuseMediaRows(0, "P0001"));
+beforeEach(async () => {
+  await refuseMediaRows(0, "P0001");
+  await refuseMediaJobs(0);
+});
 
 const metadata = () => ({
   eventUuid: event.uuid,
@@ -122,4 +148,16 @@ test("a complete upload whose intake failed and that nobody asks about again is 
   expect(status).toBe(503);
   await until(() => findMediaByUploadId(db(), id), { timeout: 20_000, interval: 200, what: "the sweep to record the upload" });
   await expectOneContribution(id);
+});
+
+test("an upload whose processing could not be queued leaves no item waiting for ever: the HEAD records it with its job", async () => {
+  allowConsoleError();
+  // The row was written and the job refused: neither stays (uploadWhoseIntakeFails finds no row).
+  await refuseMediaJobs(1);
+  const { upload, id, status } = await uploadWhoseIntakeFails();
+  expect(status).toBe(500);
+  const resumed = await headReply(server.url, upload);
+  expect(resumed).toMatchObject({ status: 200, offset: photo.byteLength });
+  const media = await expectOneContribution(id);
+  expect(resumed.mediaUuid).toBe(media.mediaUuid);
 });

@@ -169,9 +169,13 @@ export async function duplicateMedia({ record }: OpenedMedia) {
   return copy;
 }
 
+/** Back to "uploaded" with its job queued, together or not at all: never waiting for a job that is not there. */
 async function queueProcessing(record: Media) {
-  const updated = (await updateMedia(db(), record.id, { status: "uploaded", failureReason: null }))!;
-  await queueMediaProcessing(record);
+  const updated = await db().transaction(async (tx) => {
+    const row = (await updateMedia(tx, record.id, { status: "uploaded", failureReason: null }))!;
+    await queueMediaProcessing(record, tx);
+    return row;
+  });
   await publishMediaUpdate(updated);
   return updated;
 }

@@ -168,21 +168,30 @@ export async function addStockPhoto(event: Event, organiser: User, input: StockP
       throw noRoom();
     }
     const attribution = attributionOf(provider.name, photo);
-    const record = await insertMedia(db(), {
-      eventId: event.id,
-      purpose: "contribution",
-      originalKey: key,
-      // The attribution travels with the file (downloads, the package of originals).
-      originalName: `${attribution.replace(/[\\/\0]+/g, " ").slice(0, 200) || "Stock photo"}.jpg`,
-      mimeType: contentType,
-      sizeBytes: size,
-      contributorName: (await organiserNameOf(organiser)).slice(0, 80),
-      caption: input.caption,
-      uploaderId: organiser.id,
-      uploadId: `stock-${crypto.randomUUID()}`,
+    const contributorName = (await organiserNameOf(organiser)).slice(0, 80);
+    // The item and its processing job together, as an upload's (media-intake.server.ts); neither
+    // written, the stored photo goes too.
+    const recorded = db().transaction(async (tx) => {
+      const record = await insertMedia(tx, {
+        eventId: event.id,
+        purpose: "contribution",
+        originalKey: key,
+        // The attribution travels with the file (downloads, the package of originals).
+        originalName: `${attribution.replace(/[\\/\0]+/g, " ").slice(0, 200) || "Stock photo"}.jpg`,
+        mimeType: contentType,
+        sizeBytes: size,
+        contributorName,
+        caption: input.caption,
+        uploaderId: organiser.id,
+        uploadId: `stock-${crypto.randomUUID()}`,
+      });
+      await queueMediaProcessing(record, tx);
+      return record;
     });
-    await queueMediaProcessing(record);
-    return record;
+    return await recorded.catch(async (error: unknown) => {
+      await storage().delete(key);
+      throw error;
+    });
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }

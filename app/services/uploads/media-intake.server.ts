@@ -98,25 +98,31 @@ export async function authoriseUpload(
   return { event, meta, uploader, rsvp };
 }
 
-/** Records a finished upload and queues its processing. Recording the same upload twice is harmless. */
+/**
+ * Records a finished upload and queues its processing, in one transaction: a row without its job
+ * would wait for processing for ever, and a complete upload without a row is recorded again by the
+ * next HEAD or the sweep (upload-completion.server.ts). Recording the same upload twice is harmless.
+ */
 export async function recordUpload(upload: AuthorisedUpload, file: { uploadId: string; key: string; size: number }): Promise<Media> {
   const { event, meta, uploader, rsvp } = upload;
-  const record = await insertMedia(db(), {
-    eventId: event.id,
-    purpose: meta.purpose,
-    originalKey: file.key,
-    originalName: meta.filename,
-    mimeType: meta.filetype || "application/octet-stream",
-    sizeBytes: file.size,
-    contributorName: meta.contributorName || rsvp?.name || "",
-    caption: meta.caption,
-    uploaderId: uploader?.id ?? null,
-    rsvpId: rsvp?.id ?? null,
-    uploadTokenHash: hashToken(meta.uploadToken),
-    uploadId: file.uploadId,
+  return db().transaction(async (tx) => {
+    const record = await insertMedia(tx, {
+      eventId: event.id,
+      purpose: meta.purpose,
+      originalKey: file.key,
+      originalName: meta.filename,
+      mimeType: meta.filetype || "application/octet-stream",
+      sizeBytes: file.size,
+      contributorName: meta.contributorName || rsvp?.name || "",
+      caption: meta.caption,
+      uploaderId: uploader?.id ?? null,
+      rsvpId: rsvp?.id ?? null,
+      uploadTokenHash: hashToken(meta.uploadToken),
+      uploadId: file.uploadId,
+    });
+    await queueMediaProcessing(record, tx);
+    return record;
   });
-  await queueMediaProcessing(record);
-  return record;
 }
 
 export function formatBytes(bytes: number) {
