@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import type { User } from "drizzle/schema";
+import { sql } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BUILT_IN_TRACKS } from "~/domain/built-in-tracks";
@@ -12,6 +13,7 @@ import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
+import { allowConsoleError } from "../support/fail-on-console-error";
 import { TestClient } from "../support/http-client";
 import { makeTempDir } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";
@@ -187,6 +189,40 @@ describe("the track library", () => {
 
     const missing = await client.raw("POST", "/api/v2/tracks", { body: new FormData() });
     expect(missing.status).toBe(400);
+  });
+
+  test("a track whose processing could not be queued is not kept half: the upload fails and the library is as before", async () => {
+    allowConsoleError();
+    const { client } = await loggedIn();
+    const queue = process.env.JOB_QUEUE_SCHEMA;
+    // A test-only trigger: the job queue refuses the track's processing job.
+    await db().execute(
+      sql.raw(`create or replace function test_refuse_track_job() returns trigger language plpgsql as $$
+        begin
+          if new.name = 'track-process' then raise exception 'track jobs are refused for the test'; end if;
+          return new;
+        end $$`),
+    );
+    await db().execute(
+      sql.raw(
+        `create or replace trigger test_refuse_track_job before insert on ${queue}.job for each row execute function test_refuse_track_job()`,
+      ),
+    );
+    const storedTracks = async () =>
+      (await readdir(files.path("data/storage/tracks"), { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => `${entry.parentPath}/${entry.name}`);
+    const before = await storedTracks();
+    try {
+      const reply = await upload(client, "/api/v2/tracks", tone, "half-kept.m4a");
+      expect(reply.status).toBe(500);
+    } finally {
+      await db().execute(sql.raw(`drop trigger if exists test_refuse_track_job on ${queue}.job`));
+      await db().execute(sql`drop function if exists test_refuse_track_job()`);
+    }
+    expect(((await client.get("/api/v2/tracks")).body.data as TrackJson[]).filter((t) => !t.builtIn)).toEqual([]);
+    // Nor its file.
+    expect((await storedTracks()).sort()).toEqual(before.sort());
   });
 
   test("an organiser keeps at most 20 tracks of their own", async () => {

@@ -100,20 +100,28 @@ async function addTrack(owner: User, staged: StagedFile, rawTitle: FormDataEntry
   const originalKey = `tracks/${id}/original`;
   const name = staged.name.slice(0, 255);
   await storage().putFile(originalKey, staged.path, CONTENT_TYPES[format] ?? "application/octet-stream");
-  const track = await insertTrack(db(), {
-    id,
-    ownerId: owner.id,
-    title:
-      title ||
-      name
-        .replace(/\.[^.]+$/, "")
-        .trim()
-        .slice(0, 120) ||
-      "My track",
-    originalKey,
-    originalName: name,
-    sizeBytes: staged.size,
+  // The track and its processing job in one transaction, as an upload's (media-intake.server.ts): a
+  // row without its job would wait for processing for ever. With neither, the stored file goes too.
+  const recorded = db().transaction(async (tx) => {
+    const track = await insertTrack(tx, {
+      id,
+      ownerId: owner.id,
+      title:
+        title ||
+        name
+          .replace(/\.[^.]+$/, "")
+          .trim()
+          .slice(0, 120) ||
+        "My track",
+      originalKey,
+      originalName: name,
+      sizeBytes: staged.size,
+    });
+    await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id, db: tx });
+    return track;
   });
-  await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id });
-  return track;
+  return recorded.catch(async (error: unknown) => {
+    await storage().delete(originalKey);
+    throw error;
+  });
 }
