@@ -4,7 +4,7 @@ import { db } from "~/lib/db.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { insertMedia, updateMedia } from "~/models/media.server";
-import { findRenderJob, listRenderJobsOfEvent } from "~/models/render-job.server";
+import { listRenderJobsOfEvent } from "~/models/render-job.server";
 import { findRenderPiece, findStoredRenderPieceKeys } from "~/models/render-piece.server";
 import { findThemeBySlug } from "~/models/theme.server";
 import { findTrackBySlug } from "~/models/track.server";
@@ -17,6 +17,7 @@ import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import type { TestClient } from "../support/http-client";
+import { renderSucceeded } from "../support/jobs";
 import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -73,20 +74,6 @@ async function arrangedEvent() {
     await addReadyMedia(event, "video", files, { name: "Cy", source: clipFile }),
   ];
   return { user, client, event, media };
-}
-
-async function finished(id: string) {
-  let status: string | undefined;
-  const job = await until(
-    async () => {
-      const row = await findRenderJob(db(), id);
-      status = row?.status;
-      return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
-    },
-    { timeout: 180_000, what: () => `render ${id}, still ${status}` },
-  );
-  expect(job.status, job.error ?? "").toBe("succeeded");
-  return job;
 }
 
 // Preparing a Chorus's pieces is the costly part of each test here. All but the theme change's test
@@ -151,7 +138,7 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     const [earlier] = await listRenderJobsOfEvent(db(), event.id, 1);
     const started = await client.form(`/e/${event.uuid}/arrange`, { intent: "render-start", resolution: "720p", publish: "on" });
     expect(started.status).toBe(302);
-    const done = await finished((await latestRender(event, earlier?.id)).id);
+    const done = await renderSucceeded((await latestRender(event, earlier?.id)).id);
     // Nothing changed since the preparation: the render made only the join.
     expect(done.piecesReused).toBe(15);
     expect(done.piecesRendered).toBe(0);
@@ -185,7 +172,7 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     expect(ready).toMatchObject({ reusable: 15, pieces: 15 });
     const again = await client.post("/api/publish/media", { eventId: event.id });
     expect(again.status).toBe(202);
-    const done = await finished(again.body.data.id);
+    const done = await renderSucceeded(again.body.data.id);
     expect(done.piecesReused).toBe(ready.reusable);
     expect(done.piecesRendered).toBe(0);
   });
@@ -307,7 +294,7 @@ describe("what the render panel promises is what the render reuses", { timeout: 
         const preparing = prepareEventPieces(event.id);
         const started = await client.post("/api/publish/media", { eventId: event.id });
         expect(started.status).toBe(202);
-        const [madeAhead, done] = await Promise.all([preparing, finished(started.body.data.id)]);
+        const [madeAhead, done] = await Promise.all([preparing, renderSucceeded(started.body.data.id)]);
         const rendered = done.plan as RenderPlan;
         expect(rendered.hash).toBe(plan.hash);
         // Every missing piece made once: by the render-ahead run or by the render, never by both.

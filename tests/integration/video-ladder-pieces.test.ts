@@ -6,7 +6,6 @@ import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { runFfmpeg } from "~/media/run.server";
 import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
-import { findRenderJob } from "~/models/render-job.server";
 import { deleteRenderPiece, findRenderPiece, findStoredRenderPieceKeys } from "~/models/render-piece.server";
 import { playlistInit, playlistSegments } from "~/render/hls-playlists";
 import { rungFiles } from "~/render/ladder";
@@ -20,7 +19,7 @@ import type { RunningServer } from "../../server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
-import { untilJobsFinished } from "../support/jobs";
+import { renderSucceeded, untilJobsFinished } from "../support/jobs";
 import { addReadyMedia } from "../support/ready-media";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -124,14 +123,7 @@ describe("the HLS ladder made from rung pieces", { timeout: 420_000 }, () => {
 
     const started = await client.post("/api/publish/media", { eventId: event.id });
     expect(started.status).toBe(202);
-    const job = await until(
-      async () => {
-        const row = await findRenderJob(db(), started.body.data.id);
-        return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
-      },
-      { timeout: 180_000, what: "the render" },
-    );
-    expect(job.status, job.error ?? "").toBe("succeeded");
+    const job = await renderSucceeded(started.body.data.id);
     expect((job.plan as RenderPlan).hash).toBe(plan.hash);
     const [published] = await listPublishedVersions(db(), event.id);
     const [ladderJob] = await untilJobsFinished("video-ladder", { data: { publishedMediaId: published!.id } }, { timeout: 120_000 });

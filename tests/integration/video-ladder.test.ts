@@ -9,7 +9,6 @@ import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
 import { insertRecipient, setEventPaid } from "~/models/event.server";
 import { findPublishedMedia, listPublishedVersions } from "~/models/published-media.server";
-import { findRenderJob } from "~/models/render-job.server";
 import { playlistInit, playlistSegments } from "~/render/hls-playlists";
 import { storage } from "~/services/media/storage.server";
 import type { RunningServer } from "../../server";
@@ -17,7 +16,7 @@ import { makeClip, makeTempDir } from "../media/support/media-fixtures";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
-import { untilJobsFinished } from "../support/jobs";
+import { renderSucceeded, untilJobsFinished } from "../support/jobs";
 import { makeMember } from "../support/payments";
 import { addReadyMedia } from "../support/ready-media";
 import { startSmtpSink } from "../support/smtp-sink";
@@ -56,14 +55,7 @@ afterAll(async () => {
 async function publishAndWaitForLadder(client: TestClient, event: Event, whileLadderMade?: (version: PublishedMedia) => Promise<void>) {
   const started = await client.post("/api/publish/media", { eventId: event.id, resolution: "1080p" });
   expect(started.status).toBe(202);
-  const job = await until(
-    async () => {
-      const row = await findRenderJob(db(), started.body.data.id);
-      return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
-    },
-    { timeout: 180_000, what: "the 1080p render" },
-  );
-  expect(job.status, job.error ?? "").toBe("succeeded");
+  const job = await renderSucceeded(started.body.data.id);
   const [version] = await listPublishedVersions(db(), event.id);
   // The MP4 is published, and playable, before the ladder is made.
   expect(version!.renderJobId).toBe(job.id);

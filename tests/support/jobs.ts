@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
+import { expect } from "vitest";
 import type { JobName } from "~/jobs/catalogue";
 import { db } from "~/lib/db.server";
+import { findRenderJob } from "~/models/render-job.server";
 import { until } from "./wait";
 
 /** A job as pg-boss keeps it, in its queue or, once done with, in its archive. */
@@ -83,4 +85,22 @@ export async function untilJobsFinished(
         `${atLeast}+ "${name}" job(s) matching ${JSON.stringify(filter)} to finish (seen: ${seen.map((j) => j.state).join(", ") || "none"})`,
     },
   );
+}
+
+/**
+ * Waits until render job `id` has ended (succeeded, failed or cancelled) and expects it to have
+ * succeeded, with its error as the message when it did not. Answers its row.
+ */
+export async function renderSucceeded(id: string, { timeout = 180_000 }: { timeout?: number } = {}) {
+  let status: string | undefined;
+  const job = await until(
+    async () => {
+      const row = await findRenderJob(db(), id);
+      status = row?.status;
+      return row && ["succeeded", "failed", "cancelled"].includes(row.status) ? row : null;
+    },
+    { timeout, what: () => `render ${id}, still ${status}` },
+  );
+  expect(job.status, job.error ?? "").toBe("succeeded");
+  return job;
 }
