@@ -24,11 +24,12 @@ export type NormaliseOptions = {
 export const RENDITION_DEFAULTS = { width: 1920, height: 1080, fps: 30 } as const;
 const AUDIO_RATE = 48_000;
 
-// Renditions are working copies, read again by every render: their bitrate is capped, at 12 Mbit/s
+// Renditions are working copies, read again by every render: their bitrate is capped, at 14 Mbit/s
 // for 1080p30 (above what phones record at that size in HEVC, near it in H.264). Uncapped, a grainy
 // low-light clip at CRF 20 came out at over 100 Mbit/s, and decoding it cost more than encoding
-// the montage it went into.
-const MAX_KBITS_1080P = 12_000;
+// the montage it went into. The cap was 12 Mbit/s with CABAC; CAVLC (see `normaliseArgs`) needs
+// about 15% more bits for the same picture at the cap (docs/decisions/044).
+const MAX_KBITS_1080P = 14_000;
 
 /** The rendition's bitrate cap for a frame size, in kbit/s (scaled by area from 1080p). */
 export function renditionMaxKbits(frame: Frame) {
@@ -130,8 +131,11 @@ export function normaliseArgs({
     // The simplest motion search, as the render's pieces use (docs/decisions/040): a 1080p phone
     // clip's rendition took 30% less CPU for the same size and SSIM. Processing shares the cores
     // with the preparation of the video, so every second saved here is one the render gets.
+    // CAVLC and no deblocking: every render, preview and rung decodes the rendition again, and
+    // decoding it took half the CPU it took with CABAC and the loop filter, for the same SSIM
+    // within 0.0005 and 10-20% more bits (docs/decisions/044).
     "-x264-params",
-    "me=dia:subme=1",
+    "me=dia:subme=1:cabac=0:no-deblock=1",
     "-crf",
     "20",
     "-profile:v",

@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type NormaliseProgress, normaliseVideo, renditionMaxKbits } from "~/media/normalise-video.server";
 import { type MediaProbe, probeMedia } from "~/media/probe.server";
@@ -66,6 +66,15 @@ describe("normalising a clip for rendering", () => {
         .filter(Boolean)
         .map((t) => Math.round(Number(t.replace(",", "")))),
     ).toEqual([0, 1]);
+  });
+
+  test("a rendition is written to decode cheaply: CAVLC, no loop filter", async () => {
+    const input = await makeClip(dir.path("cheap.mp4"), { width: 320, height: 240, seconds: 1 });
+    const output = dir.path("cheap-out.mp4");
+    await normaliseVideo(input, output, small);
+    // x264 writes the options it encoded with into the stream, as text.
+    const options = /options: ([^\0]+?)\0/.exec((await readFile(output)).toString("latin1"))?.[1] ?? "";
+    expect(options.split(" ")).toEqual(expect.arrayContaining(["cabac=0", "deblock=0:0:0"]));
   });
 
   test("sound is levelled to -16 LUFS, in clips shorter than loudnorm's 3 s window too", async () => {
