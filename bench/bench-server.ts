@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ffmpegPath } from "~/media/ffmpeg-paths.server";
+import { FFMPEG_ALLOCATOR } from "~/media/run.server";
 
 const run = promisify(execFile);
 
@@ -144,7 +145,8 @@ export function x264Baseline(frame: { width: number; height: number; fps: number
         ...["-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`],
         ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", path.join(dir, "baseline.mp4")],
       ],
-      { maxBuffer: 1 << 24 },
+      // With the allocator settings the app's own ffmpeg runs get: the yardstick is the best plain encode.
+      { maxBuffer: 1 << 24, env: { ...process.env, ...FFMPEG_ALLOCATOR } },
     ),
   );
 }
