@@ -8,6 +8,7 @@ import { segmentIsHeard } from "./pieces";
 import { piecesOf, type RenderPlan } from "./plan";
 import { plannedRungPieces, rungPieceOnce } from "./rung-pieces.server";
 import { type KeepPiece, makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
+import { SLOT_PRIORITY } from "./slots.server";
 import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
 /** How often a preparation asks whether the Chorus changed again since it started. */
@@ -35,7 +36,7 @@ export interface PrepareOptions {
 
 /**
  * Makes, ahead of any publish, every piece of the plan that is not stored yet — each scene, each
- * crossfade once its two scenes are there, the soundtrack once every scene's sound is — so a
+ * crossfade once its two scenes are there, the soundtrack once every heard scene's sound is — so a
  * publish has only the join left (docs/decisions/033), less what more arrivals would change. It
  * runs in the render slots beside whatever else runs; a piece a render is making meanwhile is
  * waited for, never made twice. Resolves to how many pieces it made.
@@ -116,14 +117,26 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
     });
   });
 
+  let scenesLeft = scenes.length;
+  for (const scene of scenes) scene.finally(() => (scenesLeft -= 1)).catch(() => undefined);
+  // The soundtrack waits only for the sound it mixes: a heard scene whose own piece is stored (after
+  // a theme or caption change) has it, and a silent one gives none.
+  const soundReady = (index: number) => {
+    const segment = plan.segments[index]!;
+    if (!segmentIsHeard(segment)) return Promise.resolve(true);
+    return store.has(segment.key).then((stored) => stored || scenes[index]!);
+  };
   const soundtrack = settle([plan.soundtrackKey, ...plan.segments.map((s) => s.key)], async () => {
-    if (left.has(plan.soundtrackKey) || (await Promise.all(scenes)).some((scene) => !scene)) return null;
+    if (left.has(plan.soundtrackKey) || (await Promise.all(plan.segments.map((_, i) => soundReady(i)))).some((ready) => !ready))
+      return null;
     const signal = signalOf(plan.soundtrackKey);
     return pieceOnce(plan.soundtrackKey, {
       store,
       signal,
-      // One thread, as in a render: it runs beside the slots' video jobs rather than in one.
-      inSlot: false,
+      // As in a render: in a slot, ahead of the scenes waiting, while scenes are still to be made
+      // (beside two scene jobs it took a 1080p render past 1 GB); after them, one thread beside the
+      // slots' video jobs.
+      ...(scenesLeft > 0 ? { priority: SLOT_PRIORITY.crossfade } : { inSlot: false }),
       lookUp: async () => ((await store.has(plan.soundtrackKey)) ? 0 : null),
       make: async () => {
         // Only the sound of scenes that are heard is fetched, as a render does.

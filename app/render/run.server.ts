@@ -102,6 +102,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     ...(storedSoundtrack || !heard[index] ? [] : ["audio"]),
   ];
   const scenesFound = await Promise.all(plan.segments.map((s, i) => lookUpScene(store, s, filesNeeded(i))));
+  /** Whether the soundtrack is to be mixed and waits for this scene's sound to be made. */
+  const soundWaitsFor = (index: number) => !storedSoundtrack && heard[index]! && !scenesFound[index]!.scene;
   const timeline = plan.totalFrames;
   const work =
     plan.segments.reduce((sum, s, i) => sum + sceneWork(s, scenesFound[i]!), 0) +
@@ -171,6 +173,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
     return pieceOnce(segment.key, {
       store,
       signal,
+      priority: soundWaitsFor(segment.index) ? SLOT_PRIORITY.heardScene : SLOT_PRIORITY.scene,
       lookUp: async () => complete(await lookUpScene(store, segment, files)),
       make: async () => {
         const found = await lookUpScene(store, segment, files);
@@ -190,8 +193,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   // Every scene is queued at once, in timeline order: the slots keep two ffmpeg jobs running and the
   // next one starts the moment one ends. A crossfade is queued as soon as its two scenes are there,
   // ahead of the scenes not started, so only the last crossfades are left when the last scene ends.
-  // The soundtrack starts once every scene that is heard is there: the scenes after the last one
-  // with sound (photos, the outro) render beside it.
+  // The soundtrack starts once the sound of every scene that is heard is there: stored, or made by
+  // the scene's job. Those jobs go first, so the photos and the title cards render beside it.
   const finishedAt = { scenes: 0, crossfades: 0, soundtrack: 0, join: 0 };
   const finish = (stage: keyof typeof finishedAt) => {
     finishedAt[stage] = (Date.now() - started) / 1000;
@@ -206,6 +209,8 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   const allSegments = Promise.all(segmentJobs).finally(() => finish("scenes"));
 
   type SceneOf = Awaited<(typeof segmentJobs)[number]>;
+  /** A heard scene's own piece: its sound is what the soundtrack mixes. */
+  type Heard = Pick<SceneOf, "scene">;
   const renderCrossfade = (transition: Transition, from: SceneOf, to: SceneOf) =>
     pieceOnce(transition.key, {
       store,
@@ -233,7 +238,7 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
   // job keeps two busy, so it runs beside the crossfades instead of after them. Started while
   // scenes still render, it takes a slot as a crossfade does: beside two scene jobs it took a 1080p
   // render past 1 GB (bench/README.md).
-  const soundtrackOnce = (segments: (SceneOf | null)[]) =>
+  const soundtrackOnce = (segments: (Heard | null)[]) =>
     pieceOnce(plan.soundtrackKey, {
       store,
       signal,
@@ -241,11 +246,17 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
       lookUp: () => store.get(plan.soundtrackKey),
       make: () => renderTimelineSound(segments),
     }).then((outcome) => madeElsewhere(outcome, Math.ceil(timeline * SOUNDTRACK_SHARE)));
-  const heardSegments = () => Promise.all(segmentJobs.map((job, i) => (heard[i] ? job : null)));
+  const heardSegments = () =>
+    Promise.all(
+      segmentJobs.map((job, i) => {
+        const stored = scenesFound[i]!.scene;
+        return !heard[i] ? null : stored ? { scene: stored } : job;
+      }),
+    );
   const timelineSound = (storedSoundtrack ? Promise.resolve(storedSoundtrack) : heardSegments().then(soundtrackOnce)).finally(() =>
     finish("soundtrack"),
   );
-  async function renderTimelineSound(segments: (SceneOf | null)[]) {
+  async function renderTimelineSound(segments: (Heard | null)[]) {
     const music = plan.music ? await (options.musicPath ?? options.sourcePath)(plan.music.source) : null;
     const sound = segments.map((s, i) => (heard[i] ? s!.scene.files.audio! : null));
     return track("soundtrack", Math.ceil(timeline * SOUNDTRACK_SHARE), () =>

@@ -11,10 +11,12 @@ import { singleton } from "~/lib/singleton.server";
  * Which waiting job a freed slot goes to first. A crossfade goes before any scene not started: it
  * can only start once both its scenes are there, and left behind every scene it would run after
  * the last of them, where nothing else is left to keep the cores busy (docs/decisions/011). A
- * rung piece (a piece at a size of the HLS ladder, docs/decisions/036) goes after everything a
- * render or a preparation waits for: such a job waits at most for a rung piece already running.
+ * scene whose sound the soundtrack still needs goes before a silent one, so the soundtrack (one
+ * thread) is mixed while photos and title cards render, not after them. A rung piece (a piece at
+ * a size of the HLS ladder, docs/decisions/036) goes after everything a render or a preparation
+ * waits for: such a job waits at most for a rung piece already running.
  */
-export const SLOT_PRIORITY = { rung: -1, scene: 0, crossfade: 1 } as const;
+export const SLOT_PRIORITY = { rung: -1, scene: 0, heardScene: 1, crossfade: 2 } as const;
 
 interface Waiting {
   grant: () => void;

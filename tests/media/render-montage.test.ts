@@ -3,10 +3,8 @@ import { access, open } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { dropSingleton, setSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
 import { runFfmpeg } from "~/media/run.server";
-import type { PieceStore, StoredPiece } from "~/render/piece-store";
 import {
   type PieceContext,
   type SegmentFiles,
@@ -18,122 +16,21 @@ import {
   renderTransition,
 } from "~/render/pieces";
 import { mp4VideoSampleCount } from "~/render/pieces/verify.server";
-import { type OutputProfile, type PlanInput, type PlanMedia, type RenderPlan, piecesOf, planRender } from "~/render/plan";
+import { type RenderPlan, piecesOf, planRender } from "~/render/plan";
 import { runRender } from "~/render/run.server";
-import { RenderSlots } from "~/render/slots.server";
-import { dominant, frameAt, makeClip, makeQuartersImage, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
+import { dominant, frameAt, makeTempDir, makeTwoColourClip, pixelAt } from "./support/media-fixtures";
+import { item, makeMontageSources, memoryStore, montageContext, planInput } from "./support/montage";
 
-const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
 let dir: Awaited<ReturnType<typeof makeTempDir>>;
 const files: Record<string, string> = {};
 
 beforeAll(async () => {
   dir = await makeTempDir("render-montage");
-  files["clip.mp4"] = await makeClip(dir.path("clip.mp4"), { width: 320, height: 180, seconds: 2 });
-  // Speech-like: a low voice whose loudness rises and falls four times a second.
-  files["speech.mp4"] = dir.path("speech.mp4");
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc=size=320x180:rate=30:duration=3",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=220:sample_rate=48000:duration=3",
-    "-af",
-    "volume=8dB,tremolo=f=4:d=0.7",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:a",
-    "aac",
-    "-ac",
-    "2",
-    files["speech.mp4"],
-  ]);
-  for (const name of ["a.jpg", "b.jpg", "c.jpg"]) files[name] = await makeQuartersImage(dir.path(name), 320, 180);
-  files.background = dir.path("background.jpg");
-  await sharp({ create: { width: 640, height: 360, channels: 3, background: "#305080" } })
-    .jpeg()
-    .toFile(files.background);
-  // Music: a high tone shorter than the video, so it loops; the voice stays far below it.
-  files["music.m4a"] = dir.path("music.m4a");
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=3000:sample_rate=48000:duration=4",
-    "-ac",
-    "2",
-    "-c:a",
-    "aac",
-    files["music.m4a"],
-  ]);
+  Object.assign(files, await makeMontageSources(dir));
 });
 afterAll(() => dir.remove());
 
-let nextId = 0;
-const item = (kind: "photo" | "video", renditionKey: string, changes: Partial<PlanMedia> = {}): PlanMedia => ({
-  id: `m${++nextId}`,
-  kind,
-  status: "ready",
-  renditionKey,
-  durationSeconds: kind === "video" ? 2 : null,
-  trimStart: 0,
-  trimEnd: null,
-  caption: "Happy birthday! We hope this year brings you everything you wished for and a little more.",
-  contributorName: "Bo",
-  hidden: false,
-  archived: false,
-  position: nextId,
-  hasAudio: kind === "video",
-  ...changes,
-});
-
-const planInput = (media: PlanMedia[], changes: Partial<PlanInput> = {}): PlanInput => ({
-  intro: { heading: "Ana turns 30", subheading: "from all of us" },
-  outro: { heading: "With love", subheading: "your friends" },
-  theme: {
-    id: "theme",
-    introUrl: "/themes/test/intro.jpg",
-    outroUrl: "/themes/test/outro.jpg",
-    fontUrl: "/fonts/themes/JosefinSans-Bold.ttf",
-    fontColor: "#ffffff",
-    fontSize: 46,
-    fontLineSpacing: 1.3,
-    textBoxColor: "#2d5a36e6",
-    textBoxScale: 0.9,
-    isCollage: true,
-    scenes: [{ kind: "single" }, { kind: "collage", photos: 2 }],
-  },
-  media,
-  track: { id: "track", renditionKey: "music.m4a", durationSeconds: 4, startSeconds: 0.5, fadeOutSeconds: 1, volume: 0.8 },
-  resolution: "720p",
-  timing: { titleSeconds: 1.5, photoSeconds: 2, collageSeconds: 2 },
-  ...changes,
-});
-
-function context(name: string, changes: Partial<PieceContext> = {}): PieceContext {
-  return {
-    profile,
-    workDir: dir.path(name),
-    sourcePath: async (key) => files[key] ?? Promise.reject(new Error(`no file for ${key}`)),
-    assetPath: (url) => (url.startsWith("/fonts/") ? path.resolve("public", `.${url}`) : files.background!),
-    ...changes,
-  };
-}
+const context = (name: string, changes: Partial<PieceContext> = {}) => montageContext(dir, files, name, changes);
 
 /** Every piece of the plan, rendered two at a time as the render job does. */
 async function renderAll(plan: RenderPlan, label: string) {
@@ -201,26 +98,6 @@ async function topLevelBoxes(file: string) {
   } finally {
     await handle.close();
   }
-}
-
-/** A piece store in memory, which remembers which files of each piece a render asked for (all when it named none). */
-function memoryStore() {
-  const stored = new Map<string, StoredPiece>();
-  const asked = new Map<string, readonly string[] | "all">();
-  const store: PieceStore = {
-    has: async (key) => stored.has(key),
-    get: async (key, only) => {
-      const piece = stored.get(key);
-      if (!piece) return null;
-      asked.set(key, only ?? "all");
-      return { ...piece, files: Object.fromEntries(Object.entries(piece.files).filter(([name]) => !only || only.includes(name))) };
-    },
-    put: async (key, _kind, pieceFiles, frames) => {
-      stored.set(key, { files: pieceFiles, frames });
-      return { files: pieceFiles, frames };
-    },
-  };
-  return { store, asked };
 }
 
 /** Frame `n` of a video as a PNG. */
@@ -374,54 +251,6 @@ describe("rendering a plan end to end", () => {
     const integrated = Number(/I:\s+(-?[\d.]+) LUFS/.exec(stderrTail.join("\n"))?.[1]);
     expect(integrated).toBeGreaterThan(-17.5);
     expect(integrated).toBeLessThan(-14.5);
-  });
-
-  test("a crossfade is rendered ahead of the scenes still waiting once its two scenes are there", async () => {
-    // One slot: the order the pieces are made in is the order they got it.
-    setSingleton("renderSlots", new RenderSlots(1));
-    try {
-      const stored = new Map<string, StoredPiece>();
-      const store: PieceStore = {
-        has: async (key) => stored.has(key),
-        get: async (key) => stored.get(key) ?? null,
-        put: async (key, _kind, pieceFiles, frames) => {
-          stored.set(key, { files: pieceFiles, frames });
-          return { files: pieceFiles, frames };
-        },
-      };
-      const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
-      const plan = planRender(planInput([item("photo", "a.jpg"), item("photo", "b.jpg"), item("photo", "c.jpg")], { theme }));
-      const made: string[] = [];
-      const name = new Map([
-        ...plan.segments.map((s) => [s.key, `scene ${s.index}`] as const),
-        ...plan.transitions.map((t) => [t.key, `crossfade ${t.index}`] as const),
-      ]);
-      const { sourcePath, assetPath } = context("order");
-      await runRender(plan, {
-        store,
-        sourcePath,
-        assetPath,
-        workDir: dir.path("order-work"),
-        output: dir.path("order.mp4"),
-        onPieceRendered: (key) => name.has(key) && made.push(name.get(key)!),
-      });
-      // The slot a crossfade's second scene gives back has gone to the next scene by the time the
-      // crossfade asks for one (it looks itself up in the store first); the slot after is its own,
-      // ahead of every scene still waiting. Queued behind every scene, all four would come last.
-      expect(made).toEqual([
-        "scene 0",
-        "scene 1",
-        "scene 2",
-        "crossfade 0",
-        "crossfade 1",
-        "scene 3",
-        "scene 4",
-        "crossfade 2",
-        "crossfade 3",
-      ]);
-    } finally {
-      dropSingleton("renderSlots");
-    }
   });
 
   test("the runner reuses stored pieces and the soundtrack, and one failed piece fails the render cleanly", async () => {
