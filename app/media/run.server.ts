@@ -66,7 +66,7 @@ export const runFfprobe = (args: string[], options: Omit<RunOptions, "onProgress
  * a mapping of their own each, and the heap grown and trimmed 64 MB at a time. By default ffmpeg's
  * buffers were mapped and unmapped over and over, and the kernel zeroed their pages each time: a
  * clip's x264 encode spent 0.16 s in the kernel instead of 0.07 s, a crossfade 0.14 s instead of
- * 0.10 s (docs/decisions/044). Other C libraries ignore these variables.
+ * 0.09–0.11 s (docs/decisions/044). Other C libraries ignore these variables.
  */
 export const FFMPEG_ALLOCATOR = { MALLOC_MMAP_THRESHOLD_: String(32 << 20), MALLOC_TOP_PAD_: String(64 << 20) };
 

@@ -2,7 +2,7 @@
 // what waits for what (app/render/slots.server.ts, run.server.ts, prepare.server.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dropSingleton, setSingleton } from "~/lib/singleton.server";
-import type { PieceStore, StoredPiece } from "~/render/piece-store";
+import type { PieceStore } from "~/render/piece-store";
 import { countVideoFrames } from "~/render/pieces";
 import { type RenderPlan, planRender } from "~/render/plan";
 import { prepareRender } from "~/render/prepare.server";
@@ -27,15 +27,7 @@ describe("the order pieces are made in", () => {
     // One slot: the order the pieces are made in is the order they got it.
     setSingleton("renderSlots", new RenderSlots(1));
     try {
-      const stored = new Map<string, StoredPiece>();
-      const store: PieceStore = {
-        has: async (key) => stored.has(key),
-        get: async (key) => stored.get(key) ?? null,
-        put: async (key, _kind, pieceFiles, frames) => {
-          stored.set(key, { files: pieceFiles, frames });
-          return { files: pieceFiles, frames };
-        },
-      };
+      const { store } = memoryStore();
       const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
       const plan = planRender(planInput([item("photo", "a.jpg"), item("photo", "b.jpg"), item("photo", "c.jpg")], { theme }));
       const made: string[] = [];
