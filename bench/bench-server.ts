@@ -6,8 +6,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ffmpegPath } from "~/media/ffmpeg-paths.server";
-import { FFMPEG_ALLOCATOR } from "~/media/run.server";
+import { ffmpegEnvironment, ffmpegPath } from "~/media/ffmpeg-paths.server";
 
 const run = promisify(execFile);
 
@@ -146,7 +145,7 @@ export function x264Baseline(frame: { width: number; height: number; fps: number
         ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", path.join(dir, "baseline.mp4")],
       ],
       // With the allocator settings the app's own ffmpeg runs get: the yardstick is the best plain encode.
-      { maxBuffer: 1 << 24, env: { ...process.env, ...FFMPEG_ALLOCATOR } },
+      { maxBuffer: 1 << 24, env: ffmpegEnvironment() },
     ),
   );
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { ffmpegPath, ffprobePath } from "./ffmpeg-paths.server";
+import { ffmpegEnvironment, ffmpegPath, ffprobePath } from "./ffmpeg-paths.server";
 
 export type MediaTool = "ffmpeg" | "ffprobe";
 
@@ -61,25 +61,16 @@ export function stopMediaTools() {
 export const runFfprobe = (args: string[], options: Omit<RunOptions, "onProgress"> = {}) =>
   runTool("ffprobe", ffprobePath(), args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
 
-/**
- * glibc's allocator, as ffmpeg gets it: frame-sized blocks (3 MB at 1080p) from the heap instead of
- * a mapping of their own each, and the heap grown and trimmed 64 MB at a time. By default ffmpeg's
- * buffers were mapped and unmapped over and over, and the kernel zeroed their pages each time: a
- * clip's x264 encode spent 0.16 s in the kernel instead of 0.07 s, a crossfade 0.14 s instead of
- * 0.09–0.11 s (docs/decisions/044). Other C libraries ignore these variables.
- */
-export const FFMPEG_ALLOCATOR = { MALLOC_MMAP_THRESHOLD_: String(32 << 20), MALLOC_TOP_PAD_: String(64 << 20) };
-
 export function runFfmpeg(args: string[], options: RunOptions = {}) {
   const withProgress = options.onProgress ? ["-progress", "pipe:1", "-nostats", ...args] : args;
-  return runTool("ffmpeg", ffmpegPath(), withProgress, { ...options, timeoutMs: options.timeoutMs ?? 3_600_000 }, FFMPEG_ALLOCATOR);
+  return runTool("ffmpeg", ffmpegPath(), withProgress, { ...options, timeoutMs: options.timeoutMs ?? 3_600_000 }, ffmpegEnvironment());
 }
 
-function runTool(tool: MediaTool, binary: string, args: string[], options: RunOptions, env?: Record<string, string>): Promise<RunResult> {
+function runTool(tool: MediaTool, binary: string, args: string[], options: RunOptions, env?: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new MediaToolError(tool, "aborted", null, []));
     // An argument array and no shell: file names can never be read as commands or options of a shell.
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, env: env && { ...process.env, ...env } });
+    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, env });
     children.add(child);
     child.once("exit", () => children.delete(child));
     const stderr = createLineTail(STDERR_LINES_KEPT);

@@ -9,7 +9,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const TEST_ONLY = ["CHROMIUM_PATH"];
 
 // process.env reads that are not settings: the parse itself, the embedded database's address
-// becoming DATABASE_URL, and the PATH search for ffmpeg.
+// becoming DATABASE_URL, and the PATH search for ffmpeg and the environment it runs in.
 const RAW_READS_ALLOWED = ["app/lib/env.server.ts", "app/lib/database-bootstrap.server.ts", "app/media/ffmpeg-paths.server.ts"];
 
 function sourceFiles(dir: string): string[] {
