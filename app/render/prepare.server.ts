@@ -8,7 +8,7 @@ import { segmentIsHeard } from "./pieces";
 import { piecesOf, type RenderPlan } from "./plan";
 import { plannedRungPieces, rungPieceOnce } from "./rung-pieces.server";
 import { type KeepPiece, makeMissing, missingCount, sceneStored } from "./scene-pieces.server";
-import { SLOT_PRIORITY } from "./slots.server";
+import { soundtrackPlace } from "./slots.server";
 import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
 /** How often a preparation asks whether the Chorus changed again since it started. */
@@ -133,10 +133,7 @@ export async function prepareRender(plan: RenderPlan, options: PrepareOptions) {
     return pieceOnce(plan.soundtrackKey, {
       store,
       signal,
-      // As in a render: in a slot, ahead of the scenes waiting, while scenes are still to be made
-      // (beside two scene jobs it took a 1080p render past 1 GB); after them, one thread beside the
-      // slots' video jobs.
-      ...(scenesLeft > 0 ? { priority: SLOT_PRIORITY.crossfade } : { inSlot: false }),
+      ...soundtrackPlace(scenesLeft),
       lookUp: async () => ((await store.has(plan.soundtrackKey)) ? 0 : null),
       make: async () => {
         // Only the sound of scenes that are heard is fetched, as a render does.

@@ -11,7 +11,7 @@ import type { PieceStore, StoredPiece } from "./piece-store";
 import { joinPieces, makePoster, segmentIsHeard, type PieceContext } from "./pieces";
 import type { RenderPlan, Segment, Transition } from "./plan";
 import { type KeepPiece, type SceneFound, lookUpScene, makeMissing, missingCount, sceneWork } from "./scene-pieces.server";
-import { SLOT_PRIORITY } from "./slots.server";
+import { SLOT_PRIORITY, soundtrackPlace } from "./slots.server";
 import { makeCrossfade, makeSoundtrack } from "./timeline-pieces.server";
 
 export interface RenderProgress {
@@ -233,16 +233,12 @@ async function render(plan: RenderPlan, options: RunRenderOptions): Promise<Rend
 
   // One soundtrack for the whole timeline: clip audio crossfaded like the picture, music under it.
   // Kept by its own key: a caption or theme change leaves the sound as it was. Made once, like
-  // every piece: a render-ahead job mixing it already is waited for. Once every scene is there it
-  // runs outside the slots: it is one thread (mixing, then the AAC encoder) where a slot's video
-  // job keeps two busy, so it runs beside the crossfades instead of after them. Started while
-  // scenes still render, it takes a slot as a crossfade does: beside two scene jobs it took a 1080p
-  // render past 1 GB (bench/README.md).
+  // every piece: a render-ahead job mixing it already is waited for.
   const soundtrackOnce = (segments: (Heard | null)[]) =>
     pieceOnce(plan.soundtrackKey, {
       store,
       signal,
-      ...(scenesLeft > 0 ? { priority: SLOT_PRIORITY.crossfade } : { inSlot: false }),
+      ...soundtrackPlace(scenesLeft),
       lookUp: () => store.get(plan.soundtrackKey),
       make: () => renderTimelineSound(segments),
     }).then((outcome) => madeElsewhere(outcome, Math.ceil(timeline * SOUNDTRACK_SHARE)));

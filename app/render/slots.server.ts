@@ -18,6 +18,16 @@ import { singleton } from "~/lib/singleton.server";
  */
 export const SLOT_PRIORITY = { rung: -1, scene: 0, heardScene: 1, crossfade: 2 } as const;
 
+/**
+ * Where a render or a preparation mixes the soundtrack, given how many scenes it has still to
+ * make. The soundtrack is one thread (mixing, then the AAC encoder) where a slot's video job keeps
+ * two busy: with no scene left it runs beside the slots, with the last crossfades. While scenes are
+ * still to be made it takes a slot ahead of them, as a crossfade does: beside two scene jobs it
+ * took a 1080p render past 1 GB (bench/README.md).
+ */
+export const soundtrackPlace = (scenesLeft: number) =>
+  scenesLeft > 0 ? { priority: SLOT_PRIORITY.crossfade } : { inSlot: false as const };
+
 interface Waiting {
   grant: () => void;
   priority: number;
