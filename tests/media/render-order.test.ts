@@ -103,33 +103,21 @@ describe("the order pieces are made in", () => {
   test("after a theme and a music change the soundtrack is mixed from the stored sound, without waiting for the captions", async () => {
     setSingleton("renderSlots", new RenderSlots(2));
     const { store } = memoryStore();
-    const theme = { ...planInput([]).theme, isCollage: false, scenes: [] };
-    const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
-    const { sourcePath, assetPath } = context("theme-music");
+    const { before, after, held } = themeAndMusicChange();
+    const { sourcePath } = context("theme-music");
     const run = (p: RenderPlan, name: string, into: PieceStore) =>
-      runRender(p, { store: into, sourcePath, assetPath, workDir: dir.path(`${name}-work`), output: dir.path(`${name}.mp4`) });
-    let open = () => {};
+      runRender(p, { store: into, sourcePath, workDir: dir.path(`${name}-work`), output: dir.path(`${name}.mp4`) });
+    const holding = holdingBack(store, held.key);
     try {
-      await run(planRender(planInput(media, { theme })), "theme-music-before", store);
-      const changed = planRender(
-        planInput(media, {
-          theme: { ...theme, textBoxColor: "#202060e6" },
-          track: { ...planInput([]).track!, volume: 0.4 },
-        }),
-      );
-      // The last clip's new captioned part is held back from the store until the soundtrack is there.
-      const held = changed.segments.at(-2)!.parts[0]!;
-      expect(held.kind).toBe("caption");
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      const gated: PieceStore = { ...store, put: async (key, ...rest) => (key === held.key && (await gate), store.put(key, ...rest)) };
-      const rendering = run(changed, "theme-music-after", gated);
-      await expect.poll(() => store.has(changed.soundtrackKey), { timeout: 20_000 }).toBe(true);
-      open();
+      await run(before, "theme-music-before", store);
+      const rendering = run(after, "theme-music-after", holding.store);
+      await expect.poll(() => store.has(after.soundtrackKey), { timeout: 20_000 }).toBe(true);
+      holding.open();
       const result = await rendering;
       expect(result.renderedKeys).toContain(held.key);
-      expect(await countVideoFrames(result.output)).toBe(changed.totalFrames);
+      expect(await countVideoFrames(result.output)).toBe(after.totalFrames);
     } finally {
-      open();
+      holding.open();
       dropSingleton("renderSlots");
     }
   });
@@ -137,34 +125,50 @@ describe("the order pieces are made in", () => {
   test("a preparation after a theme and a music change mixes the soundtrack from the stored sound, without waiting for the captions", async () => {
     setSingleton("renderSlots", new RenderSlots(2));
     const { store } = memoryStore(dir.path("prepared"));
-    // Title cards from the app's own files, as a preparation reads them.
-    const theme = {
-      ...planInput([]).theme,
-      introUrl: "/themes/classic-ivory/intro.jpg",
-      outroUrl: "/themes/classic-ivory/outro.jpg",
-      isCollage: false,
-      scenes: [],
-    };
-    const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
+    const { before, after, held } = themeAndMusicChange();
     const { sourcePath } = context("prepare-theme-music");
-    let open = () => {};
+    const holding = holdingBack(store, held.key);
     try {
-      expect(await prepareRender(planRender(planInput(media, { theme })), { store, sourcePath })).toBeGreaterThan(0);
-      const changed = planRender(
-        planInput(media, { theme: { ...theme, textBoxColor: "#202060e6" }, track: { ...planInput([]).track!, volume: 0.4 } }),
-      );
-      const held = changed.segments.at(-2)!.parts[0]!;
-      expect(held.kind).toBe("caption");
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      const gated: PieceStore = { ...store, put: async (key, ...rest) => (key === held.key && (await gate), store.put(key, ...rest)) };
-      const preparing = prepareRender(changed, { store: gated, sourcePath });
-      await expect.poll(() => store.has(changed.soundtrackKey), { timeout: 20_000 }).toBe(true);
-      open();
+      expect(await prepareRender(before, { store, sourcePath })).toBeGreaterThan(0);
+      const preparing = prepareRender(after, { store: holding.store, sourcePath });
+      await expect.poll(() => store.has(after.soundtrackKey), { timeout: 20_000 }).toBe(true);
+      holding.open();
       await preparing;
       expect(await store.has(held.key)).toBe(true);
     } finally {
-      open();
+      holding.open();
       dropSingleton("renderSlots");
     }
   });
 });
+
+/**
+ * A plan of two clips with captions and a photo, and the same after another theme (its box colour)
+ * and the music turned down; `held` is the last clip's captioned part, which the change makes again.
+ * Title cards from the app's own files, as a preparation reads them.
+ */
+function themeAndMusicChange() {
+  const theme = {
+    ...planInput([]).theme,
+    introUrl: "/themes/classic-ivory/intro.jpg",
+    outroUrl: "/themes/classic-ivory/outro.jpg",
+    isCollage: false,
+    scenes: [],
+  };
+  const media = [item("video", "speech.mp4", { durationSeconds: 3 }), item("photo", "a.jpg"), item("video", "clip.mp4")];
+  const before = planRender(planInput(media, { theme }));
+  const after = planRender(
+    planInput(media, { theme: { ...theme, textBoxColor: "#202060e6" }, track: { ...planInput([]).track!, volume: 0.4 } }),
+  );
+  const held = after.segments.at(-2)!.parts[0]!;
+  expect(held.kind).toBe("caption");
+  return { before, after, held };
+}
+
+/** `store`, with the piece under `key` kept out of it until `open` is called. */
+function holdingBack(store: PieceStore, key: string) {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held: PieceStore = { ...store, put: async (k, ...rest) => (k === key && (await gate), store.put(k, ...rest)) };
+  return { store: held, open: () => open() };
+}

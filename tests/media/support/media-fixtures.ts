@@ -12,7 +12,8 @@ export async function makeTempDir(label: string) {
   return { path: (name: string) => path.join(root, name), remove: () => rm(root, { recursive: true, force: true }) };
 }
 
-const ffmpeg = (args: string[]) => runFfmpeg(["-hide_banner", "-v", "error", "-y", ...args]);
+/** ffmpeg that says nothing but errors and overwrites its output. */
+export const ffmpeg = (args: string[]) => runFfmpeg(["-hide_banner", "-v", "error", "-y", ...args]);
 
 type ClipOptions = { width?: number; height?: number; seconds?: number; fps?: number; audio?: boolean; faststart?: boolean };
 
@@ -117,8 +118,9 @@ export async function makeAnimatedGif(file: string, { width = 160, height = 120,
   return file;
 }
 
-export async function makeTone(file: string, seconds = 2) {
-  await ffmpeg(["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-c:a", "aac", file]);
+/** A sine tone in AAC: mono at 440 Hz unless told otherwise. */
+export async function makeTone(file: string, seconds = 2, { frequency = 440, channels = 1 } = {}) {
+  await ffmpeg(["-f", "lavfi", "-i", `sine=frequency=${frequency}:duration=${seconds}`, "-ac", String(channels), "-c:a", "aac", file]);
   return file;
 }
 

@@ -3,11 +3,10 @@
 import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { runFfmpeg } from "~/media/run.server";
 import type { PieceStore, StoredPiece } from "~/render/piece-store";
 import type { PieceContext } from "~/render/pieces";
 import type { OutputProfile, PlanInput, PlanMedia } from "~/render/plan";
-import { makeClip, makeQuartersImage, type makeTempDir } from "./media-fixtures";
+import { ffmpeg, makeClip, makeQuartersImage, makeTone, type makeTempDir } from "./media-fixtures";
 
 export const profile: OutputProfile = { resolution: "720p", width: 320, height: 180, fps: 30, encoderVersion: 1 };
 
@@ -19,32 +18,11 @@ export async function makeMontageSources(dir: TempDir) {
   files["clip.mp4"] = await makeClip(dir.path("clip.mp4"), { width: 320, height: 180, seconds: 2 });
   // Speech-like: a low voice whose loudness rises and falls four times a second.
   files["speech.mp4"] = dir.path("speech.mp4");
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc=size=320x180:rate=30:duration=3",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=220:sample_rate=48000:duration=3",
-    "-af",
-    "volume=8dB,tremolo=f=4:d=0.7",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:a",
-    "aac",
-    "-ac",
-    "2",
-    files["speech.mp4"],
+  await ffmpeg([
+    ...["-f", "lavfi", "-i", "testsrc=size=320x180:rate=30:duration=3"],
+    ...["-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=3"],
+    ...["-af", "volume=8dB,tremolo=f=4:d=0.7", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+    ...["-c:a", "aac", "-ac", "2", files["speech.mp4"]],
   ]);
   for (const name of ["a.jpg", "b.jpg", "c.jpg"]) files[name] = await makeQuartersImage(dir.path(name), 320, 180);
   files.background = dir.path("background.jpg");
@@ -52,22 +30,7 @@ export async function makeMontageSources(dir: TempDir) {
     .jpeg()
     .toFile(files.background);
   // Music: a high tone shorter than the video, so it loops; the voice stays far below it.
-  files["music.m4a"] = dir.path("music.m4a");
-  await runFfmpeg([
-    "-hide_banner",
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=3000:sample_rate=48000:duration=4",
-    "-ac",
-    "2",
-    "-c:a",
-    "aac",
-    files["music.m4a"],
-  ]);
+  files["music.m4a"] = await makeTone(dir.path("music.m4a"), 4, { frequency: 3000, channels: 2 });
   return files;
 }
 
