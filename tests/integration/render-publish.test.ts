@@ -318,10 +318,11 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(reply.body.error.message).toMatch(/no contribution is ready/);
   });
 
-  test("the package zip streams the originals, the video and the messages", async () => {
+  test("the package zip streams the originals, the video and the messages, to administrators only", async () => {
     const { client, event, media } = await publishedChorus();
+    const admin = await loggedInUser(server.url, "admin");
     const zipFile = files.path(`${event.id}.zip`);
-    const response = await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: client.cookieHeader() } });
+    const response = await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: admin.client.cookieHeader() } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
     await fs.writeFile(zipFile, Buffer.from(await response.arrayBuffer()));
@@ -342,10 +343,12 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
         .update(await fs.readFile(original.path))
         .digest("hex"),
     );
-    const stranger = await loggedInUser(server.url);
-    expect(
-      (await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: stranger.client.cookieHeader() } })).status,
-    ).toBe(403);
+    // Not its organiser (spec §6: an admin-only route), nor anyone else.
+    for (const someone of [client, (await loggedInUser(server.url)).client]) {
+      expect(
+        (await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: someone.cookieHeader() } })).status,
+      ).toBe(403);
+    }
   });
 });
 
