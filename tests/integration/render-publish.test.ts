@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
-import { findEventById } from "~/models/event.server";
+import { findEventById, setEventPaid } from "~/models/event.server";
 import { updateMedia } from "~/models/media.server";
 import { listPublishedVersions } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
@@ -205,8 +205,10 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect((await stranger.client.put(`/api/v2/published-media/${latest!.id}/restore`, {})).status).toBe(404);
   });
 
-  test("the recipient's page plays the published video, answering range requests with 206", async () => {
+  test("once paid for, the recipient's page plays the published video, answering range requests with 206", async () => {
     const { event } = await publishedChorus();
+    // Before payment the recipient's link shows none of it (docs/decisions/045, video-before-payment.test.ts).
+    await setEventPaid(db(), event.id, true);
     const recipient = new TestClient(server.url);
     const page = await recipient.get(`/e/${event.uuid}?privateKey=${event.privateKey}`);
     expect(page.status).toBe(200);
