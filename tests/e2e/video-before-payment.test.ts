@@ -4,8 +4,8 @@ import { db } from "~/lib/db.server";
 import { publishVersion } from "~/models/published-media.server";
 import { storage } from "~/services/media/storage.server";
 import { makeClip, makeTempDir } from "../media/support/media-fixtures";
-import { loggedInUser } from "../support/accounts";
-import { chromiumPath, collectPageErrors, gotoHydrated, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { loggedInUser, PASSWORD } from "../support/accounts";
+import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
 import { payThroughLocalService } from "../support/payments";
@@ -49,7 +49,7 @@ async function publish(eventId: string) {
 describe.skipIf(!chromiumPath)("the recipient's link before and after payment, on a phone", { timeout: 90_000 }, () => {
   const e2e = useServerAndBrowser({ JOB_POLL_SECONDS: "0.5" });
 
-  test("unpaid, it says the video is on its way with no player and no poster; paid, the same link plays it", async () => {
+  test("unpaid, it says the video is on its way with no player and no poster, while its organiser watches it; paid, the same link plays it", async () => {
     const organiser = await loggedInUser(e2e.server.url);
     const event = await createTestEvent(organiser.user, { occasion: "birthday" });
     await publish(event.id);
@@ -69,6 +69,19 @@ describe.skipIf(!chromiumPath)("the recipient's link before and after payment, o
     expect(videoRequests).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await saveScreenshot(page, "recipient-before-payment-phone");
+
+    // The organiser watches it on their own page, where the two links say what paying opens.
+    const own = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    await logInBrowser(own, organiser.user.email, PASSWORD);
+    await gotoHydrated(own, `/e/${event.uuid}#share`);
+    const note = own.locator("#links-locked");
+    await note.waitFor();
+    expect(await note.textContent()).toContain("play the video once you pay for this Chorus");
+    expect(await note.getByRole("link", { name: "Go to checkout" }).getAttribute("href")).toBe(`/e/${event.uuid}/checkout`);
+    expect(await own.locator("#video video").getAttribute("src")).toMatch(/^\/videos\/[0-9a-f-]+\/video\?exp=/);
+    expect(await own.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(own, "organiser-before-payment-phone");
+    await own.context().close();
 
     await payThroughLocalService(organiser.client, event);
 
