@@ -21,3 +21,7 @@ export function eventStatusOf(event: EventState, now = new Date()): { kind: Even
           : "deadline-passed";
   return { kind, label: LABELS[kind] };
 }
+
+/** Sent to its recipient already: delivered by us, or marked so. */
+export const wasDelivered = (event: { status: string; deliveredAt?: Date | string | null }) =>
+  !!event.deliveredAt || event.status === "delivered";

@@ -12,7 +12,7 @@ export interface ChorusProgress {
   arranged: boolean;
   /** A video has been published. */
   published: boolean;
-  /** Paid for, or free (docs/decisions/018): delivery is open. */
+  /** Paid for, or free (docs/decisions/018): delivery is open, and the recipient's link plays it (045). */
   unlocked: boolean;
   /** When delivery is scheduled, as the page shows it. */
   deliveryScheduledFor: string | null;
@@ -39,6 +39,16 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** What the organiser should do next with their Chorus. */
 export function nextStepOf(progress: ChorusProgress): NextStep {
+  if (progress.delivered && progress.published && !progress.unlocked) {
+    // Delivered, then refunded in full: the recipient's link no longer plays it (docs/decisions/045).
+    return {
+      kind: "pay",
+      title: "Pay to open it again",
+      text: "The payment for this Chorus was refunded, so the recipient's and view-only links no longer play the video. Paying again opens them.",
+      action: { label: "Pay and unlock", to: { page: "checkout" } },
+      also: null,
+    };
+  }
   if (progress.delivered) {
     return progress.thanked
       ? {
@@ -60,7 +70,7 @@ export function nextStepOf(progress: ChorusProgress): NextStep {
     return {
       kind: "pay",
       title: "Pay to deliver it",
-      text: "Your video is published. Paying unlocks delivery to the recipient and the full-quality download.",
+      text: "Your video is published, and only you can watch it for now. Paying opens it on the recipient's and view-only links, and unlocks delivery and the full-quality download.",
       action: { label: "Pay and unlock", to: { page: "checkout" } },
       also: null,
     };

@@ -62,3 +62,10 @@ export function downloadResponse(body: Readable, download: { fileName: string; c
 /** What a file of a Chorus taken down answers to anyone but staff, whatever link they hold. */
 export const withheldFileResponse = () =>
   new Response("This Chorus is unavailable.\n", { status: 410, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/**
+ * What a file of a Chorus's video answers while payment holds it back (docs/decisions/045): 402
+ * with the reason. Never kept by a cache, so the same link plays once the Chorus is unlocked.
+ */
+export const paymentRequiredFileResponse = (reason: string) =>
+  new Response(`${reason}\n`, { status: 402, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

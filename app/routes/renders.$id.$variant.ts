@@ -1,17 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { PAYMENT_REQUIRED_MESSAGE } from "~/domain/commerce/unlock";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
+import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findRenderJob } from "~/models/render-job.server";
-import { downloadLocked } from "~/services/commerce/unlock.server";
+import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A finished render (before it is published) or its poster, only through a signed link a page handed out. */
+/**
+ * A finished render (before it is published) or its poster, only through a signed link a page
+ * handed out, and only to those payment lets watch it (docs/decisions/045).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (!UUID.test(params.id ?? "") || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
@@ -20,10 +22,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await findRenderJob(db(), params.id!);
   const key = params.variant === "video" ? found?.outputKey : params.variant === "poster" ? found?.posterKey : null;
   if (!found || !key) return new Response("Not found", { status: 404 });
-  if (await eventFilesWithheld(found.eventId, () => getUser(request))) return withheldFileResponse();
+  const viewer = () => getUser(request);
+  if (await eventFilesWithheld(found.eventId, viewer)) return withheldFileResponse();
   const download = url.searchParams.has("download");
-  if (download && (await downloadLocked(found.eventId))) {
-    return new Response(`${PAYMENT_REQUIRED_MESSAGE}\n`, { status: 402, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
+  const refusal = await videoFileRefusal(found.eventId, viewer, { download });
+  if (refusal) return paymentRequiredFileResponse(refusal);
   return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download ? "chorus-video.mp4" : undefined }));
 }

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
+import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findPublishedMedia } from "~/models/published-media.server";
+import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { ladderFileToSend } from "~/services/render/video-ladder.server";
 
@@ -12,7 +13,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * A file of a published video's HLS ladder (docs/decisions/036), only through a signed link to its
  * folder that a page handed out, under the same rules as the video's MP4: a Chorus taken down
- * answers 410. Segments never change, so a browser keeps them; playlists carry the link's signature.
+ * answers 410, and a locked one 402 to anyone but its organiser and staff (docs/decisions/045).
+ * Segments never change, so a browser keeps them; playlists carry the link's signature.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -22,7 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const found = await findPublishedMedia(db(), params.id!);
   if (!found?.ladder) return new Response("Not found", { status: 404 });
-  if (await eventFilesWithheld(found.eventId, () => getUser(request))) return withheldFileResponse();
+  const viewer = () => getUser(request);
+  if (await eventFilesWithheld(found.eventId, viewer)) return withheldFileResponse();
+  const refusal = await videoFileRefusal(found.eventId, viewer, { download: false });
+  if (refusal) return paymentRequiredFileResponse(refusal);
   const query = new URLSearchParams({ exp: url.searchParams.get("exp")!, sig: url.searchParams.get("sig")! }).toString();
   const sent = await ladderFileToSend(found, params.file ?? "", { ...fileRequestOf(request), query });
   const response = fileResponse(sent?.file ?? null);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { findArrangement } from "~/models/arrangement.server";
-import { findEventById } from "~/models/event.server";
+import { findEventById, setEventPaid } from "~/models/event.server";
 import { findTrackBySlug } from "~/models/track.server";
 import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chromiumPath)("making the video and watching it", { timeout: 240_000 }, () => {
-  test("the organiser arranges, previews, renders with progress and publishes; the recipient plays it on a phone", async () => {
+  test("the organiser arranges, previews, renders with progress and publishes; paid for, the recipient plays it on a phone", async () => {
     const organiser = await createUser();
     const event = await createTestEvent(organiser, { occasion: "birthday" });
     await addReadyMedia(event, "video", dir!, { name: "Ana", caption: "Happy birthday, Sam!" });
@@ -86,6 +86,9 @@ describe.skipIf(!chromiumPath)("making the video and watching it", { timeout: 24
     const published = (await findEventById(db(), event.id))!;
     expect(published.publishedMedia).not.toBeNull();
 
+    // Paid for, as after checkout: before that the recipient's link shows none of the video
+    // (docs/decisions/045, tests/e2e/video-before-payment.test.ts).
+    await setEventPaid(db(), event.id, true);
     // The recipient, on a phone: the video loads by ranges and plays.
     const phone = await newPage(browser, server.url, { viewport: PHONE });
     const ranges: number[] = [];

@@ -10,7 +10,7 @@ import type { RunningServer } from "../../server";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
 import { chromiumPath, collectPageErrors, DESKTOP, launchChromium, newPage } from "../support/browser";
-import { createTestEvent } from "../support/events";
+import { createPaidTestEvent } from "../support/events";
 import { untilJobsFinished } from "../support/jobs";
 import { startTestServer } from "../support/test-server";
 
@@ -100,7 +100,8 @@ beforeAll(async () => {
   dropSingleton("storage");
   server = await startTestServer({ JOB_POLL_SECONDS: "0.5", VIDEO_LADDER: "true", DATA_DIR: dir.path("data") });
   browser = await launchChromium();
-  const event = await createTestEvent(await createUser());
+  // Paid for: before that, the recipient's link streams nothing (docs/decisions/045).
+  const event = await createPaidTestEvent(await createUser());
   await publishedFixture(event.id);
   recipientPath = `/e/${event.uuid}?privateKey=${event.privateKey}`;
 }, 180_000);

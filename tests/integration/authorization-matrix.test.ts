@@ -286,6 +286,13 @@ const CASES: Case[] = [
     request: async () => ({ method: "POST", path: `/api/admin/renderjobs/${await freshFailedRenderId()}/retry` }),
   },
   {
+    // Spec §6: video package compression is an admin-only route; the organiser of even a paid Chorus
+    // has its own downloads (docs/decisions/045), not staff's package.
+    call: "GET /api/admin/choruspackage/{id}",
+    allowed: ["admin"],
+    request: async () => ({ method: "GET", path: `/api/admin/choruspackage/${event.id}` }),
+  },
+  {
     call: "GET /api/v2/tremendous/products",
     allowed: everyone,
     request: async () => ({ method: "GET", path: "/api/v2/tremendous/products?country=US" }),

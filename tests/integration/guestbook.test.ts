@@ -2,6 +2,7 @@ import { events, guestbookEntries } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
+import { setEventPaid } from "~/models/event.server";
 import type { RunningServer } from "../../server";
 import { createUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";
@@ -25,7 +26,7 @@ function messageOnly(client: TestClient, uuid: string, fields: Record<string, st
 }
 
 describe("a Wedding Guestbook, end to end without JavaScript", () => {
-  test("started as a Wedding Guestbook, signed with words only, read by the couple and the organiser", async () => {
+  test("started as a Wedding Guestbook, signed with words only, read by the organiser, and by the couple once paid for", async () => {
     const organiser = await createUser();
     const client = new TestClient(server.url);
     await logIn(client, organiser.email);
@@ -60,7 +61,11 @@ describe("a Wedding Guestbook, end to end without JavaScript", () => {
     const entries = await db().select().from(guestbookEntries).where(eq(guestbookEntries.eventId, event!.id));
     expect(entries.map((e) => [e.name, e.message])).toEqual([["Aunt May", "Wishing you a lifetime of laughter."]]);
 
-    const couple = await (await new TestClient(server.url).raw("GET", `/e/${uuid}?privateKey=${event!.privateKey}`)).text();
+    const coupleReads = async () => (await new TestClient(server.url).raw("GET", `/e/${uuid}?privateKey=${event!.privateKey}`)).text();
+    // What the guestbook gives the couple opens with paying for it (docs/decisions/045).
+    expect(await coupleReads()).not.toContain("Wishing you");
+    await setEventPaid(db(), event!.id, true);
+    const couple = await coupleReads();
     expect(couple).toContain("Wishing you a lifetime of laughter.");
     expect(couple).toContain("Aunt May");
     const organiserPage = await (await client.raw("GET", `/e/${uuid}`)).text();

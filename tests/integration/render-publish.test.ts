@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { dropSingleton } from "~/lib/singleton.server";
 import { probeMedia } from "~/media/probe.server";
-import { findEventById } from "~/models/event.server";
+import { findEventById, setEventPaid } from "~/models/event.server";
 import { updateMedia } from "~/models/media.server";
 import { listPublishedVersions } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
@@ -205,8 +205,10 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect((await stranger.client.put(`/api/v2/published-media/${latest!.id}/restore`, {})).status).toBe(404);
   });
 
-  test("the recipient's page plays the published video, answering range requests with 206", async () => {
+  test("once paid for, the recipient's page plays the published video, answering range requests with 206", async () => {
     const { event } = await publishedChorus();
+    // Before payment the recipient's link shows none of it (docs/decisions/045, video-before-payment.test.ts).
+    await setEventPaid(db(), event.id, true);
     const recipient = new TestClient(server.url);
     const page = await recipient.get(`/e/${event.uuid}?privateKey=${event.privateKey}`);
     expect(page.status).toBe(200);
@@ -318,10 +320,11 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
     expect(reply.body.error.message).toMatch(/no contribution is ready/);
   });
 
-  test("the package zip streams the originals, the video and the messages", async () => {
+  test("the package zip streams the originals, the video and the messages, to administrators only", async () => {
     const { client, event, media } = await publishedChorus();
+    const admin = await loggedInUser(server.url, "admin");
     const zipFile = files.path(`${event.id}.zip`);
-    const response = await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: client.cookieHeader() } });
+    const response = await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: admin.client.cookieHeader() } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
     await fs.writeFile(zipFile, Buffer.from(await response.arrayBuffer()));
@@ -342,10 +345,12 @@ describe("rendering and publishing", { timeout: 240_000 }, () => {
         .update(await fs.readFile(original.path))
         .digest("hex"),
     );
-    const stranger = await loggedInUser(server.url);
-    expect(
-      (await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: stranger.client.cookieHeader() } })).status,
-    ).toBe(403);
+    // Not its organiser (spec §6: an admin-only route), nor anyone else.
+    for (const someone of [client, (await loggedInUser(server.url)).client]) {
+      expect(
+        (await fetch(`${server.url}/api/admin/choruspackage/${event.id}`, { headers: { cookie: someone.cookieHeader() } })).status,
+      ).toBe(403);
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import {
   type PromoUsage,
 } from "~/domain/commerce/promo-codes";
 import { taxOn, taxRateFor } from "~/domain/commerce/tax";
-import { isUnlocked } from "~/domain/commerce/unlock";
+import { audienceVideoOf, isUnlocked, mayWatch } from "~/domain/commerce/unlock";
 
 const PAYING: PricingContext = { freeOccasion: false, member: false };
 const BASE = [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
@@ -228,5 +228,28 @@ describe("what payment unlocks", () => {
     expect(isUnlocked({ paid: false, occasion: "getwell" }, organiser)).toBe(true);
     expect(isUnlocked({ paid: false, occasion: "birthday" }, { ...organiser, subscriptionId: "sub_1" })).toBe(true);
     expect(isUnlocked({ paid: false, occasion: "birthday" }, { ...organiser, hasLegacyB2bSubscription: true })).toBe(true);
+  });
+
+  test("a locked Chorus's video plays for its organiser and staff only; an unlocked one for anyone its links reach", () => {
+    const event = { creatorId: "organiser" };
+    const watchers = {
+      nobody: null,
+      "another user": { id: "someone", role: "user" as const },
+      organiser: { id: "organiser", role: "user" as const },
+      editor: { id: "editor", role: "editor" as const },
+      admin: { id: "admin", role: "admin" as const },
+    };
+    const locked = Object.fromEntries(Object.entries(watchers).map(([name, w]) => [name, mayWatch(event, false, w)]));
+    expect(locked).toEqual({ nobody: false, "another user": false, organiser: true, editor: true, admin: true });
+    for (const watcher of Object.values(watchers)) expect(mayWatch(event, true, watcher)).toBe(true);
+  });
+
+  test("the recipient's page shows the video only once it is published and unlocked; refunded after delivery, it is unavailable", () => {
+    expect(audienceVideoOf({ published: false, unlocked: false, delivered: false })).toBe("preparing");
+    expect(audienceVideoOf({ published: false, unlocked: true, delivered: false })).toBe("preparing");
+    expect(audienceVideoOf({ published: true, unlocked: false, delivered: false })).toBe("on-its-way");
+    expect(audienceVideoOf({ published: true, unlocked: false, delivered: true })).toBe("unavailable");
+    expect(audienceVideoOf({ published: true, unlocked: true, delivered: false })).toBe("ready");
+    expect(audienceVideoOf({ published: true, unlocked: true, delivered: true })).toBe("ready");
   });
 });

@@ -60,6 +60,12 @@ describe("the organiser's next step", () => {
     expect(nextStepOf({ ...fresh, contributions: 1, published: true, unlocked: true }).kind).toBe("deliver");
   });
 
+  test("delivered, then refunded in full, it asks for payment again to open the recipient's link", () => {
+    const refunded = nextStepOf({ ...fresh, contributions: 2, arranged: true, published: true, delivered: true, thanked: true });
+    expect(refunded).toMatchObject({ kind: "pay", title: "Pay to open it again", action: { to: { page: "checkout" } } });
+    expect(refunded.text).toContain("no longer play the video");
+  });
+
   test("once delivered, it waits for the thank-you, then shows it", () => {
     const delivered = { ...fresh, contributions: 2, arranged: true, published: true, unlocked: true, delivered: true };
     const waiting = nextStepOf(delivered);

@@ -285,11 +285,13 @@ export function RenderPanel({ data, eventUuid }: { data: Data; eventUuid: string
       ) : null}
       <h3>Published versions</h3>
       <Versions versions={data.versions} downloadable={data.downloadable} cartPath={data.cartPath} />
-      <p>
-        <a href={data.packageUrl} download>
-          Download everything (originals, video and messages) as a zip
-        </a>
-      </p>
+      {data.packageUrl ? (
+        <p>
+          <a href={data.packageUrl} download>
+            Staff: download everything (originals, video and messages) as a zip
+          </a>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -18,9 +18,10 @@ type Page = AudiencePage;
  * The published video: poster first, only its metadata fetched until play (phones on data), then
  * the HLS ladder at the size the link carries, or the MP4 with range requests (without JavaScript,
  * or when streaming fails; see use-video-stream.ts). The box keeps the video's shape so nothing
- * jumps when it loads.
+ * jumps when it loads. It is here only once the Chorus is unlocked, so its full-quality download is
+ * open too (docs/decisions/045).
  */
-function VideoPlayer({ video, headline, downloadable }: { video: NonNullable<Page["video"]>; headline: string; downloadable: boolean }) {
+function VideoPlayer({ video, headline }: { video: NonNullable<Page["video"]>; headline: string }) {
   const width = video.width ?? 1920;
   const height = video.height ?? 1080;
   const ref = useRef<HTMLVideoElement>(null);
@@ -39,28 +40,47 @@ function VideoPlayer({ video, headline, downloadable }: { video: NonNullable<Pag
           aria-label={headline}
         >
           <source src={video.videoUrl} type="video/mp4" />
-          {downloadable ? <a href={video.downloadUrl}>Download the video</a> : null}
+          <a href={video.downloadUrl}>Download the video</a>
         </video>
       </div>
-      {downloadable ? (
-        <p className="event-video__actions">
-          <a className="button button--secondary" href={video.downloadUrl} download>
-            Download the video
-          </a>
-        </p>
-      ) : null}
+      <p className="event-video__actions">
+        <a className="button button--secondary" href={video.downloadUrl} download>
+          Download the video
+        </a>
+      </p>
     </section>
   );
 }
 
-function VideoWaiting() {
+/**
+ * Where the video goes while there is none to play: still being made, made and on its way (its
+ * organiser has not paid for it yet), or no longer available (delivered, then refunded). A sentence,
+ * never a frame of it.
+ */
+const WAITING: Record<Exclude<Page["shows"], "ready">, { heading: string; text: string }> = {
+  preparing: {
+    heading: "Your video is being prepared",
+    text: "The people who care about you are putting something together. We'll have it here for you soon.",
+  },
+  "on-its-way": {
+    heading: "Your video is on its way",
+    text: "It will play right here, on this same link, as soon as it's ready for you.",
+  },
+  unavailable: {
+    heading: "This video isn't available right now",
+    text: "It can't be played on this link at the moment. The person who made it for you can tell you more.",
+  },
+};
+
+function VideoWaiting({ shows }: { shows: keyof typeof WAITING }) {
+  const { heading, text } = WAITING[shows];
   return (
-    <section className="event-video event-video--waiting" aria-label="Your video">
+    <section className={`event-video event-video--waiting event-video--${shows}`} aria-label="Your video">
       <p className="event-video__icon">
         <GiftIcon size={48} strokeWidth={1.5} />
       </p>
-      <h2>Your video is being prepared</h2>
-      <p>The people who care about you are putting something together. We'll have it here for you soon.</p>
+      <h2>{heading}</h2>
+      <p>{text}</p>
     </section>
   );
 }
@@ -132,7 +152,11 @@ export function EventAudienceView({ page }: { page: Page }) {
       <EventHero occasion={page.occasion.type} headline={page.headline}>
         {page.kind === "recipient" ? `For ${page.recipientNames}, from the people who love you.` : `A video for ${page.recipientNames}.`}
       </EventHero>
-      {page.video ? <VideoPlayer video={page.video} headline={page.headline} downloadable={page.downloadable} /> : <VideoWaiting />}
+      {page.shows === "ready" && page.video ? (
+        <VideoPlayer video={page.video} headline={page.headline} />
+      ) : (
+        <VideoWaiting shows={page.shows === "ready" ? "preparing" : page.shows} />
+      )}
       <Contributors names={page.contributors} />
       <EventGuestbook messages={page.messages} timeZone={page.timeZone} />
       {page.gift ? (

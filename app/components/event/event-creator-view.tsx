@@ -17,6 +17,7 @@ import { EventSettingsForm } from "./event-settings-form";
 import { EventShareLinks } from "./event-share-links";
 import { EventThankYouVideo } from "./event-thank-you-video";
 import { EventTrees } from "./event-trees";
+import { EventVideoPreview } from "./event-video-preview";
 
 type Page = PageOf<"creator">;
 
@@ -114,9 +115,10 @@ export function EventCreatorView({ page }: { page: Page }) {
         id="video"
         heading="The video"
         about="Theme, music, preview and publishing"
-        open={page.media.items.length > 0}
+        open={page.media.items.length > 0 || !!page.video}
         className="event-make-video"
       >
+        {page.video ? <EventVideoPreview video={page.video} delivery={page.delivery} /> : null}
         <p>Choose a theme and music, watch a preview, then render and publish. You can change it and publish again at any time.</p>
         <a className="button" href={`/e/${page.uuid}/arrange`}>
           Make the video
@@ -137,7 +139,7 @@ export function EventCreatorView({ page }: { page: Page }) {
       <EventThankYouVideo video={page.thankYou} from="the recipient" id={thankYouVideoId(page)} />
       <EventInviteForm collecting={page.collecting} />
       <EventInvitees page={page} />
-      <EventShareLinks links={page.shareLinks} />
+      <EventShareLinks links={page.shareLinks} access={page.delivery} />
       <EventBroadcastForm invitees={page.invitees.length} />
       <EventRecipients recipients={page.recipients} />
       <EventGiftSection section={page.gift} />

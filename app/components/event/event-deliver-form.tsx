@@ -14,8 +14,8 @@ export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["de
       {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
       {!delivery.unlocked || reply?.errors?.payment ? (
         <p className="empty-note" role={reply?.errors?.payment ? "alert" : undefined}>
-          Sending the video to the recipient and downloading it in full quality come with paying for this Chorus.{" "}
-          <a href={delivery.cartPath}>Go to checkout</a>
+          Sending the video to the recipient, playing it on their link and the view-only link, and downloading it in full quality come with
+          paying for this Chorus. <a href={delivery.cartPath}>Go to checkout</a>
         </p>
       ) : !delivery.possible ? (
         <p className="empty-note">

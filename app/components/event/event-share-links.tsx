@@ -61,8 +61,17 @@ function RotateForm({ intent, what }: { intent: "rotate-private-key" | "rotate-v
   );
 }
 
-export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLinks"] }) {
+/** Whether the recipient's and view-only links play the video yet, and where paying for it is. */
+interface ShareAccess {
+  unlocked: boolean;
+  cartPath: string;
+}
+
+export function EventShareLinks({ links, access }: { links: PageOf<"creator">["shareLinks"]; access: ShareAccess }) {
   const reply = useIntentReply("rotate-private-key", "rotate-view-key");
+  // Before payment these two links say the video is on its way and show none of it
+  // (docs/decisions/045): they are not yet links to send as the gift.
+  const opens = access.unlocked ? "It opens their video." : "It opens their video once this Chorus is paid for.";
   return (
     <FoldedSection id="share" heading="Share links" about="Links to contribute, to receive, to watch" open={!!reply}>
       <CopyField
@@ -71,11 +80,17 @@ export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLink
         hint="Anyone with this link can add a clip while the Chorus is collecting."
         value={links.contribute}
       />
+      {access.unlocked ? null : (
+        <p className="empty-note" id="links-locked">
+          The recipient's and view-only links play the video once you pay for this Chorus. Until then they say the video is on its way and
+          show none of it; paying also unlocks delivery and the full-quality download. <a href={access.cartPath}>Go to checkout</a>
+        </p>
+      )}
       <div className="event-link-group">
         <CopyField
           id="link-recipient"
           label="Recipient's private link"
-          hint="Only for the person the Chorus is for. It opens their video."
+          hint={`Only for the person the Chorus is for. ${opens}`}
           value={links.recipient}
         />
         <RotateForm intent="rotate-private-key" what="recipient" />
@@ -84,7 +99,11 @@ export function EventShareLinks({ links }: { links: PageOf<"creator">["shareLink
         <CopyField
           id="link-view"
           label="View-only link"
-          hint="For people who should watch the finished video but not add to it."
+          hint={
+            access.unlocked
+              ? "For people who should watch the finished video but not add to it."
+              : "For people who should watch the finished video but not add to it, once this Chorus is paid for."
+          }
           value={links.viewOnly}
         />
         <RotateForm intent="rotate-view-key" what="view-only" />

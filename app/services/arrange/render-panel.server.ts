@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { premiumLooksOf } from "~/domain/commerce/premium";
+import { isAdmin } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/http.server";
 import type { toastSchema } from "~/lib/toast.server";
@@ -18,7 +19,7 @@ import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.se
 const RECENT_JOBS = 5;
 
 /** The render part: what the video would be now, renders under way or done, published versions. */
-export async function loadRenderPanel({ event }: ArrangeContext) {
+export async function loadRenderPanel({ event, user }: ArrangeContext) {
   // The plan a render started now renders, so "prepared" counts exactly the pieces it will reuse.
   const [{ premium, choices, plan }, jobs, versions] = await Promise.all([
     nextRender(event),
@@ -62,7 +63,8 @@ export async function loadRenderPanel({ event }: ArrangeContext) {
     // Full-quality downloads are what payment unlocks (previews play either way).
     downloadable: await eventUnlocked(event),
     cartPath: cartPathOf(event),
-    packageUrl: `/api/admin/choruspackage/${event.id}`,
+    // Staff's whole package (originals, video, messages) is for administrators only (spec §6).
+    packageUrl: isAdmin(user) ? `/api/admin/choruspackage/${event.id}` : null,
   };
 }
 

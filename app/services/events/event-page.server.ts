@@ -1,7 +1,7 @@
 import type { Event, Recipient, User } from "drizzle/schema";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
 import { acceptsContributions } from "~/domain/event-permissions";
-import { eventStatusOf } from "~/domain/event-status";
+import { eventStatusOf, wasDelivered } from "~/domain/event-status";
 import { nextStepOf } from "~/domain/next-step";
 import { timeZoneOptions } from "~/domain/time-zones";
 import { dayIn } from "~/domain/zoned-time";
@@ -15,11 +15,12 @@ import { markRsvpOpened } from "~/models/rsvp.server";
 import { keepsakesOf } from "~/services/commerce/keepsakes.server";
 import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
+import { audiencePage } from "~/services/events/audience-page.server";
 import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
 import { eventViewFor, openFoundEvent } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
-import { giftOfEvent, organiserGiftSection, recipientGiftOf } from "~/services/gift-cards/gifts.server";
+import { giftOfEvent, organiserGiftSection } from "~/services/gift-cards/gifts.server";
 import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
@@ -149,6 +150,8 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       await organiserMediaOf(event),
       await eventUnlocked(event),
     );
+    // The organiser (and an admin) watch the published video here whether or not it is paid for.
+    const video = await currentVideoOf(event);
     // The stock photo picker's search, when the address asks for one (?stock=…&stockPage=…).
     const stock = await stockPickerFor(address.stockSearch, address.clientIp);
     const thankYou = await thankYouVideoOf(event);
@@ -157,6 +160,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       takenDown,
       page: {
         ...page,
+        video,
         nextStep: nextStepOf({
           contributions: page.media.items.length,
           collecting: page.collecting,
@@ -164,7 +168,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
           published: !!event.publishedMedia,
           unlocked: page.delivery.unlocked,
           deliveryScheduledFor: page.delivery.scheduledFor,
-          delivered: !!event.deliveredAt || event.status === "delivered",
+          delivered: wasDelivered(event),
           thanked: !!event.thankYouMessage || !!thankYou,
         }),
         messages: await guestbookMessages(event),
@@ -220,39 +224,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       },
     };
   }
-  const audience = view.event;
-  // Reads that depend on nothing but the event, made at once.
-  const [video, downloadable, gift, trees, messages] = await Promise.all([
-    currentVideoOf(event),
-    eventUnlocked(event),
-    view.role === "recipient" ? recipientGiftOf(event) : null,
-    treesOfEvent(event.id),
-    guestbookMessages(event),
-  ]);
-  return {
-    footerReport,
-    takenDown,
-    page: {
-      kind: view.role,
-      // The API id, for the recipient page's "opened" call.
-      id: event.id,
-      headline: audience.headline,
-      occasion: audience.occasion,
-      recipientNames: audience.recipientNames,
-      videoReady: !!audience.publishedMedia,
-      video,
-      // The full-quality download is what payment unlocks; watching is not.
-      downloadable,
-      contributors: audience.contributors,
-      thankYouMessage: view.role === "recipient" ? audience.thankYouMessage : "",
-      gift,
-      trees,
-      uuid: event.uuid,
-      limits: uploadLimits(),
-      messages,
-      timeZone: event.timeZone,
-    },
-  };
+  return { footerReport, takenDown, page: await audiencePage(event, view.role, view.event) };
 }
 
 /** The contributor's offer, the gift pot and the trees: read at once, in the order the page shows them. */
