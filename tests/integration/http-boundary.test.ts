@@ -151,7 +151,10 @@ describe("pages", () => {
   ])("%s renders for a visitor", async (path) => {
     const response = await fetch(`${server.url}${path}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("© 2015–");
+    const html = await response.text();
+    expect(html).toContain("© 2015–");
+    // Not under npm start: the developer bar is for `npm run dev` (staff-bars.test.ts).
+    expect(html).not.toContain('aria-label="Developer tools"');
   });
 
   test("pages that need an account send visitors to log in and back", async () => {
