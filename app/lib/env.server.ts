@@ -14,7 +14,7 @@ const schema = z.object({
   DATABASE_URL: optionalUrl,
   // Connections each process keeps open to PostgreSQL.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  EMBEDDED_POSTGRES_PORT: z.preprocess((v) => v || undefined, z.coerce.number().int().min(1).max(65535).optional()),
   // The PostgreSQL schema the job queue keeps its tables in. Processes that share it share jobs:
   // a web process and its workers must name the same one.
   JOB_QUEUE_SCHEMA: z

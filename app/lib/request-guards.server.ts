@@ -19,6 +19,16 @@ const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 // such a path would match no route at all.
 const ENCODED_SEPARATOR = /%(2f|5c|[01][0-9a-f]|7f)|%e2%80%a[89]/i;
 
+/** Security headers of an answer the guards give: the page middleware's (security.server.ts), made strict. */
+const PLAIN_ANSWER_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -47,6 +57,9 @@ export function sendError(req: Request, res: Response, status: number, code: str
   }
   res.status(status);
   res.setHeader("Cache-Control", "no-store");
+  // The guards answer before the security headers of the page middleware are set: these answers
+  // carry their own (an error page has no script, no frame and nothing to load but its own style).
+  for (const [name, value] of Object.entries(PLAIN_ANSWER_HEADERS)) res.setHeader(name, value);
   if (answersJson(req.path)) {
     res.json({ success: false, error: { code, message } });
   } else {

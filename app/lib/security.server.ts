@@ -61,7 +61,13 @@ export function rejectCrossOriginMutations(appUrl: string) {
     if (SAFE_METHODS.has(req.method) || CROSS_ORIGIN_POSTS.has(req.path.replace(/\/$/, ""))) return next();
     const source = req.get("origin") ?? refererOrigin(req.get("referer"));
     const selfOrigin = `${req.protocol}://${req.get("host")}`;
-    if (!source || source === allowed || source === selfOrigin) return next();
+    if (!source || source === allowed || source === selfOrigin) {
+      // Judged here, against APP_URL too. Remix judges a page form's Origin again, against Host or
+      // X-Forwarded-Host only, and answers an empty 500 when they differ: every post through a proxy
+      // that rewrites Host (docs/deploy.md). Nothing after this reads Origin, so it is not passed on.
+      delete req.headers.origin;
+      return next();
+    }
     res.status(403).json({
       success: false,
       error: { code: "CROSS_ORIGIN", message: "This request came from another site and was refused." },

@@ -1,6 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { listNotificationsOf } from "~/models/notification.server";
 import { toNotificationPayload } from "~/services/events/notifications.server";
+import { developerBar } from "~/services/staff/developer-bar.server";
+import { staffBarFor } from "~/services/staff/staff-bar.server";
 import { getAuthState, toAuthedUser } from "./auth.server";
 import { db } from "./db.server";
 import { env } from "./env.server";
@@ -18,10 +20,17 @@ export async function loadShell({ request }: LoaderFunctionArgs) {
   const { toast, setCookie } = await takeToast(request);
   const notifications = user ? (await listNotificationsOf(db(), user.id, 10)).map(toNotificationPayload) : [];
   const settings = env();
+  // The admin tools bar is the staff member's: the admin's own while acting as someone else.
+  const staff = impersonator ?? user;
+  const [staffBar, devBar] = await Promise.all([
+    staffBarFor(staff, new URL(request.url).pathname, impersonator && user ? user.email : null),
+    developerBar(),
+  ]);
   return json(
     {
       user: user ? toAuthedUser(user) : null,
-      isImpersonated: !!impersonator,
+      staffBar,
+      developerBar: devBar,
       canonicalAddress: canonicalAddressFor(request.url),
       notifications,
       toast,

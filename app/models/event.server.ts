@@ -93,6 +93,19 @@ export async function updateEvent(db: Db, id: string, changes: EventChanges) {
   return event ?? null;
 }
 
+/**
+ * Records that invitations went out by e-mail and/or by text. Only a channel used is written, and
+ * only ever to true, so invitation jobs running side by side each add theirs instead of writing back
+ * the other channel as they read it.
+ */
+export async function markEventInvitedBy(db: Db, id: string, channels: { email: boolean; sms: boolean }) {
+  if (!channels.email && !channels.sms) return;
+  await db
+    .update(events)
+    .set({ ...(channels.email ? { viaEmail: true } : {}), ...(channels.sms ? { viaSms: true } : {}), updatedAt: new Date() })
+    .where(eq(events.id, id));
+}
+
 export async function setEventDeleted(db: Db, id: string, deleted: boolean) {
   const [event] = await db
     .update(events)

@@ -1,5 +1,5 @@
 import { notifications, users } from "drizzle/schema";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export interface NewNotification {
@@ -20,11 +20,17 @@ export async function listNotificationsOf(db: Db, userId: string, limit = 50) {
   return db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit);
 }
 
-/** Marks one of the user's own notifications; another user's id changes nothing. */
+/**
+ * Marks one of the user's own notifications; another user's id changes nothing. Each moment is set
+ * once: marking again, or reading what was already seen, keeps the first time it happened.
+ */
 export async function markNotification(db: Db, userId: string, id: string, field: "seenAt" | "readAt") {
-  const now = new Date();
+  const once = (column: typeof notifications.seenAt | typeof notifications.readAt) => sql`coalesce(${column}, now())`;
   // Read implies seen (spec §4: notifications are marked seen, then read).
-  const changes = field === "readAt" ? { readAt: now, seenAt: now } : { seenAt: now };
+  const changes =
+    field === "readAt"
+      ? { readAt: once(notifications.readAt), seenAt: once(notifications.seenAt) }
+      : { seenAt: once(notifications.seenAt) };
   const [row] = await db
     .update(notifications)
     .set(changes)

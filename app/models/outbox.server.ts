@@ -1,5 +1,5 @@
 import { outboxMessages } from "drizzle/schema";
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 
 export async function insertOutboxMessage(
@@ -17,4 +17,9 @@ export async function listOutboxMessages(db: Db, limit = 50) {
 export async function findOutboxMessage(db: Db, id: string) {
   const [row] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).limit(1);
   return row ?? null;
+}
+
+export async function countOutboxMessages(db: Db) {
+  const [row] = await db.select({ messages: count() }).from(outboxMessages);
+  return row?.messages ?? 0;
 }

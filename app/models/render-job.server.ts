@@ -20,6 +20,36 @@ export async function updateRenderJob(db: Db, id: string, changes: RenderJobChan
 }
 
 /**
+ * Asks a render to stop: a queued one is cancelled at once, a running one is marked for its worker
+ * to stop. Null when it had already ended. Each update is one statement on the row, so a stop and
+ * the render's own end (markRenderSucceeded) cannot both win.
+ */
+export async function requestRenderStop(db: Db, id: string) {
+  const [queued] = await db
+    .update(renderJobs)
+    .set({ status: "cancelled", cancelRequestedAt: sql`now()`, finishedAt: sql`now()` })
+    .where(and(eq(renderJobs.id, id), eq(renderJobs.status, "queued")))
+    .returning();
+  if (queued) return queued;
+  const [running] = await db
+    .update(renderJobs)
+    .set({ cancelRequestedAt: sql`coalesce(${renderJobs.cancelRequestedAt}, now())` })
+    .where(and(eq(renderJobs.id, id), eq(renderJobs.status, "running")))
+    .returning();
+  return running ?? null;
+}
+
+/** Ends a render as succeeded, unless a stop was asked for first (then null). */
+export async function markRenderSucceeded(db: Db, id: string) {
+  const [row] = await db
+    .update(renderJobs)
+    .set({ status: "succeeded", finishedAt: sql`now()` })
+    .where(and(eq(renderJobs.id, id), inArray(renderJobs.status, ["queued", "running"]), isNull(renderJobs.cancelRequestedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/**
  * Takes the job for this attempt: only a queued or running job (a crashed worker's) can be
  * taken, and taking it counts the attempt. A cancelled or finished job is left alone.
  */

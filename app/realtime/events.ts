@@ -33,6 +33,8 @@ export interface RenderJobUpdate {
   eventId: string;
   eventUuid: string;
   status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+  /** Running, and asked to stop: it ends cancelled, having published nothing. */
+  stopping: boolean;
   resolution: string;
   publishWhenDone: boolean;
   percent: number;

@@ -36,10 +36,10 @@ export async function action({ request }: ActionFunctionArgs) {
     // Admins only, as DELETE /api/admin/renderjobs/{id}: the same check and the same cancel.
     return handleForm(form, z.object({ jobId: z.string().uuid("There is no render job with this id.") }), async ({ jobId }) => {
       const { job } = await requireAdminRenderJob(staff, jobId);
-      await cancelRender(job);
+      const stopped = await cancelRender(job);
       return json<FormReply>({
         ok: true,
-        message: job.status === "queued" ? "The render was cancelled." : "The render is stopping.",
+        message: stopped.status === "cancelled" ? "The render was cancelled." : "The render is stopping.",
         values: { intent: STOP_RENDER_INTENT },
       });
     });

@@ -118,12 +118,18 @@ describe("recipients", () => {
     const added = await client.post("/api/v2/recipients", {
       eventId: event.id,
       firstName: "Bo",
+      lastName: "Lee",
       email: "bo@example.test",
       phone: "+44 7911 123456",
     });
     expect(added.status).toBe(201);
     expect(added.body.data.phone).toBe("+447911123456");
-    expect((await client.put(`/api/v2/recipients/${added.body.data.id}`, { firstName: "Bob" })).body.data.firstName).toBe("Bob");
+    // A PUT changes only the fields it sends: the name, e-mail and phone not sent stay as they were.
+    const renamed = await client.put(`/api/v2/recipients/${added.body.data.id}`, { firstName: "Bob" });
+    expect(renamed.body.data).toMatchObject({ firstName: "Bob", lastName: "Lee", email: "bo@example.test", phone: "+447911123456" });
+    // Sent empty, a field is emptied.
+    const cleared = await client.put(`/api/v2/recipients/${added.body.data.id}`, { lastName: "", email: "" });
+    expect(cleared.body.data).toMatchObject({ firstName: "Bob", lastName: "", email: null, phone: "+447911123456" });
     expect((await client.put(`/api/v2/recipients/${added.body.data.id}`, { phone: "12" })).status).toBe(400);
     expect((await client.delete(`/api/v2/recipients/${added.body.data.id}`)).status).toBe(200);
     const view = await client.get(`/api/event/${event.id}`);

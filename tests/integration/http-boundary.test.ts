@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunningServer } from "../../server";
 import { createUser, logIn, PASSWORD } from "../support/accounts";
@@ -86,6 +87,56 @@ describe("security headers and cross-site requests", () => {
   });
 });
 
+/** A request with the headers as given, Host included (fetch will not send another Host). */
+function rawRequest(method: string, path: string, headers: Record<string, string>, body = "") {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port: server.port, method, path, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+describe("behind a proxy that rewrites Host", () => {
+  const logInForm = (headers: Record<string, string>) =>
+    rawRequest(
+      "POST",
+      "/auth/login",
+      { "content-type": "application/x-www-form-urlencoded", ...headers },
+      "email=nobody%40example.test&password=wrong-password",
+    );
+
+  test.each([
+    ["another Host", { host: "chorus-web-1.internal:3000" }],
+    ["another X-Forwarded-Host", { host: `localhost:${0}`, "x-forwarded-host": "proxy.example" }],
+  ])("a page form posted from the app's own origin with %s is answered as at the app's address", async (_name, headers) => {
+    const host = headers.host.replace(":0", `:${server.port}`);
+    const reply = await logInForm({ ...headers, host, origin: server.url });
+    // The form's own answer: the page again, saying why (not an empty 500).
+    expect(reply.status).toBe(401);
+    expect(reply.body).toContain("© 2015–");
+  });
+
+  test("a page form from another origin is still refused, whatever Host says", async () => {
+    const reply = await logInForm({ host: "evil.example", origin: "https://evil.example", "x-forwarded-host": "evil.example" });
+    expect(reply.status).toBe(403);
+    expect(JSON.parse(reply.body).error.code).toBe("CROSS_ORIGIN");
+  });
+
+  test("the path guard's answer carries the security headers every answer does", async () => {
+    const reply = await rawRequest("GET", "/e/%2e%2e/admin", { host: `localhost:${server.port}` });
+    expect(reply.status).toBe(400);
+    expect(reply.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(reply.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+    expect(reply.body).toContain("This address is not valid");
+  });
+});
+
 describe("pages", () => {
   test.each([
     "/",
@@ -100,7 +151,10 @@ describe("pages", () => {
   ])("%s renders for a visitor", async (path) => {
     const response = await fetch(`${server.url}${path}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("© 2015–");
+    const html = await response.text();
+    expect(html).toContain("© 2015–");
+    // Not under npm start: the developer bar is for `npm run dev` (staff-bars.test.ts).
+    expect(html).not.toContain('aria-label="Developer tools"');
   });
 
   test("pages that need an account send visitors to log in and back", async () => {

@@ -124,6 +124,21 @@ describe("invitations", () => {
     expect((await client.post("/api/mail/contributors", { eventId: event.id })).body.data.queued).toBe(0);
   });
 
+  test("an e-mail and a text invitation sent at once leave the event knowing it invited by both", async () => {
+    const { client, event } = await organiserWithEvent();
+    const byEmail = await client.post("/api/v2/rsvps", { eventId: event.id, name: "Mail", email: uniqueEmail("mail") });
+    const byText = await client.post("/api/v2/rsvps", { eventId: event.id, name: "Text", phone: "+44 7911 123457" });
+    expect([byEmail.body.data.viaEmail, byText.body.data.viaSms]).toEqual([true, true]);
+    // Two invitation jobs working side by side, as the worker runs them: each read the event before
+    // the other wrote, and the one that wrote last used to put back the other's flag as it found it.
+    await Promise.all([
+      sendInvitation(crypto.randomUUID(), byEmail.body.data.id),
+      sendInvitation(crypto.randomUUID(), byText.body.data.id),
+    ]);
+    const view = (await client.get(`/api/event/${event.id}`)).body.data.event;
+    expect({ viaEmail: view.viaEmail, viaSms: view.viaSms }).toEqual({ viaEmail: true, viaSms: true });
+  });
+
   test("an unsubscribed invitee gets no more messages", async () => {
     const { client, event } = await organiserWithEvent();
     const email = uniqueEmail("bye");

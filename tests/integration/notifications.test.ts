@@ -51,6 +51,13 @@ describe("reports and notifications", () => {
     expect(seen.body.data.readAt).toBeNull();
     const read = await admin.client.post(`/api/v2/notifications/${notification.id}/read`);
     expect(read.body.data.readAt).not.toBeNull();
+    // Seen and read are moments, each set once: reading keeps when it was seen, and marking again
+    // changes neither.
+    expect(read.body.data.seenAt).toBe(seen.body.data.seenAt);
+    const seenAgain = await admin.client.post(`/api/v2/notifications/${notification.id}/seen`);
+    const readAgain = await admin.client.post(`/api/v2/notifications/${notification.id}/read`);
+    expect(seenAgain.body.data.seenAt).toBe(seen.body.data.seenAt);
+    expect(readAgain.body.data).toMatchObject({ seenAt: seen.body.data.seenAt, readAt: read.body.data.readAt });
 
     const stranger = await loggedIn();
     expect((await stranger.client.post(`/api/v2/notifications/${notification.id}/read`)).status).toBe(404);

@@ -114,12 +114,12 @@ export const renderIntents: Record<string, ArrangeIntent> = {
     });
   },
   async "render-cancel"(context, form) {
-    await cancelRender(await jobOf(context, form));
-    return backToRender({
-      type: "info",
-      title: "Render stopped",
-      description: "Nothing was published. Start again whenever you like.",
-    });
+    const stopped = await cancelRender(await jobOf(context, form));
+    return backToRender(
+      stopped.status === "cancelled"
+        ? { type: "info", title: "Render stopped", description: "Nothing was published. Start again whenever you like." }
+        : { type: "info", title: "Stopping the render", description: "It stops in a moment and publishes nothing." },
+    );
   },
   async "render-publish"(context, form) {
     const version = await publishRenderJob(await jobOf(context, form), context.user);

@@ -9,7 +9,10 @@ import { queuePiecePreparation } from "~/services/render/piece-preparation.serve
 
 function parseRecipient(payload: unknown, partial: boolean) {
   const schema = partial ? recipientWithContactInput.partial() : recipientWithContactInput;
-  const input = parseWith(schema, payload);
+  const parsed = parseWith(schema, payload);
+  // The schema's defaults and transforms give a value for a field that was not sent (an empty last
+  // name, a null e-mail); a partial change keeps only what the caller sent, so the rest stays as it is.
+  const input = partial ? onlySent(parsed, payload) : parsed;
   let phone: string | null | undefined = undefined;
   if (input.phone !== undefined) {
     if (!input.phone) phone = null;
@@ -20,6 +23,11 @@ function parseRecipient(payload: unknown, partial: boolean) {
     }
   }
   return { ...input, phone };
+}
+
+function onlySent<T extends object>(parsed: T, payload: unknown): Partial<T> {
+  const sent = new Set(payload && typeof payload === "object" ? Object.keys(payload) : []);
+  return Object.fromEntries(Object.entries(parsed).filter(([key]) => sent.has(key))) as Partial<T>;
 }
 
 export async function addRecipient(event: Event, payload: unknown) {
@@ -40,6 +48,7 @@ export async function addRecipient(event: Event, payload: unknown) {
 
 export async function changeRecipient(recipient: Recipient, payload: unknown) {
   const input = parseRecipient(payload, true);
+  if (Object.values(input).every((value) => value === undefined)) return recipient;
   const changed = (await updateRecipient(db(), recipient.id, input))!;
   await queuePiecePreparation(recipient.eventId);
   return changed;

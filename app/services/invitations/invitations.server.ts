@@ -9,7 +9,7 @@ import { keysMatch } from "~/lib/event-keys.server";
 import { ApiError, badRequest, notFound, parseWith } from "~/lib/http.server";
 import { unsubscribeTokenFor } from "~/lib/invite-token.server";
 import { uuidParam } from "~/lib/params.server";
-import { findEventById, listRecipients, updateEvent } from "~/models/event.server";
+import { findEventById, listRecipients, markEventInvitedBy, updateEvent } from "~/models/event.server";
 import { findRsvpByAddress, findRsvpById, insertRsvp, listUninvitedRsvps, updateRsvp } from "~/models/rsvp.server";
 import { findProfileOfUser } from "~/models/user-profile.server";
 import { findUserById } from "~/models/user.server";
@@ -113,10 +113,7 @@ export async function sendInvitation(jobId: string, rsvpId: string) {
     await deliverOnce(`invite:${jobId}:sms`, "sms", phone, () => sendSms({ to: phone, body: invitationSms(context) }));
   }
   await updateRsvp(db(), rsvp.id, { inviteSentAt: new Date(), status: rsvp.status === "pending" ? "invited" : rsvp.status });
-  await updateEvent(db(), event.id, {
-    viaEmail: event.viaEmail || (rsvp.viaEmail && !!rsvp.email),
-    viaSms: event.viaSms || (rsvp.viaSms && !!rsvp.phone),
-  });
+  await markEventInvitedBy(db(), event.id, { email: rsvp.viaEmail && !!rsvp.email, sms: rsvp.viaSms && !!rsvp.phone });
 }
 
 /** What an unsubscribe link names, for a valid link only; looking never unsubscribes (mail scanners follow links). */

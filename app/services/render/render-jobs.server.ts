@@ -1,16 +1,26 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Event, RenderJob, User } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import { openWorkDir } from "~/jobs/work-dir.server";
-import { db } from "~/lib/db.server";
+import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { badRequest, ApiError } from "~/lib/http.server";
 import { observeRender } from "~/lib/metrics.server";
 import { probeMedia } from "~/media/probe.server";
 import { findEventById } from "~/models/event.server";
 import { publishVersion } from "~/models/published-media.server";
-import { claimRenderJob, findActiveRenderJob, insertRenderJob, listStalledRenderJobs, updateRenderJob } from "~/models/render-job.server";
+import {
+  claimRenderJob,
+  findActiveRenderJob,
+  findRenderJob,
+  insertRenderJob,
+  listStalledRenderJobs,
+  markRenderSucceeded,
+  requestRenderStop,
+  updateRenderJob,
+} from "~/models/render-job.server";
 import type { RenderPlan, Resolution } from "~/render/plan";
 import { runRender, type RenderProgress } from "~/render/run.server";
 import { notify } from "~/services/events/notifications.server";
@@ -62,19 +72,34 @@ export async function startRender(event: Event, options: { requestedBy: User | n
   return { job: saved!, created: true };
 }
 
-/** Asks a render to stop. A waiting one stops at once; a running one at its next heartbeat. */
-export async function cancelRender(job: RenderJob) {
-  if (job.status === "succeeded" || job.status === "failed" || job.status === "cancelled") {
-    throw new ApiError(409, "CONFLICT", "This render has already finished.");
-  }
-  const changes =
-    job.status === "queued"
-      ? { status: "cancelled" as const, cancelRequestedAt: new Date(), finishedAt: new Date() }
-      : { cancelRequestedAt: new Date() };
-  const updated = (await updateRenderJob(db(), job.id, changes))!;
-  await publishRenderUpdate(updated);
-  return updated;
+/** How often a running render writes its heartbeat, and so how soon it sees a stop. */
+function heartbeatMs() {
+  const { JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS } = env();
+  // At least three times within RENDER_STALL_SECONDS, so a live render is never taken for dead.
+  return Math.min(JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS / 3) * 1000;
 }
+
+/**
+ * Asks a render to stop. A queued one stops at once. A running one stops at its next heartbeat,
+ * and a stop asked for before it ended wins over its end: it publishes nothing and keeps no video
+ * (requestRenderStop and markRenderSucceeded decide on the row). The answer waits up to two
+ * heartbeats for the render to stop, so it says how the render ended; one still stopping after that
+ * says `stopping`.
+ */
+export async function cancelRender(job: RenderJob) {
+  const asked = await requestRenderStop(db(), job.id);
+  if (!asked) throw new ApiError(409, "CONFLICT", "This render has already finished.");
+  await publishRenderUpdate(asked);
+  let latest = asked;
+  const deadline = Date.now() + 2 * heartbeatMs() + 1000;
+  while (latest.status === "running" && Date.now() < deadline) {
+    await sleep(STOP_POLL_MS);
+    latest = (await findRenderJob(db(), job.id)) ?? latest;
+  }
+  return latest;
+}
+
+const STOP_POLL_MS = 250;
 
 /** Publishes a finished render as the event's current video (at most once per render). */
 export async function publishRenderJob(job: RenderJob, by: User | null) {
@@ -82,7 +107,28 @@ export async function publishRenderJob(job: RenderJob, by: User | null) {
   return publishVersionOf(job, by);
 }
 
-async function publishVersionOf(job: RenderJob, by: User | null) {
+/**
+ * Publishes a render that was asked to be published when done, and says it succeeded, in one
+ * transaction: whoever sees "succeeded" also sees the new version, and a stop asked for first
+ * publishes nothing (null). A crash in between re-renders from stored pieces and finds the version
+ * published already: it stands, and the render succeeded.
+ */
+async function publishAsSucceeded(job: RenderJob) {
+  let succeeded: RenderJob | null = null;
+  const stopped = new Error("stopped before it was published");
+  try {
+    const version = await publishVersionOf(job, null, async (tx) => {
+      succeeded = await markRenderSucceeded(tx, job.id);
+      if (!succeeded) throw stopped;
+    });
+    return succeeded ?? (version ? await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }) : null);
+  } catch (error) {
+    if (error === stopped) return null;
+    throw error;
+  }
+}
+
+async function publishVersionOf(job: RenderJob, by: User | null, beforeCommit?: (tx: Db) => Promise<void>) {
   if (!job.outputKey) throw new Error(`render ${job.id} has no video to publish`);
   const { version, created } = await publishVersion(
     db(),
@@ -97,7 +143,10 @@ async function publishVersionOf(job: RenderJob, by: User | null) {
       sizeBytes: job.sizeBytes,
       publishedById: by?.id ?? job.requestedById,
     },
-    queueVideoLadder,
+    async (tx, version) => {
+      await beforeCommit?.(tx);
+      await queueVideoLadder(tx, version);
+    },
   );
   if (created) {
     const event = await findEventById(db(), job.eventId, { withDeleted: true });
@@ -131,10 +180,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   const planned = job.etaSeconds;
   const etaOf = (progress: RenderProgress) =>
     progress.etaSeconds ?? (planned === null ? null : Math.max(0, Math.round(planned - (Date.now() - startedAt) / 1000)));
-  // Every JOB_HEARTBEAT_SECONDS, as every other job's: it is also how soon a running render sees a
-  // cancel. And at least three times within RENDER_STALL_SECONDS, so a live render is never taken for dead.
-  const { JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS } = env();
-  const heartbeatMs = Math.min(JOB_HEARTBEAT_SECONDS, RENDER_STALL_SECONDS / 3) * 1000;
+  // Every JOB_HEARTBEAT_SECONDS, as every other job's: it is also how soon a running render sees a stop.
   const heartbeat = setInterval(async () => {
     const row = await updateRenderJob(db(), job.id, {
       heartbeatAt: new Date(),
@@ -152,7 +198,7 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       cancelled = true;
       controller.abort();
     }
-  }, heartbeatMs);
+  }, heartbeatMs());
   // Named by render: its next attempt empties what a dead one left (app/jobs/work-dir.server.ts).
   const workDir = await openWorkDir(`render-${job.id}`);
   const work = workDir.path;
@@ -160,6 +206,11 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   await publishRenderUpdate(job);
   const started = performance.now();
   const took = () => (performance.now() - started) / 1000;
+  const base = `events/${job.eventId}/renders/${job.id}`;
+  const stopNow = () => {
+    cancelled = true;
+    return Object.assign(new Error("The render was stopped."), { name: "AbortError" });
+  };
   try {
     const output = path.join(work, "video.mp4");
     const result = await runRender(plan, {
@@ -186,8 +237,9 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
         });
       },
     });
+    // A stop asked for since the last heartbeat: nothing is stored.
+    if ((await findRenderJob(db(), job.id))?.cancelRequestedAt) throw stopNow();
     const probe = await probeMedia(output);
-    const base = `events/${job.eventId}/renders/${job.id}`;
     const size = (await stat(output)).size;
     await storage().putFile(`${base}/video.mp4`, output, "video/mp4");
     if (result.poster) await storage().putFile(`${base}/poster.jpg`, result.poster, "image/jpeg");
@@ -202,10 +254,8 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
       piecesReused: result.piecesReused,
       heartbeatAt: new Date(),
     }))!;
-    // Published before the job says it succeeded: whoever sees "succeeded" also sees the new
-    // version. A crash in between re-renders from stored pieces and publishes the same version.
-    if (rendered.publishWhenDone) await publishVersionOf(rendered, null);
-    const done = (await updateRenderJob(db(), job.id, { status: "succeeded", finishedAt: new Date() }))!;
+    const done = rendered.publishWhenDone ? await publishAsSucceeded(rendered) : await markRenderSucceeded(db(), job.id);
+    if (!done) throw stopNow();
     observeRender("succeeded", took());
     console.info(
       `render ${job.id}: ${result.piecesRendered} pieces rendered, ${result.piecesReused} reused; finished at (s) ${JSON.stringify(result.finishedAt)}`,
@@ -214,7 +264,20 @@ export async function runRenderJob(renderJobId: string, { finalAttempt = false }
   } catch (error) {
     observeRender(cancelled ? "cancelled" : "failed", took());
     if (cancelled) {
-      const stopped = await updateRenderJob(db(), job.id, { status: "cancelled", finishedAt: new Date() });
+      // A stopped render keeps no video: what it stored before the stop won is removed.
+      await Promise.all(
+        ["video.mp4", "poster.jpg"].map((file) =>
+          storage()
+            .delete(`${base}/${file}`)
+            .catch(() => {}),
+        ),
+      );
+      const stopped = await updateRenderJob(db(), job.id, {
+        status: "cancelled",
+        outputKey: null,
+        posterKey: null,
+        finishedAt: new Date(),
+      });
       if (stopped) await publishRenderUpdate(stopped);
       return;
     }

@@ -13,6 +13,7 @@ export function renderJobView(job: RenderJob, eventUuid: string): RenderJobUpdat
     eventId: job.eventId,
     eventUuid,
     status: job.status,
+    stopping: job.status === "running" && job.cancelRequestedAt !== null,
     resolution: job.resolution,
     publishWhenDone: job.publishWhenDone,
     percent: Math.floor(fraction * 100),
