@@ -14,6 +14,7 @@ import { env } from "~/lib/env.server";
 import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
 import { CLIENT_IP_HEADER } from "~/lib/http.server";
 import { appUrlWarning } from "~/lib/links.server";
+import { keepPrivateAnswersOutOfCaches } from "~/lib/private-answers.server";
 import { finalErrorHandler, refuseMalformedPaths } from "~/lib/request-guards.server";
 import { requestLog, routePatterns } from "~/lib/request-log.server";
 import { buildForPath } from "~/lib/route-subset.server";
@@ -86,6 +87,8 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
   app.get("/readyz", (_req, res, next) => void readiness({ stopping: lifecycle.stopping }).then((answer) => send(res, answer), next));
   app.get("/metrics", (req, res, next) => void metrics(req.get("authorization")).then((answer) => send(res, answer), next));
   app.use(refuseMalformedPaths);
+  // Money and personal data (bills, receipts, payment pages, the dashboard, the API) are never cached.
+  app.use(keepPrivateAnswersOutOfCaches);
   app.use(rejectCrossOriginMutations(settings.APP_URL));
   app.use((req, _res, next) => {
     // Only the server says who the client is; a header sent by the client is replaced.

@@ -7,8 +7,8 @@ import { CLIENT_IP_HEADER, clientIp, parseWith } from "./http.server";
 
 /**
  * remix-auth only verifies credentials; the session is ours to write
- * (startUserSession). The form strategy reads `request.clone().formData()`, so
- * nothing may read the body before `authenticate`.
+ * (startUserSession). The form strategy reads `request.clone().formData()`, unbounded:
+ * it is handed a request made of a body already read (`asFormRequest`), never the one that came in.
  */
 let instance: Authenticator<User> | undefined;
 
@@ -23,7 +23,7 @@ export function authenticator() {
   return instance;
 }
 
-/** The form strategy reads form data; JSON log-ins are re-encoded as a form first. */
+/** The form strategy reads form data: a log-in's fields, read already (bounded), are re-encoded as a form for it. */
 export async function asFormRequest(request: Request, body: Record<string, unknown>) {
   const form = new URLSearchParams();
   for (const [key, value] of Object.entries(body)) if (typeof value === "string") form.set(key, value);

@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
 import { fieldErrors, isApiError, validateInput } from "./http.server";
+import { formDataOf, readBodyBytes } from "./request-body.server";
 
 export interface FormReply {
   ok?: boolean;
@@ -13,13 +14,19 @@ export interface FormReply {
 
 const SECRET_FIELDS = /password/i;
 
+/** A page's form is a few fields: more than this is no form of ours (files go through the upload routes). */
+const MAX_FORM_BYTES = 1024 * 1024;
+
 /**
  * A page action's form. A body that is not form data (JSON, text, a broken multipart) comes from
- * no browser form: it is answered 400 and its page's error boundary, not a 500.
+ * no browser form: it is answered 400 and its page's error boundary, not a 500; one past
+ * MAX_FORM_BYTES a 413, read no further (request-body.server.ts).
  */
 export async function readForm(request: Request): Promise<FormData> {
+  const tooLarge = () => json<FormReply>({ formError: "This form is too large to send." }, { status: 413 });
+  const bytes = await readBodyBytes(request, MAX_FORM_BYTES, tooLarge);
   try {
-    return await request.formData();
+    return await formDataOf(bytes, request.headers.get("content-type") ?? "");
   } catch {
     throw json<FormReply>({ formError: "This form could not be read. Reload the page and try again." }, { status: 400 });
   }

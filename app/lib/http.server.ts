@@ -2,6 +2,7 @@ import { json } from "@remix-run/node";
 import { z } from "zod";
 import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from "~/domain/storable-text";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./database-errors.server";
+import { formDataOf, readBodyBytes } from "./request-body.server";
 
 export interface ApiErrorBody {
   success: false;
@@ -68,13 +69,17 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads a JSON, urlencoded or multipart body as a plain object; malformed bodies are a 400. */
+export const payloadTooLarge = () => new ApiError(413, "PAYLOAD_TOO_LARGE", "The request body is too large.");
+
+/** A request's raw bytes, as a signature covers them: a 413 past `maxBytes`, counted as they arrive (request-body.server.ts). */
+export const readRawBody = (request: Request, maxBytes: number) => readBodyBytes(request, maxBytes, payloadTooLarge);
+
+/** Reads a JSON, urlencoded or multipart body as a plain object; malformed bodies are a 400, one past 1 MB a 413. */
 export async function readBody(request: Request): Promise<Record<string, unknown>> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw new ApiError(413, "PAYLOAD_TOO_LARGE", "The request body is too large.");
+  const bytes = await readRawBody(request, MAX_BODY_BYTES);
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
-    const text = await request.text();
+    const text = new TextDecoder().decode(bytes);
     if (!text.trim()) return {};
     let value: unknown;
     try {
@@ -86,13 +91,12 @@ export async function readBody(request: Request): Promise<Record<string, unknown
     return value as Record<string, unknown>;
   }
   if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-    const form = await request.formData().catch(() => {
+    const form = await formDataOf(bytes, type).catch(() => {
       throw badRequest("The form data could not be read.");
     });
     return Object.fromEntries([...form.keys()].map((k) => [k, form.getAll(k).length > 1 ? form.getAll(k) : form.get(k)]));
   }
-  const text = await request.text();
-  if (text.trim()) throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send JSON or form data.");
+  if (new TextDecoder().decode(bytes).trim()) throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send JSON or form data.");
   return {};
 }
 

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { getUser } from "~/lib/auth.server";
+import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { chipInInput, startGiftContribution } from "~/services/gift-cards/contributions.server";
@@ -16,6 +17,13 @@ export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {
     const { eventUuid, ...fields } = await parseBody(request, contributionInput);
     // The recipient's own link (privateKey) and view-only links cannot chip in.
-    return ok(await startGiftContribution(await getUser(request), eventUuid, fields, keysFromUrl(new URL(request.url))));
+    const { sessionId, ...started } = await startGiftContribution(
+      await getUser(request),
+      eventUuid,
+      fields,
+      keysFromUrl(new URL(request.url)),
+    );
+    // The browser that opened the payment page is the one its return page answers (checkout-payer.server.ts).
+    return ok(started, { headers: { "Set-Cookie": await rememberCheckout(request, sessionId) } });
   },
 });

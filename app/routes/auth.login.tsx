@@ -4,7 +4,7 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser, safeRedirect, startUserSession } from "~/lib/auth.server";
-import { authenticator } from "~/lib/authenticator.server";
+import { asFormRequest, authenticator } from "~/lib/authenticator.server";
 import type { FormReply } from "~/lib/form.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
@@ -22,12 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // Read a copy: the form strategy reads the body itself.
-  const form = await readForm(request.clone());
+  // Read once, bounded (readForm): the form strategy is handed a request made of what was read.
+  const form = await readForm(request);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   const email = String(form.get("email") ?? "");
   try {
-    const user = await authenticator().authenticate("form", request);
+    const user = await authenticator().authenticate("form", await asFormRequest(request, Object.fromEntries(form)));
     const cookie = await startUserSession(request, user.id);
     return redirectWithCookies(withAnalyticsFlag(redirectTo, "gtm_event_login"), [cookie]);
   } catch (error) {

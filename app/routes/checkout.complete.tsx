@@ -3,6 +3,7 @@ import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
+import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
 import { isApiError } from "~/lib/http.server";
 import { checkoutReturn } from "~/services/payments/checkout-return.server";
 
@@ -11,10 +12,10 @@ export const meta: MetaFunction = () => [{ title: `Your payment — ${PRODUCT_NA
 /** Seconds between two looks while the payment is being confirmed. */
 const RECHECK_SECONDS = 2;
 
-/** Where the payment page sends the payer back: paid once our webhook has taken the payment. */
+/** Where the payment page sends the payer back: paid once our webhook has taken the payment; a 404 for anyone else. */
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
-    return json({ payment: await checkoutReturn(new URL(request.url).searchParams.get("session_id")) });
+    return json({ payment: await checkoutReturn(new URL(request.url).searchParams.get("session_id"), await checkoutPayerOf(request)) });
   } catch (error) {
     if (isApiError(error)) throw new Response(error.message, { status: error.status });
     throw error;

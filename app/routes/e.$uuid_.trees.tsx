@@ -6,6 +6,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
+import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
@@ -30,8 +31,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await getUser(request);
   return handleForm(await readForm(request), plantTreesInput, async (fields) => {
-    const { url } = await startTreeContribution(user, params.uuid, fields, keysFromUrl(new URL(request.url)));
-    return redirect(url);
+    const { url, sessionId } = await startTreeContribution(user, params.uuid, fields, keysFromUrl(new URL(request.url)));
+    return redirect(url, { headers: { "Set-Cookie": await rememberCheckout(request, sessionId) } });
   });
 }
 

@@ -5,6 +5,7 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
+import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { localCheckoutSession, payLocalCheckout } from "~/services/payments/local/hosted.server";
 
@@ -13,8 +14,8 @@ export const meta: MetaFunction = () => [{ title: `Pay — ${PRODUCT_NAME}` }, {
 const notFound = () => new Response("Not found", { status: 404 });
 
 /** The local payment service's checkout page: what Stripe's hosted page is when no Stripe keys are set. */
-export async function loader({ params }: LoaderFunctionArgs) {
-  const session = await localCheckoutSession(params.id ?? "");
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const session = await localCheckoutSession(params.id ?? "", await checkoutPayerOf(request));
   if (!session) throw notFound();
   return json({ session });
 }

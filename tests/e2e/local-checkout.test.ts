@@ -2,21 +2,26 @@ import crypto from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { paymentsProvider } from "~/services/payments/provider.server";
-import { chromiumPath, collectPageErrors, newPage, PHONE, saveScreenshot } from "../support/browser";
+import { createUser, PASSWORD } from "../support/accounts";
+import { chromiumPath, collectPageErrors, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 
 // The local payment service's checkout page as a payer meets it with no Stripe keys: on a phone,
-// with and without JavaScript, from the card form to the return page saying paid.
+// with and without JavaScript, from the card form to the return page saying paid. The payer is
+// signed in, as an organiser paying for their cart is: the return page is theirs alone.
 
 describe.skipIf(!chromiumPath)("the local checkout page in Chromium", () => {
   const e2e = useServerAndBrowser({ JOB_POLL_SECONDS: "0.5" });
 
-  async function newSession() {
+  /** A cart's payment page, and a phone signed in as the cart's owner. */
+  async function newSession(page: Page) {
+    const payer = await createUser();
+    await logInBrowser(page, payer.email, PASSWORD);
     const eventUuid = crypto.randomUUID();
     const ref = await paymentsProvider().createPaymentCheckout({
-      customerEmail: "payer@example.test",
+      customerEmail: payer.email,
       clientReferenceId: "cart-e2e",
-      metadata: { kind: "cart", eventUuid },
+      metadata: { kind: "cart", eventUuid, userId: payer.id },
       successUrl: `${e2e.server.url}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${e2e.server.url}/dashboard`,
       idempotencyKey: crypto.randomUUID(),
@@ -47,7 +52,7 @@ describe.skipIf(!chromiumPath)("the local checkout page in Chromium", () => {
 
   test("without JavaScript at 375 px: a declined card says so, 4242 pays, and the return page refreshes itself to Paid", async () => {
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
-    const { path, eventUuid } = await newSession();
+    const { path, eventUuid } = await newSession(page);
     await page.goto(path);
     await page.getByRole("heading", { name: "Pay $24.50" }).waitFor();
     await fitsThePhone(page, "the checkout page");
@@ -68,7 +73,7 @@ describe.skipIf(!chromiumPath)("the local checkout page in Chromium", () => {
   test("with JavaScript: paying lands on the return page, which turns to Paid by itself", async () => {
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
     const errors = collectPageErrors(page);
-    const { path } = await newSession();
+    const { path } = await newSession(page);
     await page.goto(path);
     await page.waitForLoadState("networkidle");
     await saveScreenshot(page, "local-checkout-phone");

@@ -7,7 +7,8 @@ import { db } from "~/lib/db.server";
 import { localPaymentKeys } from "~/services/payments/local/keys.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
-import { TestClient } from "../support/http-client";
+import { loggedInUser } from "../support/accounts";
+import { type TestClient } from "../support/http-client";
 import { untilJobsFinished } from "../support/jobs";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
@@ -15,14 +16,19 @@ import { until } from "../support/wait";
 // With no STRIPE_SECRET_KEY, the app's own Stripe-compatible service takes payments end to end:
 // the Stripe adapter (through the port) makes a session on it over HTTP, the payer pays on its
 // checkout page with a test card and JavaScript off, its signed events reach our webhook route by
-// the job queue, and the return page says paid.
+// the job queue, and the return page says paid. The payer is signed in, and the sessions are for
+// their carts: a session's state is told to its payer alone.
 
 let server: RunningServer;
 let payer: TestClient;
+let payerId: string;
 
 beforeAll(async () => {
   server = await startTestServer({ JOB_POLL_SECONDS: "0.5" });
-  payer = new TestClient(server.url);
+  ({
+    client: payer,
+    user: { id: payerId },
+  } = await loggedInUser(server.url));
 });
 afterAll(() => server?.close());
 
@@ -31,7 +37,7 @@ const EVENT_UUID = "0b8f3a56-7d43-4c1e-9a55-2f3b9e1d6c70";
 const payment = (overrides: Partial<PaymentCheckoutInput> = {}): PaymentCheckoutInput => ({
   customerEmail: "payer@example.test",
   clientReferenceId: "cart-9",
-  metadata: { kind: "cart", cartId: "cart-9", eventUuid: EVENT_UUID },
+  metadata: { kind: "cart", cartId: "cart-9", eventUuid: EVENT_UUID, userId: payerId },
   successUrl: `${server.url}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
   cancelUrl: `${server.url}/e/${EVENT_UUID}?checkout=cancelled`,
   idempotencyKey: `cart-9-${crypto.randomUUID()}`,

@@ -303,24 +303,26 @@ describe("POST /stripe/webhook", () => {
 
 describe("GET /api/stripe/retrieve-session", () => {
   test("a paid session is confirming until its checkout.session.completed webhook has been applied, then paid", async () => {
+    // Its payer: the owner of the cart it pays for.
+    const { user, client: payer } = await loggedInUser(server.url);
     const ref = await paymentsProvider().createPaymentCheckout(
-      checkout({ metadata: { kind: "cart", eventUuid: "6f1c1b0e-4a53-4f7e-9d43-0e8f9d3f2a11" } }),
+      checkout({ metadata: { kind: "cart", eventUuid: "6f1c1b0e-4a53-4f7e-9d43-0e8f9d3f2a11", userId: user.id } }),
     );
-    const open = await client.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
+    const open = await payer.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
     expect(open.body).toMatchObject({ success: true, data: { sessionId: ref.id, state: "open" } });
 
     Object.assign(standIn.sessions.get(ref.id)!, { status: "complete", payment_status: "paid", payment_intent: "pi_test_paid" });
-    const confirming = await client.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
+    const confirming = await payer.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
     expect(confirming.body.data).toMatchObject({ state: "confirming", amountTotal: 3000, currency: "usd" });
-    const page = await (await client.raw("GET", `/checkout/complete?session_id=${ref.id}`)).text();
+    const page = await (await payer.raw("GET", `/checkout/complete?session_id=${ref.id}`)).text();
     expect(page).toContain("Confirming your payment…");
     expect(page).toMatch(/<noscript><meta http-equiv="refresh" content="2"\/?><\/noscript>/);
 
     const { payload, header } = signedEvent({ type: "checkout.session.completed", object: standIn.sessions.get(ref.id)! });
     expect((await postWebhook(payload, header)).status).toBe(200);
-    const paid = await client.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
+    const paid = await payer.get(`/api/stripe/retrieve-session?session_id=${ref.id}`);
     expect(paid.body.data).toMatchObject({ state: "paid", backTo: "/e/6f1c1b0e-4a53-4f7e-9d43-0e8f9d3f2a11" });
-    const paidPage = await (await client.raw("GET", `/checkout/complete?session_id=${ref.id}`)).text();
+    const paidPage = await (await payer.raw("GET", `/checkout/complete?session_id=${ref.id}`)).text();
     expect(paidPage).toContain("<h1>Paid</h1>");
     expect(paidPage).toContain('href="/e/6f1c1b0e-4a53-4f7e-9d43-0e8f9d3f2a11"');
     expect(paidPage).not.toContain("http-equiv");

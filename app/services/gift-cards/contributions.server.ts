@@ -34,7 +34,8 @@ export async function giftToJoin(user: User | null, eventUuid: string | undefine
 
 /**
  * Starts a contribution: a pending row in the ledger, and a checkout session at the payment service
- * whose metadata names it. Returns where to send the contributor to pay.
+ * whose metadata names it. Returns where to send the contributor to pay, and the session's id (the
+ * contributor's browser keeps it: the payment's return page is theirs alone).
  */
 export async function startGiftContribution(user: User | null, eventUuid: string | undefined, fields: ChipIn, keys: EventKeys = {}) {
   const { event, gift } = await giftToJoin(user, eventUuid, keys);
@@ -69,7 +70,7 @@ export async function startGiftContribution(user: User | null, eventUuid: string
       lines: [{ name: `Towards a ${gift.productName} gift card`, unitAmount: amount, currency: gift.currency.toLowerCase(), quantity: 1 }],
     });
     await setGiftContributionSession(db(), contribution.id, provider.name, session.id);
-    return { id: contribution.id, url: session.url };
+    return { id: contribution.id, url: session.url, sessionId: session.id };
   } catch (error) {
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;

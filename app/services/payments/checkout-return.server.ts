@@ -4,6 +4,7 @@ import { db } from "~/lib/db.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { paymentEventApplied } from "~/models/payment-event.server";
 import { findUserBySubscriptionId } from "~/models/user.server";
+import { isPayerOf, type CheckoutPayer } from "./checkout-payer.server";
 import { paymentsProvider } from "./provider.server";
 
 /**
@@ -28,8 +29,11 @@ export interface CheckoutReturn {
 const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/);
 const uuid = z.uuid();
 
-/** The state of checkout session `id` from the payment service and our ledger; a 404 when there is none. */
-export async function checkoutReturn(id: string | null): Promise<CheckoutReturn> {
+/**
+ * The state of checkout session `id` from the payment service and our ledger, for its payer alone
+ * (checkout-payer.server.ts); a 404 when there is none, or when it is someone else's.
+ */
+export async function checkoutReturn(id: string | null, payer: CheckoutPayer): Promise<CheckoutReturn> {
   const parsed = sessionId.safeParse(id);
   if (!parsed.success) throw notFound("There is no payment with this id.");
   let session;
@@ -39,7 +43,7 @@ export async function checkoutReturn(id: string | null): Promise<CheckoutReturn>
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;
   }
-  if (!session) throw notFound("There is no payment with this id.");
+  if (!session || !(await isPayerOf(session, payer))) throw notFound("There is no payment with this id.");
   let state: CheckoutReturnState = session.status === "expired" ? "expired" : "open";
   if (session.status === "complete" && session.paymentStatus !== "unpaid") {
     const applied = session.mode === "subscription" ? membershipApplied(session.subscriptionId) : cartApplied(session.id);

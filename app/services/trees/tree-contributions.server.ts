@@ -34,7 +34,10 @@ export async function chorusToPlantFor(user: User | null, eventUuid: string | un
   return event;
 }
 
-/** Starts a tree contribution: a pending row, and a checkout whose metadata names it. */
+/**
+ * Starts a tree contribution: a pending row, and a checkout whose metadata names it; with its
+ * session's id, which the contributor's browser keeps (the payment's return page is theirs alone).
+ */
 export async function startTreeContribution(user: User | null, eventUuid: string | undefined, fields: PlantTrees, keys: EventKeys = {}) {
   const event = await chorusToPlantFor(user, eventUuid, keys);
   const contribution = await insertTreeContribution(db(), {
@@ -73,6 +76,7 @@ export async function startTreeContribution(user: User | null, eventUuid: string
       amount: contribution.amount,
       currency: contribution.currency,
       url: session.url,
+      sessionId: session.id,
     };
   } catch (error) {
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);

@@ -1,15 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  MaxPartSizeExceededError,
-  NodeOnDiskFile,
-  unstable_composeUploadHandlers,
-  unstable_createMemoryUploadHandler,
-} from "@remix-run/node";
+import { MaxPartSizeExceededError, NodeOnDiskFile } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { ApiError } from "~/lib/http.server";
+import { ApiError, isApiError } from "~/lib/http.server";
 import { parseMultipartPost, type MultipartPost } from "~/lib/multipart.server";
 import { SIGNATURE_BYTES, type SignatureRefusal, refusalForHead } from "~/media/file-signature";
 import { findEventByUuid } from "~/models/event.server";
@@ -42,25 +37,24 @@ export async function receiveFormUpload(post: MultipartPost, eventUuid: string, 
   const staging = path.join(env().DATA_DIR, "storage", "form-uploads");
   await fs.mkdir(staging, { recursive: true });
   const written: string[] = [];
-  const handler = unstable_composeUploadHandlers(
-    streamFileToDisk(staging, Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes), written, {
-      // Each file is judged by its first bytes before any of it is written.
-      judgeHead: {
-        headBytes: SIGNATURE_BYTES,
-        judge: (head, wholeFile, filename) => {
-          const refusal = refusalForHead(head, { wholeFile });
-          return refusal ? new RefusedByFirstBytes(filename, refusal) : null;
-        },
+  const maxFileBytes = Math.max(uploadLimits().maxVideoBytes, uploadLimits().maxPhotoBytes);
+  const toDisk = streamFileToDisk(staging, maxFileBytes, written, {
+    // Each file is judged by its first bytes before any of it is written.
+    judgeHead: {
+      headBytes: SIGNATURE_BYTES,
+      judge: (head, wholeFile, filename) => {
+        const refusal = refusalForHead(head, { wholeFile });
+        return refusal ? new RefusedByFirstBytes(filename, refusal) : null;
       },
-    }),
-    unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
-  );
+    },
+  });
   let form: FormData;
   try {
-    form = await parseMultipartPost(post, handler);
+    form = await parseMultipartPost(post, toDisk, { maxFiles: MAX_FILES_PER_POST, maxFileBytes });
   } catch (error) {
     // Files that arrived before the part that failed are not kept either.
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    if (isApiError(error)) throw error;
     if (error instanceof RefusedByFirstBytes) {
       throw new ApiError(415, error.refusal.code, `${error.filename}: ${error.refusal.message}`);
     }

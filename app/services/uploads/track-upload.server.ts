@@ -1,18 +1,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  MaxPartSizeExceededError,
-  NodeOnDiskFile,
-  unstable_composeUploadHandlers,
-  unstable_createMemoryUploadHandler,
-} from "@remix-run/node";
+import { MaxPartSizeExceededError, NodeOnDiskFile } from "@remix-run/node";
 import type { Track, User } from "drizzle/schema";
 import { z } from "zod";
 import { enqueue } from "~/jobs/queue.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { ApiError, badRequest, parseWith } from "~/lib/http.server";
+import { ApiError, badRequest, isApiError, parseWith } from "~/lib/http.server";
 import { parseMultipartPost, type MultipartPost } from "~/lib/multipart.server";
 import { validateTrackFile } from "~/media/track-audio.server";
 import { formatBytes } from "~/media/upload-rejected-error";
@@ -48,15 +43,13 @@ export async function receiveTrackUpload(post: MultipartPost, owner: User) {
   await assertRoomForTrack(owner);
   await fs.mkdir(staging(), { recursive: true });
   const written: string[] = [];
-  const handler = unstable_composeUploadHandlers(
-    streamFileToDisk(staging(), trackLimits().maxBytes, written),
-    unstable_createMemoryUploadHandler({ maxPartSize: 16 * 1024 }),
-  );
+  const maxFileBytes = trackLimits().maxBytes;
   let form: FormData;
   try {
-    form = await parseMultipartPost(post, handler);
+    form = await parseMultipartPost(post, streamFileToDisk(staging(), maxFileBytes, written), { maxFiles: 1, maxFileBytes });
   } catch (error) {
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    if (isApiError(error)) throw error;
     if (error instanceof MaxPartSizeExceededError) throw tooLarge();
     throw badRequest("The upload could not be read. Please try again.");
   }

@@ -1,5 +1,7 @@
+import { maskedEmail } from "~/domain/masked-email";
 import { db, type Db } from "~/lib/db.server";
 import { findLocalPaymentObject, listLocalPaymentObjects, type StoredObject } from "~/models/local-payment.server";
+import { isPayerOf, type CheckoutPayer } from "../checkout-payer.server";
 import { localPaymentsActive } from "../provider.server";
 import { judgeCard } from "./cards";
 import { completeSession, type SessionPrivate } from "./checkout-completion.server";
@@ -19,7 +21,7 @@ export interface LocalCheckoutView {
   lines: { name: string; quantity: number; unitAmount: number; amount: number }[];
   /** The membership's period, for a subscription. */
   interval: string | null;
-  /** The payer's e-mail when the app gave it (then it is not asked for). */
+  /** The payer's e-mail when the app gave it (then it is not asked for); masked for anyone but the payer. */
   email: string | null;
   cancelUrl: string | null;
   /** Where the payer goes once it is paid. */
@@ -56,13 +58,22 @@ function checkoutView(session: StoredObject, email: string | null): LocalCheckou
   };
 }
 
-/** The checkout page's session; null when there is none (or the local service is off). */
-export async function localCheckoutSession(id: string): Promise<LocalCheckoutView | null> {
+/**
+ * The checkout page's session; null when there is none (or the local service is off). Its link
+ * travels (a shared screen, a forwarded message): whoever is not its payer (checkout-payer.server.ts)
+ * sees the payer's e-mail masked.
+ */
+export async function localCheckoutSession(id: string, viewer: CheckoutPayer): Promise<LocalCheckoutView | null> {
   if (!localPaymentsActive()) return null;
-  return db().transaction(async (tx) => {
+  const found = await db().transaction(async (tx) => {
     const session = await currentCheckoutSession(tx, id);
-    return session ? checkoutView(session, await knownEmail(tx, session)) : null;
+    return session ? { session, email: await knownEmail(tx, session) } : null;
   });
+  if (!found) return null;
+  const { session, email } = found;
+  const metadata = (session.metadata ?? {}) as Record<string, string>;
+  const shown = email && !(await isPayerOf({ id: session.id, metadata }, viewer)) ? maskedEmail(email) : email;
+  return checkoutView(session, shown);
 }
 
 export type LocalPayOutcome =
