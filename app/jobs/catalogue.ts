@@ -73,6 +73,9 @@ export const JOBS = {
   "local-payment-webhook": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // A local payment page left unpaid, expired at its expires_at with Stripe's checkout.session.expired.
   "local-checkout-expire": job<{ sessionId: string }>({ keyed: true }),
+  // A local subscription's period end on the real clock: renewed on its card, or ended when it was
+  // cancelled to end with its period (a customer on a test clock is moved on by the clock instead).
+  "local-subscription-period-end": job<{ subscriptionId: string }>({ keyed: true }),
   // A group gift card ordered from the vendor once its Chorus is delivered (docs/decisions/023):
   // keyed by the gift, leased so a dead worker's order is taken up again, retried with growing delays.
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),

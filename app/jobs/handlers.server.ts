@@ -11,6 +11,7 @@ import { sendReminder, sweepReminders } from "~/services/invitations/reminders.s
 import { followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
 import { expireLocalCheckout } from "~/services/payments/local/hosted.server";
+import { endLocalSubscriptionPeriod } from "~/services/payments/local/subscriptions.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
 import { prepareEventPieces, prepareEventRungPieces } from "~/services/render/piece-preparation.server";
@@ -66,6 +67,7 @@ export const jobHandlers: JobHandlers = {
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
   "postcard-mailing-mail": ({ data }) => mailMailingNews(data.postcardId, data.status),
   "local-checkout-expire": ({ data }) => expireLocalCheckout(data.sessionId),
+  "local-subscription-period-end": ({ data }) => endLocalSubscriptionPeriod(data.subscriptionId),
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
   "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),
