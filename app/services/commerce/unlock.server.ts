@@ -6,7 +6,7 @@ import { findEventById } from "~/models/event.server";
 import { findUserById } from "~/models/user.server";
 
 /** Whether this Chorus may go to its recipient and be downloaded in full (docs/decisions/018). */
-export async function eventUnlocked(event: Pick<Event, "paid" | "occasion" | "creatorId">) {
+export async function eventUnlocked(event: Pick<Event, "paid" | "occasion" | "creatorId" | "includedWithMembershipAt">) {
   if (event.paid) return true;
   return isUnlocked(event, await findUserById(db(), event.creatorId));
 }
