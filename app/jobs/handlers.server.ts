@@ -1,6 +1,8 @@
 import { sweepExpiredSessions } from "~/services/accounts/auth.server";
 import { abandonTrack, processTrack } from "~/services/arrange/tracks.server";
 import { sendInvoiceReceipt } from "~/services/commerce/invoices.server";
+import { sendPaymentReceipt } from "~/services/commerce/receipts.server";
+import { sendRefundNotice } from "~/services/commerce/refund-notices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
@@ -35,6 +37,8 @@ export const jobHandlers: JobHandlers = {
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
   "invoice-receipt": ({ data }) => sendInvoiceReceipt(data.invoiceId),
+  "payment-receipt": ({ data }) => sendPaymentReceipt(data.receiptId),
+  "refund-notice": ({ data }) => sendRefundNotice(data),
   "event-taken-down-mail": ({ data }) => sendTakeDownMail(data.staffActionId),
   "media-small": ({ id, data, finalAttempt, startedOn }) =>
     processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),

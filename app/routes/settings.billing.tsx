@@ -57,6 +57,7 @@ export default function BillingPage() {
       <FormMessages formError={reply?.formError ?? reply?.errors?.plan} />
       {member && page.membership ? <Membership membership={page.membership} /> : <Plans page={page} />}
       {page.loggedIn ? <Invoices invoices={page.invoices} /> : null}
+      {page.receipts.length > 0 ? <OtherReceipts receipts={page.receipts} /> : null}
     </div>
   );
 }
@@ -167,6 +168,27 @@ function Invoices({ invoices }: { invoices: BillingPage["invoices"] }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+function OtherReceipts({ receipts }: { receipts: BillingPage["receipts"] }) {
+  return (
+    <section className="card stack" aria-labelledby="receipts-heading">
+      <h2 id="receipts-heading">Postcards and orders by post</h2>
+      <ul className="invoice-list">
+        {receipts.map((receipt) => (
+          <li key={receipt.id}>
+            <div className="invoice-list__main">
+              <Link to={`/receipts/${receipt.id}`}>{receipt.what}</Link>
+              <strong>{receipt.amount}</strong>
+            </div>
+            <div className="invoice-list__meta">
+              <span>{receipt.date}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

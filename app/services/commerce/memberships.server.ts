@@ -18,6 +18,7 @@ import { findUserById } from "~/models/user.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { formatDay, INVOICE_STATUS_LABEL, invoicesOf } from "./invoices.server";
 import { recordSubscription } from "./membership-effects.server";
+import { receiptsOf } from "./receipts.server";
 
 // VIP memberships: joining through the payment service's subscription checkout; cancelling to end
 // with the period paid for, and keeping it until then; managing it in the payment service's billing
@@ -122,10 +123,10 @@ export function cancellationView(user: User) {
 
 /**
  * The billing page (/settings/billing): the plans for someone who is not a member, where a
- * member's membership stands, and the account's invoices, newest first.
+ * member's membership stands, and the account's invoices and other receipts, newest first.
  */
 export async function loadBillingPage(user: User | null) {
-  const invoices = user ? await invoicesOf(user.id) : [];
+  const [invoices, receipts] = user ? await Promise.all([invoicesOf(user.id), receiptsOf(user.id)]) : [[], []];
   return {
     loggedIn: !!user,
     membership: user ? membershipView(user) : null,
@@ -139,6 +140,8 @@ export async function loadBillingPage(user: User | null) {
       status: invoice.status,
       statusLabel: INVOICE_STATUS_LABEL[invoice.status],
     })),
+    /** Postcards and posted copies: paid without an invoice, each with a receipt (decision 048). */
+    receipts,
   };
 }
 
