@@ -40,6 +40,15 @@ export const JOBS = {
   "event-digest": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // The receipt of a payment or a free checkout, queued in the transaction that records the invoice.
   "invoice-receipt": job<{ invoiceId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
+  // The receipt of a payment with no invoice (a contribution, a postcard, a posted order: decision 048),
+  // queued in the transaction that records it.
+  "payment-receipt": job<{ receiptId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
+  // A refund told to the person who paid, queued with the refunded total that grew: `ledger` says
+  // whether `id` is a payment (a cart's or a membership's, with its invoice) or a receipt.
+  "refund-notice": job<{ ledger: "payment" | "receipt"; id: string; refunded: number; previously: number }>({
+    keyed: true,
+    slots: "JOB_MESSAGE_CONCURRENCY",
+  }),
   // The organiser told why staff took their Chorus down, queued in the transaction that does it.
   "event-taken-down-mail": job<{ staffActionId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // Media processing in two lanes (docs/decisions/015): photos and small clips, large clips.
@@ -73,6 +82,9 @@ export const JOBS = {
   "local-payment-webhook": job<{ eventId: string }>({ keyed: true, slots: "JOB_MESSAGE_CONCURRENCY" }),
   // A local payment page left unpaid, expired at its expires_at with Stripe's checkout.session.expired.
   "local-checkout-expire": job<{ sessionId: string }>({ keyed: true }),
+  // A local subscription's period end on the real clock: renewed on its card, or ended when it was
+  // cancelled to end with its period (a customer on a test clock is moved on by the clock instead).
+  "local-subscription-period-end": job<{ subscriptionId: string }>({ keyed: true }),
   // A group gift card ordered from the vendor once its Chorus is delivered (docs/decisions/023):
   // keyed by the gift, leased so a dead worker's order is taken up again, retried with growing delays.
   "gift-card-payout": job<{ giftId: string }>({ keyed: true, leased: true }),

@@ -1,6 +1,8 @@
 import { sweepExpiredSessions } from "~/services/accounts/auth.server";
 import { abandonTrack, processTrack } from "~/services/arrange/tracks.server";
 import { sendInvoiceReceipt } from "~/services/commerce/invoices.server";
+import { sendPaymentReceipt } from "~/services/commerce/receipts.server";
+import { sendRefundNotice } from "~/services/commerce/refund-notices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
@@ -11,6 +13,7 @@ import { sendReminder, sweepReminders } from "~/services/invitations/reminders.s
 import { followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import { abandonMedia, processMedia } from "~/services/media/media-processing.server";
 import { expireLocalCheckout } from "~/services/payments/local/hosted.server";
+import { endLocalSubscriptionPeriod } from "~/services/payments/local/subscriptions.server";
 import { deliverLocalPaymentEvent } from "~/services/payments/local/webhook-delivery.server";
 import { mailMailingNews, refreshStalePostcards, refundPostcard, sendPostcard } from "~/services/postcards/sending.server";
 import { prepareEventPieces, prepareEventRungPieces } from "~/services/render/piece-preparation.server";
@@ -34,6 +37,8 @@ export const jobHandlers: JobHandlers = {
   "event-deliver": ({ id, data }) => deliverToRecipients(id, data.eventId),
   "event-digest": ({ id, data }) => sendContributionDigest(id, data.eventId),
   "invoice-receipt": ({ data }) => sendInvoiceReceipt(data.invoiceId),
+  "payment-receipt": ({ data }) => sendPaymentReceipt(data.receiptId),
+  "refund-notice": ({ data }) => sendRefundNotice(data),
   "event-taken-down-mail": ({ data }) => sendTakeDownMail(data.staffActionId),
   "media-small": ({ id, data, finalAttempt, startedOn }) =>
     processMedia(data.mediaId, { finalAttempt, job: { name: "media-small", id, startedOn } }),
@@ -66,6 +71,7 @@ export const jobHandlers: JobHandlers = {
   "local-payment-webhook": ({ data }) => deliverLocalPaymentEvent(data.eventId),
   "postcard-mailing-mail": ({ data }) => mailMailingNews(data.postcardId, data.status),
   "local-checkout-expire": ({ data }) => expireLocalCheckout(data.sessionId),
+  "local-subscription-period-end": ({ data }) => endLocalSubscriptionPeriod(data.subscriptionId),
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
   "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),

@@ -31,6 +31,7 @@ export async function insertEvent(
   input: Pick<Event, "creatorId" | "occasion" | "guestbook" | "deadline" | "timeZone" | "title" | "message" | "prompts"> & {
     occasionOther: string | null;
     analyticsClientId?: string | null;
+    includedWithMembershipAt?: Date | null;
     recipients: { firstName: string; lastName: string }[];
   },
 ) {
@@ -119,6 +120,14 @@ export async function setEventDeleted(db: Db, id: string, deleted: boolean) {
 export async function setEventPaid(db: Db, id: string, paid: boolean) {
   const [event] = await db.update(events).set({ paid, updatedAt: new Date() }).where(eq(events.id, id)).returning();
   return event ?? null;
+}
+
+/** The Chorus is covered by its organiser's membership for good (docs/decisions/047); the first moment stays. */
+export async function markIncludedWithMembership(db: Db, id: string, at: Date) {
+  await db
+    .update(events)
+    .set({ includedWithMembershipAt: sql`coalesce(${events.includedWithMembershipAt}, ${at.toISOString()}::timestamptz)` })
+    .where(eq(events.id, id));
 }
 
 /** New keys: links shared before stop working. */

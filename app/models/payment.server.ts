@@ -27,6 +27,11 @@ export async function findPaymentByProviderId(db: Db, providerPaymentId: string)
   return found ?? null;
 }
 
+export async function findPaymentById(db: Db, id: string) {
+  const [found] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
+  return found ?? null;
+}
+
 export async function findPaymentOfCart(db: Db, cartId: string) {
   const [found] = await db.select().from(payments).where(eq(payments.cartId, cartId)).limit(1);
   return found ?? null;

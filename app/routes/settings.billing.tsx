@@ -7,7 +7,15 @@ import { subscriptionCheckoutInput } from "~/domain/commerce/memberships";
 import { PRODUCT_NAME, PRODUCT_PLURAL, VIP_CARD_TEXT, VIP_CARD_TITLE } from "~/domain/product";
 import { getUser, requireUser } from "~/lib/auth.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
-import { loadBillingPage, openBillingPortal, startMembershipCheckout, type BillingPage } from "~/services/commerce/memberships.server";
+import { redirectWithCookies } from "~/lib/redirects.server";
+import { toastHeader } from "~/lib/toast.server";
+import {
+  loadBillingPage,
+  openBillingPortal,
+  setMembershipCancelled,
+  startMembershipCheckout,
+  type BillingPage,
+} from "~/services/commerce/memberships.server";
 
 export const meta: MetaFunction = () => [{ title: `See Member Perks — ${PRODUCT_NAME}` }];
 
@@ -15,14 +23,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(await loadBillingPage(await getUser(request)), { headers: { "Cache-Control": "private, no-store" } });
 }
 
-const manageInput = z.object({});
+const noInput = z.object({});
 
-/** Join a plan, or manage the membership: both go on to the payment service's own page. */
+/**
+ * Join a plan, or manage the membership (both go on to the payment service's own page), or keep a
+ * membership cancelled to end with its period. Cancelling has a page of its own: it asks first.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
   if (form.get("intent") === "manage") {
-    return handleForm(form, manageInput, async () => redirect((await openBillingPortal(user)).url));
+    return handleForm(form, noInput, async () => redirect((await openBillingPortal(user)).url));
+  }
+  if (form.get("intent") === "keep") {
+    return handleForm(form, noInput, async () => {
+      const kept = await setMembershipCancelled(user, false);
+      const description = kept.renewsOn ? `It renews on ${kept.renewsOn}.` : undefined;
+      return redirectWithCookies("/settings/billing", [
+        await toastHeader({ type: "success", title: "You're keeping your membership", description }),
+      ]);
+    });
   }
   return handleForm(form, subscriptionCheckoutInput, async ({ plan }) => redirect((await startMembershipCheckout(user, plan)).url));
 }
@@ -37,6 +57,7 @@ export default function BillingPage() {
       <FormMessages formError={reply?.formError ?? reply?.errors?.plan} />
       {member && page.membership ? <Membership membership={page.membership} /> : <Plans page={page} />}
       {page.loggedIn ? <Invoices invoices={page.invoices} /> : null}
+      {page.receipts.length > 0 ? <OtherReceipts receipts={page.receipts} /> : null}
     </div>
   );
 }
@@ -70,12 +91,26 @@ function Membership({ membership }: { membership: NonNullable<BillingPage["membe
           </>
         ) : null}
       </dl>
-      {membership.canManage ? (
+      {membership.canKeep ? (
         <Form method="post">
-          <input type="hidden" name="intent" value="manage" />
-          <SubmitButton pending="Opening…">Manage or cancel membership</SubmitButton>
+          <input type="hidden" name="intent" value="keep" />
+          <p>Your membership ends on {membership.endsOn} and will not renew. You can keep it until then.</p>
+          <SubmitButton pending="Keeping it…">Keep my membership</SubmitButton>
         </Form>
       ) : null}
+      <div className="billing-actions">
+        {membership.canManage ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="manage" />
+            <SubmitButton pending="Opening…">Manage payment details</SubmitButton>
+          </Form>
+        ) : null}
+        {membership.canCancel ? (
+          <Link className="button button--secondary" to="/settings/billing/cancel">
+            Cancel membership
+          </Link>
+        ) : null}
+      </div>
     </section>
   );
 }
@@ -133,6 +168,27 @@ function Invoices({ invoices }: { invoices: BillingPage["invoices"] }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+function OtherReceipts({ receipts }: { receipts: BillingPage["receipts"] }) {
+  return (
+    <section className="card stack" aria-labelledby="receipts-heading">
+      <h2 id="receipts-heading">Postcards and orders by post</h2>
+      <ul className="invoice-list">
+        {receipts.map((receipt) => (
+          <li key={receipt.id}>
+            <div className="invoice-list__main">
+              <Link to={`/receipts/${receipt.id}`}>{receipt.what}</Link>
+              <strong>{receipt.amount}</strong>
+            </div>
+            <div className="invoice-list__meta">
+              <span>{receipt.date}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

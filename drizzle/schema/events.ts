@@ -25,6 +25,9 @@ export const events = pgTable(
     prompts: jsonb().$type<string[]>().notNull().default([]),
     publishedMedia: uuid(),
     paid: boolean().notNull().default(false),
+    // Started, or checked out, while its organiser was a VIP member: it keeps what the membership
+    // includes (the Chorus and its premium finish) after the membership ends (docs/decisions/047).
+    includedWithMembershipAt: timestamp({ withTimezone: true }),
     contributorsNotified: boolean().notNull().default(false),
     viaEmail: boolean().notNull().default(false),
     viaSms: boolean().notNull().default(false),

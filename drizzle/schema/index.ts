@@ -13,3 +13,4 @@ export * from "./gifts";
 export * from "./trees";
 export * from "./postcards";
 export * from "./mail-orders";
+export * from "./receipts";

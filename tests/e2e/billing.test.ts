@@ -24,7 +24,7 @@ async function payWithTestCard(page: Page) {
 describe.skipIf(!chromiumPath)("the billing page in Chromium", () => {
   const e2e = useServerAndBrowser({ JOB_POLL_SECONDS: "0.5" });
 
-  test("without JavaScript at 375px: join a plan, pay, come back a member, and open the membership's receipt", async () => {
+  test("without JavaScript at 375px: join a plan, pay, come back a member, open the membership's receipt, cancel after confirming and keep it", async () => {
     const user = await createUser();
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
     await logInBrowser(page, user.email, PASSWORD);
@@ -40,7 +40,7 @@ describe.skipIf(!chromiumPath)("the billing page in Chromium", () => {
 
     await page.getByRole("heading", { name: "You're a VIP member" }).waitFor();
     expect(await page.getByText("Renews on").count()).toBe(1);
-    expect(await page.getByRole("button", { name: "Manage or cancel membership" }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Manage payment details" }).count()).toBe(1);
     expect(await page.getByRole("button", { name: /^Join for/ }).count()).toBe(0);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect((await findUserById(db(), user.id))!.membershipPlan).toBe("vip-monthly");
@@ -75,10 +75,26 @@ describe.skipIf(!chromiumPath)("the billing page in Chromium", () => {
       return { color: style.color, background: style.backgroundColor };
     });
     expect(colours).toEqual({ color: "rgb(0, 0, 0)", background: "rgb(255, 255, 255)" });
+    await page.emulateMedia({ media: "screen" });
+
+    // Cancelling asks first, on a page of its own; then the membership ends with its period, and can be kept until then.
+    await page.goto("/settings/billing");
+    await page.getByRole("link", { name: "Cancel membership" }).click();
+    await page.getByRole("heading", { name: "Cancel your membership?" }).waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, "billing-phone-cancel");
+    await page.getByRole("button", { name: "Cancel membership" }).click();
+    await page.waitForURL((url) => url.pathname === "/settings/billing");
+    await page.getByText("Ends on", { exact: true }).waitFor();
+    expect(await page.getByText("Renews on", { exact: true }).count()).toBe(0);
+    expect((await findUserById(db(), user.id))!.subscriptionId).not.toBeNull();
+    await page.getByRole("button", { name: "Keep my membership" }).click();
+    await page.getByText("Renews on", { exact: true }).waitFor();
+    expect((await findUserById(db(), user.id))!.membershipEndsAt).toBeNull();
     await page.context().close();
   });
 
-  test("with JavaScript: join the yearly plan, come back a member, and reach the billing portal, without console errors", async () => {
+  test("with JavaScript: join the yearly plan, come back a member, and reach the billing portal's cancellation step, without console errors", async () => {
     const user = await createUser();
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
     const errors = collectPageErrors(page);
@@ -93,9 +109,10 @@ describe.skipIf(!chromiumPath)("the billing page in Chromium", () => {
     // The shell's VIP card is for non-members only.
     expect(await page.locator(".vip-card").count()).toBe(0);
 
-    await page.getByRole("button", { name: "Manage or cancel membership" }).click();
+    await page.getByRole("button", { name: "Manage payment details" }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/local-payments/portal/"));
-    await page.getByRole("button", { name: "Cancel membership" }).waitFor();
+    await page.getByRole("link", { name: "Cancel membership" }).click();
+    await page.getByRole("heading", { name: "Cancel your membership?" }).waitFor();
     expect(errors).toEqual([]);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.context().close();

@@ -4,12 +4,15 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MembershipPlanPrice, PaymentCheckoutInput } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
+import { findLocalPaymentObject, saveLocalPaymentObject } from "~/models/local-payment.server";
 import { localPaymentKeys } from "~/services/payments/local/keys.server";
+import { endLocalSubscriptionPeriod } from "~/services/payments/local/subscriptions.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { type TestClient } from "../support/http-client";
-import { untilJobsFinished } from "../support/jobs";
+import { jobsOf, untilJobsFinished } from "../support/jobs";
+import { localStripe } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
@@ -152,7 +155,7 @@ describe("the local payment service", () => {
     expect(other.id).not.toBe(first.id);
   });
 
-  test("a membership: paid on the page, its subscription and invoice events arrive, and the portal cancels it", async () => {
+  test("a membership: paid on the page, its events arrive; the portal asks before cancelling, ends it with its period and renews it until then", async () => {
     const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), plan: VIP });
     const path = checkoutPath(ref.url);
     expect(await pageText(await payer.raw("GET", path))).toContain("Pay $9.99 a month");
@@ -165,6 +168,11 @@ describe("the local payment service", () => {
     await untilApplied(ref.id, "checkout.session.completed");
     await untilApplied(subscriptionId, "customer.subscription.created");
     await untilApplied(subscriptionId, "customer.subscription.updated");
+    // Its period's end is queued on the real clock.
+    const subscription = await localStripe().subscriptions.retrieve(subscriptionId);
+    const periodEnd = subscription.items.data[0]!.current_period_end;
+    const [periodJob] = await jobsOf("local-subscription-period-end", { data: { subscriptionId } });
+    expect(periodJob!.startAfter.getTime()).toBe((periodEnd + 1) * 1000);
 
     const portal = await paymentsProvider().createBillingPortalSession({
       customerId: session.customerId!,
@@ -174,17 +182,51 @@ describe("the local payment service", () => {
     expect(portalPath).toMatch(/^\/local-payments\/portal\/bps_local_\w+$/);
     const portalPage = await pageText(await payer.raw("GET", portalPath));
     expect(portalPage).toContain("Chorus VIP");
-    expect(portalPage).toContain("$9.99 a month");
-    expect(portalPage).toContain("Cancel membership");
+    expect(portalPage).toContain("$9.99 a month · renews on");
+    expect(portalPage).toContain(`href="?cancel=${subscriptionId}"`);
     expect(portalPage).toContain(`href="${server.url}/settings/billing"`);
 
-    const cancelled = await payer.form(portalPath, { subscription: subscriptionId });
+    // Cancelling is a link to a confirmation step, which says until when it stays.
+    const ends = new Date(periodEnd * 1000).toLocaleDateString("en-GB", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    });
+    const confirm = await pageText(await payer.raw("GET", `${portalPath}?cancel=${subscriptionId}`));
+    expect(confirm).toContain("Cancel your membership?");
+    expect(confirm).toContain(`stays active until <strong>${ends}</strong>`);
+    const cancelled = await payer.form(portalPath, { intent: "cancel", subscription: subscriptionId });
     expect(cancelled.status).toBe(302);
     expect(cancelled.headers.get("location")).toBe(portalPath);
-    expect(await pageText(await payer.raw("GET", portalPath))).toContain("cancelled");
-    await untilApplied(subscriptionId, "customer.subscription.deleted");
+    expect(await pageText(await payer.raw("GET", portalPath))).toContain(`$9.99 a month · ends on ${ends}`);
+    expect(await localStripe().subscriptions.retrieve(subscriptionId)).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+      cancel_at: periodEnd,
+    });
+    const cancelEvent = await until(
+      async () =>
+        (await db().select().from(localPaymentObjects).where(eq(localPaymentObjects.object, "event"))).find((row) => {
+          const event = row.data as { type: string; data: { object: { id: string; cancel_at_period_end?: boolean } } };
+          return (
+            event.type === "customer.subscription.updated" &&
+            event.data.object.id === subscriptionId &&
+            event.data.object.cancel_at_period_end
+          );
+        }),
+      { what: "the cancellation's updated event" },
+    );
+    expect(cancelEvent.data).toMatchObject({
+      data: { object: { cancel_at: periodEnd }, previous_attributes: { cancel_at_period_end: false, cancel_at: null } },
+    });
 
-    // Another customer's portal cannot cancel it.
+    // Renewed before the end: it renews again.
+    expect((await payer.form(portalPath, { intent: "renew", subscription: subscriptionId })).status).toBe(302);
+    expect(await pageText(await payer.raw("GET", portalPath))).toContain(`$9.99 a month · renews on ${ends}`);
+    expect(await localStripe().subscriptions.retrieve(subscriptionId)).toMatchObject({ cancel_at_period_end: false, cancel_at: null });
+
+    // Another customer's portal cannot change it.
     const stranger = await paymentsProvider().createPaymentCheckout(payment());
     await payer.form(checkoutPath(stranger.url), card("4242 4242 4242 4242"));
     const strangerSession = (await paymentsProvider().retrieveCheckoutSession(stranger.id))!;
@@ -192,7 +234,109 @@ describe("the local payment service", () => {
       customerId: strangerSession.customerId!,
       returnUrl: server.url,
     });
-    expect((await payer.form(new URL(strangerPortal.url).pathname, { subscription: subscriptionId })).status).toBe(404);
+    const strangerPath = new URL(strangerPortal.url).pathname;
+    expect((await payer.form(strangerPath, { intent: "cancel", subscription: subscriptionId })).status).toBe(404);
+    expect(await pageText(await payer.raw("GET", `${strangerPath}?cancel=${subscriptionId}`))).not.toContain("Cancel your membership?");
+  });
+
+  test("on a test clock, a membership renews at each period's end on its card, and one cancelled at the period's end then ends", async () => {
+    const stripe = localStripe();
+    const start = Math.floor(Date.UTC(2031, 0, 15, 12) / 1000);
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start, name: "a year of membership" });
+    expect(clock).toMatchObject({ object: "test_helpers.test_clock", frozen_time: start, status: "ready" });
+    const customer = await stripe.customers.create({ email: "clocked@example.test", test_clock: clock.id });
+    const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), customerId: customer.id, plan: VIP });
+    await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"));
+    const subscriptionId = (await paymentsProvider().retrieveCheckoutSession(ref.id))!.subscriptionId!;
+    // The subscription lives at the clock's time, and no job waits for its period on the real clock.
+    const first = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(first.items.data[0]).toMatchObject({
+      current_period_start: start,
+      current_period_end: Math.floor(Date.UTC(2031, 1, 15, 12) / 1000),
+    });
+    expect(await jobsOf("local-subscription-period-end", { data: { subscriptionId } })).toEqual([]);
+
+    // Two months and a day later: two renewals, each a paid invoice with its own payment.
+    const advanced = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: Math.floor(Date.UTC(2031, 2, 16) / 1000) });
+    expect(advanced).toMatchObject({ status: "ready", frozen_time: Math.floor(Date.UTC(2031, 2, 16) / 1000) });
+    const renewals = await until(
+      async () => {
+        const rows = (await appliedEvents(subscriptionId)).filter((row) => row.type === "customer.subscription.updated");
+        return rows.length >= 3 && rows;
+      },
+      { timeout: 20_000, what: "two renewals' updated events applied" },
+    );
+    expect(renewals).toHaveLength(3);
+    const renewed = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(renewed).toMatchObject({ status: "active" });
+    expect(renewed.items.data[0]).toMatchObject({
+      current_period_start: Math.floor(Date.UTC(2031, 2, 15, 12) / 1000),
+      current_period_end: Math.floor(Date.UTC(2031, 3, 15, 12) / 1000),
+    });
+    const paidInvoices = (await db().select().from(localPaymentObjects).where(eq(localPaymentObjects.object, "invoice")))
+      .map(
+        (row) =>
+          row.data as { subscription: string; billing_reason: string; amount_paid: number; payment_intent: string; period_start: number },
+      )
+      .filter((invoice) => invoice.subscription === subscriptionId)
+      .sort((a, b) => a.period_start - b.period_start);
+    expect(paidInvoices.map((invoice) => invoice.billing_reason)).toEqual([
+      "subscription_create",
+      "subscription_cycle",
+      "subscription_cycle",
+    ]);
+    expect(new Set(paidInvoices.map((invoice) => invoice.payment_intent)).size).toBe(3);
+    expect(paidInvoices.every((invoice) => invoice.amount_paid === 999)).toBe(true);
+
+    // Cancelled at the period's end: still active a day before it, ended the moment after.
+    const cancelling = await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    expect(cancelling).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+      cancel_at: Math.floor(Date.UTC(2031, 3, 15, 12) / 1000),
+    });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: Math.floor(Date.UTC(2031, 3, 14, 12) / 1000) });
+    expect(await stripe.subscriptions.retrieve(subscriptionId)).toMatchObject({ status: "active" });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: Math.floor(Date.UTC(2031, 3, 15, 12) / 1000) + 1 });
+    expect(await stripe.subscriptions.retrieve(subscriptionId)).toMatchObject({
+      status: "canceled",
+      ended_at: Math.floor(Date.UTC(2031, 3, 15, 12) / 1000),
+    });
+    await untilApplied(subscriptionId, "customer.subscription.deleted");
+    // A clock goes forward only.
+    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start })).rejects.toMatchObject({ param: "frozen_time" });
+  });
+
+  test("on the real clock, a period's end job renews the membership and queues the next one", async () => {
+    const ref = await paymentsProvider().createSubscriptionCheckout({ ...payment(), plan: VIP });
+    await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"));
+    const subscriptionId = (await paymentsProvider().retrieveCheckoutSession(ref.id))!.subscriptionId!;
+    // As if the month had gone by: its period ended a second ago.
+    const ended = Math.floor(Date.now() / 1000) - 1;
+    await db().transaction(async (tx) => {
+      const stored = (await findLocalPaymentObject(tx, subscriptionId, "subscription", { lock: true }))!;
+      Object.assign(stored, { current_period_end: ended });
+      (stored.items as { data: Record<string, unknown>[] }).data[0]!.current_period_end = ended;
+      await saveLocalPaymentObject(tx, stored);
+    });
+    await endLocalSubscriptionPeriod(subscriptionId);
+    const renewed = await localStripe().subscriptions.retrieve(subscriptionId);
+    expect(renewed.items.data[0]!.current_period_start).toBe(ended);
+    const next = renewed.items.data[0]!.current_period_end;
+    expect(next).toBeGreaterThan(ended + 27 * 86_400);
+    expect((await jobsOf("local-subscription-period-end", { data: { subscriptionId } })).map((job) => job.startAfter.getTime())).toContain(
+      (next + 1) * 1000,
+    );
+    await until(
+      async () => (await appliedEvents(subscriptionId)).filter((row) => row.type === "customer.subscription.updated").length >= 2,
+      {
+        timeout: 20_000,
+        what: "the renewal's updated event",
+      },
+    );
+    // Run again for a period already renewed, it does nothing.
+    await endLocalSubscriptionPeriod(subscriptionId);
+    expect((await localStripe().subscriptions.retrieve(subscriptionId)).items.data[0]!.current_period_end).toBe(next);
   });
 
   test("a refund through the port sends charge.refunded; more than was paid is refused", async () => {

@@ -6,6 +6,7 @@ import type { PaymentEvent } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
 import { findEventById } from "~/models/event.server";
 import { findUserById, updateUser } from "~/models/user.server";
+import { eventEntitlements } from "~/services/commerce/entitlements.server";
 import { paymentEffect } from "~/services/commerce/payment-effects.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import type { RunningServer } from "../../server";
@@ -13,6 +14,7 @@ import { lastMailTo, loggedInUser, logIn } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { TestClient } from "../support/http-client";
 import { jobsOf, untilJobsFinished } from "../support/jobs";
+import { accountOnTestClock, localStripe } from "../support/payments";
 import { startTestServer } from "../support/test-server";
 import { until } from "../support/wait";
 
@@ -103,7 +105,7 @@ describe("POST /api/v2/subscriptions/checkout", () => {
 });
 
 describe("the billing page and a membership paid through the local payment service", () => {
-  test("join without JavaScript → webhook → member; the Chorus is included, the invoice and receipt arrive, the portal cancels", async () => {
+  test("join without JavaScript → webhook → member; the Chorus is included, the invoice and receipt arrive, the portal cancels at the period's end", async () => {
     const { user, client } = await loggedInUser(server.url);
     const before = await text(await client.raw("GET", "/settings/billing"));
     expect(before).toContain("VIP membership, monthly");
@@ -155,7 +157,8 @@ describe("the billing page and a membership paid through the local payment servi
     expect(billing).toContain("VIP membership, monthly · $9.99 a month");
     expect(billing).toContain("Active");
     expect(billing).toContain("Renews on");
-    expect(billing).toContain("Manage or cancel membership");
+    expect(billing).toContain("Manage payment details");
+    expect(billing).toContain('href="/settings/billing/cancel"');
     expect(billing).not.toContain("Join for");
     expect(billing).toContain(invoice!.number);
     expect((await client.post("/api/v2/subscriptions/checkout", { plan: "vip-yearly" })).status).toBe(409);
@@ -183,20 +186,26 @@ describe("the billing page and a membership paid through the local payment servi
     expect(receipt).toContain("$9.99");
     expect(receipt).toContain("Payment method: <strong>Card</strong>");
 
-    // Manage: the portal, where the local service cancels at once; the membership then ends.
+    // Manage: the payment service's portal, which cancels at the period's end after asking, as Stripe's does.
     const manage = await client.form("/settings/billing", { intent: "manage" });
     expect(manage.status).toBe(302);
     const portal = new URL(manage.headers.get("location")!);
     expect(portal.pathname).toMatch(/^\/local-payments\/portal\/bps_local_\w+$/);
     const portalPage = await text(await client.raw("GET", portal.pathname));
     expect(portalPage).toContain(`href="${server.url}/settings/billing"`);
-    expect((await client.form(portal.pathname, { subscription: member.subscriptionId! })).status).toBe(302);
-    await until(async () => (await findUserById(db(), user.id))?.subscriptionId === null, {
-      timeout: 20_000,
-      what: "the cancellation's webhook to end the membership",
-    });
+    expect((await client.form(portal.pathname, { intent: "cancel", subscription: member.subscriptionId! })).status).toBe(302);
+    const cancelling = await until(
+      async () => {
+        const found = await findUserById(db(), user.id);
+        return found?.membershipEndsAt ? found : null;
+      },
+      { timeout: 20_000, what: "the cancellation's webhook to say when the membership ends" },
+    );
+    expect(cancelling.subscriptionId).toBe(member.subscriptionId);
+    expect(cancelling.membershipEndsAt!.getTime()).toBe(member.membershipRenewsAt!.getTime());
     const after = await text(await client.raw("GET", "/settings/billing"));
-    expect(after).toContain("Join for $9.99 a month");
+    expect(after).toContain("Ends on");
+    expect(after).toContain("Keep my membership");
     expect(after).toContain(invoice!.number);
   });
 
@@ -330,5 +339,145 @@ describe("membership events", () => {
       effect: "ignored",
     });
     expect((await findUserById(db(), ids.user.id))!.subscriptionId).toBe(ids.subscriptionId);
+  });
+});
+
+describe("leaving VIP, with the payment service's clock moved", () => {
+  const day = (seconds: number) =>
+    new Date(seconds * 1000).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+  /**
+   * A member through the billing page and the local payment page, on a test clock, with two
+   * Choruses they started before joining; the end of their first period.
+   */
+  async function memberOnClock() {
+    const { user, client } = await loggedInUser(server.url);
+    const startedBefore = await createTestEvent(user);
+    const checkedOutAsMember = await createTestEvent(user);
+    const clock = await accountOnTestClock(user);
+    await joinAndPay(client, "vip-monthly");
+    const member = await untilMember(user);
+    const periodEnd = member.membershipRenewsAt!.getTime() / 1000;
+    return { user, client, clock, member, periodEnd, startedBefore, checkedOutAsMember };
+  }
+
+  const invoicesOf = (userId: string) => db().select().from(invoices).where(eq(invoices.userId, userId));
+
+  test("cancelled after confirming: a member until the period's end and not after; a Chorus started or checked out as a member keeps its perks", async () => {
+    const { user, client, clock, member, periodEnd, startedBefore, checkedOutAsMember } = await memberOnClock();
+    const startedAsMember = await createTestEvent(member);
+    expect(startedAsMember.includedWithMembershipAt).not.toBeNull();
+    expect(startedBefore.includedWithMembershipAt).toBeNull();
+    // One started before joining, checked out as a member (nothing to pay): it keeps its perks too.
+    const memberCart = (await client.post("/api/v2/carts", { eventId: checkedOutAsMember.id })).body.data;
+    expect((await client.post(`/api/v2/carts/${memberCart.id}/finalize`)).status).toBe(200);
+
+    // "Cancel membership" opens a confirmation step; it cancels nothing by itself.
+    expect(await text(await client.raw("GET", "/settings/billing"))).toContain('href="/settings/billing/cancel"');
+    const confirm = await text(await client.raw("GET", "/settings/billing/cancel"));
+    expect(confirm).toContain("Cancel your membership?");
+    expect(confirm).toContain(`stays active until <strong>${day(periodEnd)}</strong>`);
+    expect((await findUserById(db(), user.id))!.membershipEndsAt).toBeNull();
+    const cancelled = await client.form("/settings/billing/cancel", {});
+    expect(cancelled.status).toBe(302);
+    expect(cancelled.headers.get("location")).toBe("/settings/billing");
+
+    // Cancelling: still a member; the page says when it ends and offers to keep it.
+    const cancelling = (await findUserById(db(), user.id))!;
+    expect(cancelling).toMatchObject({ subscriptionId: member.subscriptionId, membershipStatus: "active" });
+    expect(cancelling.membershipEndsAt!.getTime()).toBe(periodEnd * 1000);
+    const page = await text(await client.raw("GET", "/settings/billing"));
+    expect(page).toContain(`Ends on</dt><dd>${day(periodEnd)}`);
+    expect(page).toContain("Keep my membership");
+    expect(page).not.toContain("Renews on");
+    expect(page).not.toContain('href="/settings/billing/cancel"');
+    expect(await localStripe().subscriptions.retrieve(member.subscriptionId!)).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+      cancel_at: periodEnd,
+    });
+    // With nothing left to cancel, the confirmation step goes back to the billing page.
+    expect((await client.raw("GET", "/settings/billing/cancel")).headers.get("location")).toBe("/settings/billing");
+
+    // A day before the period's end: still a member, and a Chorus started now is included.
+    await clock.advanceTo(periodEnd - 86_400);
+    await untilJobsFinished("local-payment-webhook");
+    expect((await findUserById(db(), user.id))!.subscriptionId).toBe(member.subscriptionId);
+    const startedLate = await createTestEvent((await findUserById(db(), user.id))!);
+    expect(startedLate.includedWithMembershipAt).not.toBeNull();
+
+    // Past it: no longer a member, and nothing more was charged.
+    await clock.advanceTo(periodEnd + 1);
+    const ended = await until(
+      async () => {
+        const found = await findUserById(db(), user.id);
+        return found && !found.subscriptionId ? found : null;
+      },
+      { timeout: 20_000, what: "the subscription's end to end the membership" },
+    );
+    expect(ended).toMatchObject({ membershipStatus: "canceled", membershipEndsAt: null });
+    expect(await text(await client.raw("GET", "/settings/billing"))).toContain("Join for $9.99 a month");
+    // The membership was billed once: its first period (the other invoice is the free checkout's).
+    expect((await invoicesOf(user.id)).filter((invoice) => invoice.providerInvoiceId)).toHaveLength(1);
+
+    // What the membership gave the Choruses started under it stays: unlocked, with the premium finish.
+    for (const chorus of [startedAsMember, startedLate, checkedOutAsMember]) {
+      const rights = await eventEntitlements((await findEventById(db(), chorus.id))!);
+      expect({ unlocked: rights.unlocked, premium: rights.premium }).toEqual({ unlocked: true, premium: true });
+      // Delivery passes the payment check (and asks for the recipient's address, which it lacks).
+      expect((await client.post(`/api/v2/events/${chorus.id}/deliver`, {})).body.error.code).toBe("NO_RECIPIENT_CONTACT");
+    }
+    // Those not checked out yet still can be, at no cost: the Chorus and its finish stay included.
+    for (const chorus of [startedAsMember, startedLate]) {
+      const cart = (await client.post("/api/v2/carts", { eventId: chorus.id })).body.data;
+      expect(cart.totals.total).toBe(0);
+      expect(cart.lineItems[0]).toMatchObject({ key: "chorus", included: "membership" });
+    }
+    // One started before joining, or after leaving, is to be paid for again.
+    const startedAfter = await createTestEvent(ended);
+    for (const chorus of [startedBefore, startedAfter]) {
+      const rights = await eventEntitlements((await findEventById(db(), chorus.id))!);
+      expect({ unlocked: rights.unlocked, premium: rights.premium }).toEqual({ unlocked: false, premium: false });
+      expect((await client.post(`/api/v2/events/${chorus.id}/deliver`, {})).status).toBe(402);
+    }
+  });
+
+  test("kept before the end: at the period's end it renews, with a new invoice and its receipt, and stays", async () => {
+    const { user, client, clock, member, periodEnd } = await memberOnClock();
+    expect((await client.form("/settings/billing/cancel", {})).status).toBe(302);
+    expect((await findUserById(db(), user.id))!.membershipEndsAt).not.toBeNull();
+
+    const kept = await client.form("/settings/billing", { intent: "keep" });
+    expect(kept.status).toBe(302);
+    const keeping = (await findUserById(db(), user.id))!;
+    expect(keeping).toMatchObject({ subscriptionId: member.subscriptionId, membershipEndsAt: null });
+    const page = await text(await client.raw("GET", "/settings/billing"));
+    expect(page).toContain(`Renews on</dt><dd>${day(periodEnd)}`);
+    expect(page).not.toContain("Keep my membership");
+    expect(await localStripe().subscriptions.retrieve(member.subscriptionId!)).toMatchObject({
+      cancel_at_period_end: false,
+      cancel_at: null,
+    });
+
+    await clock.advanceTo(periodEnd + 1);
+    const both = await until(
+      async () => {
+        const rows = await invoicesOf(user.id);
+        return rows.length === 2 && rows;
+      },
+      { timeout: 20_000, what: "the renewal's invoice" },
+    );
+    const renewal = both.find((invoice) => invoice.paidAt.getTime() === periodEnd * 1000)!;
+    expect(renewal).toMatchObject({ total: 999, lines: [expect.objectContaining({ key: "vip-monthly" })] });
+    await untilJobsFinished("invoice-receipt", { data: { invoiceId: renewal.id } });
+    expect((await lastMailTo(user.email))?.subject).toBe(`Your Chorus receipt ${renewal.number}`);
+    const renewed = await until(
+      async () => {
+        const found = await findUserById(db(), user.id);
+        return found && found.membershipRenewsAt!.getTime() > periodEnd * 1000 ? found : null;
+      },
+      { timeout: 20_000, what: "the renewal's new period" },
+    );
+    expect(renewed).toMatchObject({ subscriptionId: member.subscriptionId, membershipStatus: "active", membershipEndsAt: null });
   });
 });

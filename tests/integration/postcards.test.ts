@@ -206,10 +206,11 @@ describe("checkout and sending", () => {
       { timeout: 20_000, what: "the postcard to be refunded" },
     );
     expect(refunded.failure).toBe("The address cannot be posted to.");
-    const mail = await until(() => lastMailTo(user.email).then((m) => (m?.subject?.includes("postcard") ? m : null)), {
+    const mail = await until(() => lastMailTo(user.email).then((m) => (m?.subject?.includes("refunded") ? m : null)), {
       what: "the refund mail",
     });
-    expect(mail?.subject).toBe("Your postcard could not be sent; $4.99 is refunded");
+    expect(mail?.subject).toBe("Your $4.99 for a printed postcard is refunded");
+    expect(mail?.text).toContain("Your postcard could not be sent: The address cannot be posted to.");
 
     const admin = (await loggedInUser(server.url, "admin")).client;
     const staffPage = await (await admin.raw("GET", "/admin/postcards")).text();

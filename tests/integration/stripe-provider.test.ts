@@ -182,6 +182,28 @@ describe("the Stripe provider through the official SDK", () => {
     });
   });
 
+  test("a membership is cancelled at its period's end, or kept, by updating its subscription with our key", async () => {
+    const cancelled = await paymentsProvider().setCancelAtPeriodEnd({
+      subscriptionId: "sub_test_1",
+      cancelAtPeriodEnd: true,
+      idempotencyKey: "membership:sub_test_1:cancel",
+    });
+    expect(cancelled).toMatchObject({ id: "sub_test_1", cancel_at_period_end: true, cancel_at: 1_900_000_000 });
+    expect(standIn.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/v1/subscriptions/sub_test_1",
+      idempotencyKey: "membership:sub_test_1:cancel",
+    });
+    expect(Object.fromEntries(standIn.requests.at(-1)!.form)).toEqual({ cancel_at_period_end: "true" });
+    const kept = await paymentsProvider().setCancelAtPeriodEnd({
+      subscriptionId: "sub_test_1",
+      cancelAtPeriodEnd: false,
+      idempotencyKey: "k",
+    });
+    expect(kept).toMatchObject({ cancel_at_period_end: false, cancel_at: null });
+    expect(Object.fromEntries(standIn.requests.at(-1)!.form)).toEqual({ cancel_at_period_end: "false" });
+  });
+
   test("a Stripe 500 is tried again with the same key, then becomes a retryable PaymentServiceError with a plain message", async () => {
     const input = checkout();
     const sent = standIn.requests.length;

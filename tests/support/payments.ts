@@ -130,3 +130,40 @@ export async function postPaymentEvent(
   });
   return { id, status: reply.status, body: (await reply.json()) as { data?: { outcome?: string } } };
 }
+
+/**
+ * The Stripe SDK pointed at the local payment service with its key, as the app's adapter is, for what
+ * only tests ask of it: test clocks and customers made on them.
+ */
+export function localStripe() {
+  const url = new URL(process.env.APP_URL ?? "");
+  const node = Stripe.createNodeHttpClient();
+  return new Stripe(localPaymentKeys().secretKey, {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: "http",
+    maxNetworkRetries: 0,
+    telemetry: false,
+    httpClient: {
+      getClientName: () => node.getClientName(),
+      makeRequest: (host, port, path, ...rest) => node.makeRequest(host, port, `/local-payments${path}`, ...rest),
+    },
+  });
+}
+
+/**
+ * A test clock frozen at the real now, and the account's payment customer made on it (as Stripe's
+ * test clocks are used): its membership's periods end when the test advances the clock.
+ */
+export async function accountOnTestClock(user: Pick<User, "id" | "email">) {
+  const stripe = localStripe();
+  const clock = await stripe.testHelpers.testClocks.create({ frozen_time: Math.floor(Date.now() / 1000) });
+  const customer = await stripe.customers.create({ email: user.email, test_clock: clock.id });
+  await updateUser(db(), user.id, { paymentCustomerId: customer.id });
+  return {
+    clock,
+    customerId: customer.id,
+    /** Moves the clock to `seconds` (Unix time): what falls due until then happens, and its events go out. */
+    advanceTo: (seconds: number) => stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: seconds }),
+  };
+}

@@ -64,3 +64,28 @@ export async function startSmtpSink() {
 
 /** The raw message with quoted-printable soft line breaks undone, for searching links. */
 export const unfold = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+
+/** Quoted-printable text as what it says: `=XX` bytes decoded as UTF-8 (soft line breaks already undone). */
+function decodeQuotedPrintable(text: string) {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === "=" ? /^[0-9A-F]{2}$/i.exec(text.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, "utf8"));
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** A message's subject (its header unfolded, encoded words decoded) and its body as text, to read what it says. */
+export function readMail(mail: ReceivedMail) {
+  const split = mail.raw.search(/\r?\n\r?\n/);
+  const headers = mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+  const subject = (/^Subject: (.*)$/im.exec(headers)?.[1] ?? "").replace(
+    /=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi,
+    (_, encoding: string, data: string) =>
+      encoding.toLowerCase() === "b" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+  );
+  return { subject, text: decodeQuotedPrintable(mail.raw.slice(split).replace(/=\r?\n/g, "")) };
+}

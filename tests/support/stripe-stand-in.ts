@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 
 // A stand-in for Stripe's API on loopback, for the parts the payments adapter calls: checkout
-// sessions (create, retrieve), billing portal sessions and refunds. The official SDK builds and
+// sessions (create, retrieve), billing portal sessions, refunds and a subscription's cancellation. The official SDK builds and
 // sends real requests to it (STRIPE_API_HOST/PORT/PROTOCOL); it records each one and answers as
 // Stripe does, idempotency keys included: a POST with a key it has seen gets the first answer again.
 
@@ -83,6 +83,24 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           object: "billing_portal.session",
           customer: form.get("customer"),
           url: "https://billing.stripe.test/p/session/x",
+        },
+      };
+    }
+    const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subscription && method === "POST") {
+      const cancel = form.get("cancel_at_period_end") === "true";
+      const periodEnd = 1_900_000_000;
+      return {
+        status: 200,
+        body: {
+          id: subscription[1],
+          object: "subscription",
+          status: "active",
+          customer: "cus_test_1",
+          cancel_at_period_end: cancel,
+          cancel_at: cancel ? periodEnd : null,
+          items: { object: "list", data: [{ id: id("si"), object: "subscription_item", current_period_end: periodEnd }] },
+          metadata: {},
         },
       };
     }

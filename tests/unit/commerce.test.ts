@@ -20,7 +20,7 @@ import {
   type PromoUsage,
 } from "~/domain/commerce/promo-codes";
 import { taxOn, taxRateFor } from "~/domain/commerce/tax";
-import { audienceVideoOf, isUnlocked, mayWatch } from "~/domain/commerce/unlock";
+import { audienceVideoOf, coveredByMembership, isUnlocked, mayWatch } from "~/domain/commerce/unlock";
 
 const PAYING: PricingContext = { freeOccasion: false, member: false };
 const BASE = [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
@@ -222,12 +222,21 @@ describe("tax", () => {
 
 describe("what payment unlocks", () => {
   const organiser = { subscriptionId: null, hasLegacyB2bSubscription: false };
+  const chorus = { paid: false, occasion: "birthday", includedWithMembershipAt: null };
   test("a paid event, a free occasion, or a member organiser", () => {
-    expect(isUnlocked({ paid: false, occasion: "birthday" }, organiser)).toBe(false);
-    expect(isUnlocked({ paid: true, occasion: "birthday" }, organiser)).toBe(true);
-    expect(isUnlocked({ paid: false, occasion: "getwell" }, organiser)).toBe(true);
-    expect(isUnlocked({ paid: false, occasion: "birthday" }, { ...organiser, subscriptionId: "sub_1" })).toBe(true);
-    expect(isUnlocked({ paid: false, occasion: "birthday" }, { ...organiser, hasLegacyB2bSubscription: true })).toBe(true);
+    expect(isUnlocked(chorus, organiser)).toBe(false);
+    expect(isUnlocked({ ...chorus, paid: true }, organiser)).toBe(true);
+    expect(isUnlocked({ ...chorus, occasion: "getwell" }, organiser)).toBe(true);
+    expect(isUnlocked(chorus, { ...organiser, subscriptionId: "sub_1" })).toBe(true);
+    expect(isUnlocked(chorus, { ...organiser, hasLegacyB2bSubscription: true })).toBe(true);
+  });
+
+  test("a Chorus started as a member stays covered by the membership once it has ended; one started before does not", () => {
+    const startedAsMember = { ...chorus, includedWithMembershipAt: new Date("2026-03-01T10:00:00Z") };
+    expect(coveredByMembership(startedAsMember, organiser)).toBe(true);
+    expect(isUnlocked(startedAsMember, organiser)).toBe(true);
+    expect(coveredByMembership(chorus, organiser)).toBe(false);
+    expect(coveredByMembership(chorus, { ...organiser, subscriptionId: "sub_1" })).toBe(true);
   });
 
   test("a locked Chorus's video plays for its organiser and staff only; an unlocked one for anyone its links reach", () => {

@@ -5,15 +5,26 @@ import { findOccasion } from "~/domain/occasions";
 // everything up to and including preview, render and publishing is open to every Chorus; sending it
 // to the recipient, playing it on the recipient's and view-only links (and every file of the video
 // they would fetch), and downloading the full-quality video need the Chorus paid, a free occasion,
-// or an organiser who is a member. Until then its organiser and staff watch it on their own pages.
+// or the cover of a VIP membership (047). Until then its organiser and staff watch it on their own pages.
 
 type Organiser = Parameters<typeof isMember>[0];
 
 /** Get Well (spec §9): the one occasion whose Chorus costs nothing. */
 export const isFreeOccasion = (occasion: string) => findOccasion(occasion)?.isFree ?? false;
 
-export function isUnlocked(event: { paid: boolean; occasion: string }, organiser: Organiser) {
-  return event.paid || isFreeOccasion(event.occasion) || isMember(organiser);
+/**
+ * Whether what a membership includes (the Chorus itself and its premium finish) covers this Chorus:
+ * while its organiser is a member, and for good once it was started or checked out as a member, so
+ * a membership that ends takes back nothing it gave (docs/decisions/047).
+ */
+export const coveredByMembership = (event: { includedWithMembershipAt: Date | string | null }, organiser: Organiser) =>
+  isMember(organiser) || event.includedWithMembershipAt !== null;
+
+export function isUnlocked(
+  event: { paid: boolean; occasion: string; includedWithMembershipAt: Date | string | null },
+  organiser: Organiser,
+) {
+  return event.paid || isFreeOccasion(event.occasion) || coveredByMembership(event, organiser);
 }
 
 /** Whoever asks for a Chorus's video: their account, when they are signed in. */

@@ -83,6 +83,12 @@ export interface RefundInput {
   metadata?: Record<string, string>;
 }
 
+/**
+ * A subscription as the payment service answers it, in its own shape: read by the same code that
+ * reads its `customer.subscription.*` events.
+ */
+export type SubscriptionObject = Record<string, unknown> & { id: string };
+
 /** A verified webhook event, shaped like Stripe's (`id`, `type`, `created`, `data.object`). */
 export interface PaymentEvent {
   id: string;
@@ -122,6 +128,11 @@ export interface PaymentsProvider {
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionView | null>;
   /** Where a member manages or cancels their membership. */
   createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /**
+   * Cancels a subscription at the end of the period paid for (`cancelAtPeriodEnd`), or takes that
+   * back before then; its `customer.subscription.updated` event follows.
+   */
+  setCancelAtPeriodEnd(input: { subscriptionId: string; cancelAtPeriodEnd: boolean; idempotencyKey: string }): Promise<SubscriptionObject>;
   refund(input: RefundInput): Promise<{ id: string; status: string }>;
   /** Checks the signature of a webhook's raw body; throws InvalidWebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;

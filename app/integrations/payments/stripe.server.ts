@@ -6,6 +6,7 @@ import {
   type CheckoutSessionView,
   type PaymentEvent,
   type PaymentsProvider,
+  type SubscriptionObject,
 } from "./payments-port";
 
 export interface StripeSettings {
@@ -62,6 +63,7 @@ const stripeClient = (settings: StripeSettings) =>
   });
 
 const NOTHING_REFUNDED = "Nothing was refunded";
+const NOTHING_CHANGED = "Your membership is unchanged";
 
 /** Stripe's failures as the port's: a plain message, and whether trying again may work. */
 function asPaymentServiceError(error: unknown, nothing = "Nothing was charged"): PaymentServiceError {
@@ -87,6 +89,7 @@ function asPaymentServiceError(error: unknown, nothing = "Nothing was charged"):
   // Our request was wrong (a refund larger than the payment, a missing customer): the caller's to handle.
   console.warn("The payment service refused a request:", error.type, error.message);
   if (nothing === NOTHING_REFUNDED) return new PaymentServiceError(`The payment service refused this refund: ${error.message}`, false);
+  if (nothing === NOTHING_CHANGED) return new PaymentServiceError(`The payment service refused this change: ${error.message}`, false);
   return new PaymentServiceError(`The payment service refused this payment. ${nothing}.`, false);
 }
 
@@ -208,6 +211,16 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
         const session = await stripe.billingPortal.sessions.create({ customer: input.customerId, return_url: input.returnUrl });
         return { url: session.url };
       }),
+
+    setCancelAtPeriodEnd: (input) =>
+      call(async () => {
+        const subscription = await stripe.subscriptions.update(
+          input.subscriptionId,
+          { cancel_at_period_end: input.cancelAtPeriodEnd },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return subscription as unknown as SubscriptionObject;
+      }, NOTHING_CHANGED),
 
     refund: (input) =>
       call(async () => {

@@ -1,8 +1,7 @@
 import type { Cart, CartProductRow, Event, PromoCode, User } from "drizzle/schema";
 import { BASE_PRODUCT_KEY, isLaterPurchase, productsLeftFor, type Product } from "~/domain/commerce/catalogue";
 import { inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
-import { isFreeOccasion } from "~/domain/commerce/unlock";
-import { isMember } from "~/domain/membership";
+import { coveredByMembership, isFreeOccasion } from "~/domain/commerce/unlock";
 import { db, type Db } from "~/lib/db.server";
 import { listCartProducts } from "~/models/cart.server";
 import { findEventById } from "~/models/event.server";
@@ -16,12 +15,13 @@ import { judgePromoCode, ruleOf } from "./promo-codes.server";
 // what the API and the page show of it in cart-views.server.ts.
 
 export const pricingContextOf = (
-  event: Pick<Event, "occasion">,
+  event: Pick<Event, "occasion" | "includedWithMembershipAt">,
   organiser: User | null,
   products: readonly CartProductRow[] = [{ key: BASE_PRODUCT_KEY, quantity: 1 }],
 ): PricingContext => ({
   freeOccasion: isFreeOccasion(event.occasion),
-  member: isMember(organiser),
+  // A Chorus started or checked out as a member keeps what the membership included (docs/decisions/047).
+  member: coveredByMembership(event, organiser),
   laterPurchase: isLaterPurchase(products),
 });
 

@@ -117,13 +117,16 @@ export async function sendInvoiceReceipt(invoiceId: string) {
   const buyer = await findUserById(db(), invoice.userId);
   if (!buyer) return;
   const event = invoice.eventId ? await findEventById(db(), invoice.eventId, { withDeleted: true }) : null;
+  // The receipt links to its invoice (decision 048); a Chorus's is named beside it.
   const mail = renderEmail({
     subject: `Your ${PRODUCT_NAME} receipt ${invoice.number}`,
     heading: "Thank you for your purchase",
-    paragraphs: [`Receipt ${invoice.number}, ${invoice.paidAt.toISOString().slice(0, 10)}.`, ...receiptLines(invoice)],
-    action: event
-      ? { label: `Open your ${PRODUCT_NAME}`, url: `${env().APP_URL}/e/${event.uuid}` }
-      : { label: "See your receipt", url: `${env().APP_URL}/settings/billing/invoices/${invoice.id}` },
+    paragraphs: [
+      `Receipt ${invoice.number}, ${invoice.paidAt.toISOString().slice(0, 10)}.`,
+      ...receiptLines(invoice),
+      ...(event && !event.deletedAt ? [`Your ${PRODUCT_NAME}: ${env().APP_URL}/e/${event.uuid}`] : []),
+    ],
+    action: { label: "See your receipt", url: `${env().APP_URL}/settings/billing/invoices/${invoice.id}` },
     footnote: "Keep this e-mail for your records.",
   });
   await deliverOnce(`receipt:${invoice.id}`, "email", buyer.email, () => sendMail({ to: buyer.email, ...mail }));

@@ -22,18 +22,29 @@ async function accountOf(tx: Db, ids: { userId: string | null; customerId: strin
 }
 
 /** An event older than the last one applied to this account changes nothing (events can arrive out of order). */
-const isStale = (user: User, event: PaymentEvent) =>
-  !!user.membershipChangedAt && user.membershipChangedAt.getTime() > event.created * 1000;
+const isStale = (user: User, at: number) => !!user.membershipChangedAt && user.membershipChangedAt.getTime() > at * 1000;
 
 export async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<PaymentEffect> {
-  const subscription = event.data.object;
+  return recordSubscription(tx, event.data.object, { deleted: event.type === "customer.subscription.deleted", at: event.created });
+}
+
+/**
+ * What a subscription's state (told by one of its events, or answered to a change we asked for) does
+ * to its account's membership, as of `at` (Unix seconds): an older state than the last one recorded
+ * changes nothing.
+ */
+export async function recordSubscription(
+  tx: Db,
+  subscription: Record<string, unknown>,
+  { deleted, at }: { deleted: boolean; at: number },
+): Promise<PaymentEffect> {
   const subscriptionId = text(subscription.id);
   const customerId = idOf(subscription.customer);
   const metadata = record(subscription.metadata);
   const user = await accountOf(tx, { userId: ourId(metadata.userId), customerId, subscriptionId });
   if (!user || !subscriptionId) return ignored("no account for this subscription");
-  if (isStale(user, event)) return ignored("an older subscription event");
-  const status = event.type === "customer.subscription.deleted" ? "canceled" : (text(subscription.status) ?? "active");
+  if (isStale(user, at)) return ignored("an older subscription event");
+  const status = deleted ? "canceled" : (text(subscription.status) ?? "active");
   const member = MEMBER_STATUSES.has(status);
   // Another subscription of the same account ending leaves the current one be.
   if (!member && user.subscriptionId && user.subscriptionId !== subscriptionId) return ignored("not the account's current subscription");
@@ -43,7 +54,7 @@ export async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<
   // Newer versions of Stripe's API give the period's end on the subscription's item rather than on it.
   const items = record(subscription.items).data;
   const periodEnd = whole(subscription.current_period_end) ?? whole(record(Array.isArray(items) ? items[0] : null).current_period_end);
-  // Cancelled in the portal to end with the period paid for: still a member until then.
+  // Cancelled to end with the period paid for: still a member until then.
   const endsAt = whole(subscription.cancel_at) ?? (subscription.cancel_at_period_end === true ? periodEnd : null);
   await updateUser(tx, user.id, {
     subscriptionId: member ? subscriptionId : null,
@@ -51,7 +62,7 @@ export async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<
     membershipPlan: text(metadata.plan) ?? user.membershipPlan,
     membershipRenewsAt: periodEnd ? new Date(periodEnd * 1000) : null,
     membershipEndsAt: member && endsAt ? new Date(endsAt * 1000) : null,
-    membershipChangedAt: new Date(event.created * 1000),
+    membershipChangedAt: new Date(at * 1000),
     ...(customerId && !user.paymentCustomerId ? { paymentCustomerId: customerId } : {}),
   });
   return { effect: "membership", userId: user.id, subscriptionId: member ? subscriptionId : null, status };
@@ -72,7 +83,7 @@ export async function renewalFailed(event: PaymentEvent, tx: Db): Promise<Paymen
   if (!subscriptionId) return ignored("not a membership's invoice");
   const user = await accountOf(tx, { userId: null, customerId: idOf(invoice.customer), subscriptionId });
   if (!user || user.subscriptionId !== subscriptionId) return ignored("no account with this subscription");
-  if (isStale(user, event)) return ignored("an older invoice event");
+  if (isStale(user, event.created)) return ignored("an older invoice event");
   // The payment service retries the renewal; the member keeps their perks meanwhile and is told by it.
   await updateUser(tx, user.id, { membershipStatus: "past_due", membershipChangedAt: new Date(event.created * 1000) });
   return { effect: "membership", userId: user.id, subscriptionId, status: "past_due" };

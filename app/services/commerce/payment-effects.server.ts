@@ -21,6 +21,8 @@ import { checkoutExpired } from "./checkout-expiry.server";
 import { cartFromMetadata } from "./checkout.server";
 import { membershipInvoicePaid, renewalFailed, subscriptionChanged } from "./membership-effects.server";
 import { idOf, ignored, ourId, record, text, whole, type PaymentEffect } from "./payment-event-fields.server";
+import { recordCheckoutReceipt } from "./receipts.server";
+import { queueRefundNotice, receiptRefunded } from "./refund-notices.server";
 import { recordSale } from "./sales.server";
 
 // What a verified payment event does to our records (a membership's events: membership-effects.server.ts) (docs/decisions/018-what-payment-unlocks.md).
@@ -43,15 +45,12 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
   const object = event.data.object;
   switch (event.type) {
     case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-      // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
-      if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
-      if (record(object.metadata).kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
-      // A printed postcard is paid on its own (docs/decisions/030-postcards.md).
-      if (record(object.metadata).kind === "postcard") return postcardPaid(object, tx, provider);
-      // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
-      if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
-      return cartPaid(object, tx, provider);
+    case "checkout.session.async_payment_succeeded": {
+      const effect = await checkoutPaid(object, tx, provider);
+      // Every payment without an invoice of ours has a receipt, e-mailed once (docs/decisions/048).
+      if (effect.effect !== "ignored" && effect.effect !== "cart-paid") await recordCheckoutReceipt(tx, effect, object, provider);
+      return effect;
+    }
     case "checkout.session.expired":
       return checkoutExpired(object, tx);
     case "charge.refunded":
@@ -67,6 +66,17 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
     default:
       return ignored(`${event.type} changes nothing here`);
   }
+}
+
+function checkoutPaid(object: Record<string, unknown>, tx: Db, provider: string): Promise<PaymentEffect> {
+  // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
+  if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
+  if (record(object.metadata).kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
+  // A printed postcard is paid on its own (docs/decisions/030-postcards.md).
+  if (record(object.metadata).kind === "postcard") return postcardPaid(object, tx, provider);
+  // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
+  if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
+  return cartPaid(object, tx, provider);
 }
 
 async function cartPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<PaymentEffect> {
@@ -124,12 +134,15 @@ async function chargeRefunded(charge: Record<string, unknown>, tx: Db): Promise<
   const paymentIntent = idOf(charge.payment_intent);
   if (!paymentIntent) return ignored("the charge names no payment");
   const payment = await findPaymentByProviderId(tx, paymentIntent);
-  if (!payment) return ignored(`no payment ${paymentIntent} here`);
+  // A payment with no invoice (a contribution, a postcard, a posted order) is on its receipt.
+  if (!payment) return receiptRefunded(charge, tx);
   // The refunded total so far comes with every event: applying it again, or out of order, ends the same.
   const refunded = Math.max(payment.amountRefunded, whole(charge.amount_refunded) ?? 0);
   const full = charge.refunded === true || refunded >= payment.amount;
   const status: Payment["status"] = full ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
   await setPaymentRefund(tx, payment.id, refunded, status);
+  // The payer is told of each refund once, with the total that grew (docs/decisions/048).
+  await queueRefundNotice(tx, { ledger: "payment", id: payment.id, refunded, previously: payment.amountRefunded });
   // A full refund takes back what payment unlocked; a partial one (a goodwill gesture) leaves it.
   // A later purchase (add-ons bought once the Chorus was paid for) never sold the Chorus, so its
   // refund takes back only what it sold (no longer counted among the event's purchases).

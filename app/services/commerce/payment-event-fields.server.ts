@@ -11,6 +11,7 @@ import type { TreeContributionEffect } from "~/services/trees/tree-contribution-
 export type PaymentEffect =
   | { effect: "cart-paid"; cartId: string; invoiceId: string; alreadyPaid: boolean }
   | { effect: "refund"; paymentId: string; status: Payment["status"]; eventPaid: boolean | null }
+  | { effect: "receipt-refund"; receiptId: string; amountRefunded: number }
   | { effect: "membership"; userId: string; subscriptionId: string | null; status: string }
   | { effect: "membership-invoice"; userId: string; invoiceId: string; alreadyRecorded: boolean }
   | { effect: "checkout-abandoned"; kind: string; id: string }

@@ -2,7 +2,7 @@ import type { Cart, Invoice, Payment } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { markCartPaid } from "~/models/cart.server";
-import { setEventPaid } from "~/models/event.server";
+import { markIncludedWithMembership, setEventPaid } from "~/models/event.server";
 import { findOrInsertInvoice } from "~/models/payment.server";
 import { insertRedemption } from "~/models/promo-code.server";
 import type { CartState } from "./cart-state.server";
@@ -22,6 +22,8 @@ export async function recordSale(
   const cart = (await markCartPaid(tx, state.cart.id, state.cart.paidAt ?? paidAt))!;
   // A later purchase adds to a Chorus already paid for: its standing is the first cart's to give.
   if (!state.laterPurchase) await setEventPaid(tx, state.event.id, true);
+  // Checked out as a member: the Chorus keeps what the membership included (docs/decisions/047).
+  if (pricing.lineItems.some((line) => line.included === "membership")) await markIncludedWithMembership(tx, state.event.id, paidAt);
   const { invoice, created } = await findOrInsertInvoice(tx, {
     userId: state.cart.userId,
     cartId: state.cart.id,

@@ -9,7 +9,7 @@ import { findUserById } from "~/models/user.server";
 // app/domain/commerce/unlock.ts.
 
 /** Whether this Chorus may go to its recipient, play on their and the view-only link, and be downloaded in full. */
-export async function eventUnlocked(event: Pick<Event, "paid" | "occasion" | "creatorId">) {
+export async function eventUnlocked(event: Pick<Event, "paid" | "occasion" | "creatorId" | "includedWithMembershipAt">) {
   if (event.paid) return true;
   return isUnlocked(event, await findUserById(db(), event.creatorId));
 }

@@ -2,7 +2,7 @@ import type { Event, User } from "drizzle/schema";
 import { stripProtectedEventFields } from "~/domain/event-fields";
 import { createEventInput, recipientUpdateInput, updateEventInput, type CreateEventInput } from "~/domain/event-input";
 import { canManageEvent } from "~/domain/event-permissions";
-import { hasEditRights } from "~/domain/membership";
+import { hasEditRights, isMember } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { ApiError, badRequest, forbidden, notFound, parseWith } from "~/lib/http.server";
 import {
@@ -39,6 +39,8 @@ export async function createEvent(creator: User, input: CreateEventInput) {
       message: input.message,
       prompts: input.prompts,
       analyticsClientId: input.analyticsClientId ?? null,
+      // Started as a member: what the membership includes stays with it (docs/decisions/047).
+      includedWithMembershipAt: isMember(creator) ? new Date() : null,
       recipients: input.recipients,
     }),
   );

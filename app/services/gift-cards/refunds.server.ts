@@ -1,5 +1,4 @@
 import type { Gift, GiftContribution } from "drizzle/schema";
-import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { enqueue } from "~/jobs/queue.server";
@@ -12,14 +11,13 @@ import {
   markGiftContributionRefunded,
   updateGift,
 } from "~/models/gift.server";
-import { deliverOnce } from "~/services/events/delivery.server";
+import { noteRefundReason } from "~/models/receipt.server";
 import { publishPot } from "~/services/events/pot-realtime.server";
-import { renderEmail } from "~/services/messaging/email-layout.server";
-import { sendMail } from "~/services/messaging/mail.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 
 // Refunds (docs/decisions/023-group-gift-cards.md): when a Chorus is deleted, or its card could not
-// be sent, every contribution goes back through the payment adapter and its contributor is told.
+// be sent, every contribution goes back through the payment adapter and its contributor is told
+// (by the refund's notice, docs/decisions/048).
 
 /**
  * Stops the event's gift and queues its refunds, in `tx` when given. A gift already ordered or sent
@@ -33,7 +31,7 @@ export async function queueGiftRefunds(eventId: string, tx: Db = db()) {
   return gift;
 }
 
-/** The refund job: each paid contribution back to its card, once (the idempotency key is per contribution), then a mail. */
+/** The refund job: each paid contribution back to its card, once (the idempotency key is per contribution). */
 export async function refundGiftContributions(giftId: string) {
   const gift = await findGiftById(db(), giftId);
   if (!gift || (gift.status !== "refunded" && gift.status !== "failed")) return;
@@ -55,9 +53,15 @@ export async function refundLateGiftContribution(contributionId: string) {
   await publishPot(gift.eventId);
 }
 
+/** One contribution back to its card; its contributor hears of it from the refund's own notice, which says why (docs/decisions/048). */
 async function refundContribution(gift: Gift, contribution: GiftContribution, why: string) {
   const amount = contribution.amount - contribution.amountRefunded;
   if (amount > 0 && contribution.paymentIntentId) {
+    await noteRefundReason(
+      db(),
+      contribution.paymentIntentId,
+      `You chipped in towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
+    );
     try {
       await paymentsProvider().refund({
         paymentIntentId: contribution.paymentIntentId,
@@ -72,15 +76,4 @@ async function refundContribution(gift: Gift, contribution: GiftContribution, wh
     }
   }
   await markGiftContributionRefunded(db(), contribution.id, contribution.amount);
-  const mail = renderEmail({
-    subject: `Your ${formatMoney(contribution.amount, contribution.currency)} for a gift card is refunded`,
-    heading: `${contribution.name}, your contribution is on its way back`,
-    paragraphs: [
-      `You chipped in ${formatMoney(contribution.amount, contribution.currency)} towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
-      "We have refunded it in full to the card you paid with; it can take a few days to show.",
-    ],
-  });
-  await deliverOnce(`gift-refund:${contribution.id}:email`, "email", contribution.email, () =>
-    sendMail({ to: contribution.email, ...mail }),
-  );
 }

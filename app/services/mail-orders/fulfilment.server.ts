@@ -10,6 +10,7 @@ import { env } from "~/lib/env.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
 import { findMailOrder, listMailOrdersForStaff, listMailOrdersInProgress, updateMailOrder } from "~/models/mail-order.server";
+import { noteRefundReason } from "~/models/receipt.server";
 import { findUserById } from "~/models/user.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
@@ -125,7 +126,6 @@ const STEP_WORDS: Partial<Record<MailOrder["status"], { subject: string; paragra
     subject: "could not be made",
     paragraph: "Something went wrong at the printer, so nothing was posted. We will sort it out or refund you.",
   },
-  refunded: { subject: "is refunded", paragraph: "We have refunded it in full to the card you paid with; it can take a few days to show." },
 };
 
 /** The organiser's e-mail for the step the order reached, once per step. */
@@ -171,6 +171,8 @@ export async function refundMailOrder(actor: User, orderId: string) {
   if (order.status !== "failed") throw new ApiError(409, "NOT_FAILED", "Only an order that failed can be refunded here.");
   if (!order.paymentIntentId) throw new ApiError(409, "NOT_PAID", "This order has no payment to refund.");
   const amount = order.totalAmount - order.amountRefunded;
+  // The organiser hears of it from the refund's own notice, which says why (docs/decisions/048).
+  await noteRefundReason(db(), order.paymentIntentId, `Your order could not be made: ${order.failure ?? "the printer gave up."}`);
   try {
     await paymentsProvider().refund({
       paymentIntentId: order.paymentIntentId,
@@ -182,7 +184,7 @@ export async function refundMailOrder(actor: User, orderId: string) {
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;
   }
-  const refunded = await updateMailOrder(db(), order.id, { status: "refunded", amountRefunded: order.totalAmount });
+  await updateMailOrder(db(), order.id, { status: "refunded", amountRefunded: order.totalAmount });
   await recordStaffAction(
     actor,
     "mail_order_refunded",
@@ -190,7 +192,6 @@ export async function refundMailOrder(actor: User, orderId: string) {
     { amount, currency: order.currency },
     { idempotencyKey: `mail-order-refund:${order.id}` },
   );
-  if (refunded) await tellOrganiser(refunded);
   return { refunded: formatMoney(amount, order.currency) };
 }
 

@@ -1,4 +1,3 @@
-import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_COUNTRIES } from "~/domain/postcard";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { isPrintServiceError, type MailingStatus } from "~/integrations/print-mail/print-mail-port";
@@ -8,6 +7,7 @@ import { env } from "~/lib/env.server";
 import { signedFileUrl } from "~/lib/media-url.server";
 import { findEventById } from "~/models/event.server";
 import { findPostcard, listStalePostcardsInThePost, updatePostcard } from "~/models/postcard.server";
+import { noteRefundReason } from "~/models/receipt.server";
 import { findUserById } from "~/models/user.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
@@ -86,11 +86,19 @@ export async function failPostcard(postcardId: string, failure: string) {
   });
 }
 
-/** The refund job: the payment back through the payment adapter (its key refunds once), then a mail. */
+/**
+ * The refund job: the payment back through the payment adapter (its key refunds once). Its organiser
+ * hears of it from the refund's own notice, which says why (docs/decisions/048).
+ */
 export async function refundPostcard(postcardId: string) {
   const postcard = await findPostcard(db(), postcardId);
   if (!postcard || postcard.status !== "failed") return;
   if (postcard.paymentIntentId && postcard.amount > 0) {
+    await noteRefundReason(
+      db(),
+      postcard.paymentIntentId,
+      `Your postcard could not be sent: ${postcard.failure ?? "the print service gave up."}`,
+    );
     try {
       await paymentsProvider().refund({
         paymentIntentId: postcard.paymentIntentId,
@@ -104,18 +112,6 @@ export async function refundPostcard(postcardId: string) {
     }
   }
   await updatePostcard(db(), postcard.id, { status: "refunded", refundedAt: new Date() });
-  const organiser = await findUserById(db(), postcard.creatorId);
-  const event = await findEventById(db(), postcard.eventId, { withDeleted: true });
-  if (!organiser) return;
-  const mail = renderEmail({
-    subject: `Your postcard could not be sent; ${formatMoney(postcard.amount, postcard.currency.toUpperCase())} is refunded`,
-    heading: "Your postcard could not be sent",
-    paragraphs: [
-      `We could not print and post the card${postcard.address ? ` to ${postcard.address.name}` : ""}${event?.title ? ` for ${event.title}` : ""}: ${postcard.failure ?? "the print service gave up."}`,
-      "We have refunded it in full to the card you paid with; it can take a few days to show.",
-    ],
-  });
-  await deliverOnce(`postcard-refund:${postcard.id}:email`, "email", organiser.email, () => sendMail({ to: organiser.email, ...mail }));
 }
 
 // The print service's states in the order a card goes through them; delivered and returned are final.

@@ -24,7 +24,6 @@ import {
 } from "./objects.server";
 import {
   appUrl,
-  cancelSubscription,
   checkoutSessionCreate,
   createCheckoutSession,
   createCustomer,
@@ -33,7 +32,10 @@ import {
   currentCheckoutSession,
   parse,
   refundCreate,
+  updateSubscription,
 } from "./resources.server";
+import { cancelSubscription, setCancelAtPeriodEnd } from "./subscriptions.server";
+import { advanceTestClock, createTestClock, testClockAdvance, testClockCreate } from "./test-clocks.server";
 
 // The local payment service's API: the part of Stripe's the app uses, at /local-payments/v1/...,
 // answering the official SDK as Stripe would (form-encoded requests, JSON answers, Stripe's error
@@ -54,9 +56,11 @@ const found = (object: StoredObject | null, what: string, id: string): Reply => 
 /** One API call, inside the transaction of its request. */
 async function answer(tx: Db, method: string, parts: string[], params: Record<string, unknown>): Promise<Reply> {
   const [resource, ...rest] = parts;
-  const collection = resource === "checkout" || resource === "billing_portal" ? `${resource}/${rest.shift() ?? ""}` : resource;
-  const id = rest.length === 1 ? rest[0]! : rest.length === 0 ? null : undefined;
-  const route = id === undefined ? "" : `${method} ${collection}${id ? "/:id" : ""}`;
+  const nested = resource === "checkout" || resource === "billing_portal" || resource === "test_helpers";
+  const collection = nested ? `${resource}/${rest.shift() ?? ""}` : resource;
+  // `collection`, `collection/:id`, or an action on one (`test_helpers/test_clocks/:id/advance`).
+  const [id = null, action = null, ...beyond] = rest;
+  const route = beyond.length > 0 ? "" : `${method} ${collection}${id ? "/:id" : ""}${action ? `/${action}` : ""}`;
   switch (route) {
     case "POST checkout/sessions":
       return { status: 200, body: publicView(await checkoutSessionCreate(tx, parse(createCheckoutSession, params))) };
@@ -83,12 +87,16 @@ async function answer(tx: Db, method: string, parts: string[], params: Record<st
     }
     case "POST customers": {
       const input = parse(createCustomer, params);
+      if (input.test_clock && !(await findLocalPaymentObject(tx, input.test_clock, "test_helpers.test_clock"))) {
+        throw noSuch("test_clock", input.test_clock);
+      }
       const customer = await createObject(tx, {
         id: newId("cus"),
         object: "customer",
         email: input.email ?? null,
         name: input.name ?? null,
         metadata: input.metadata ?? {},
+        test_clock: input.test_clock ?? null,
         created: nowSeconds(),
         livemode: false,
       });
@@ -98,6 +106,14 @@ async function answer(tx: Db, method: string, parts: string[], params: Record<st
       return found(await findLocalPaymentObject(tx, id!, "customer"), "customer", id!);
     case "GET subscriptions/:id":
       return found(await findLocalPaymentObject(tx, id!, "subscription"), "subscription", id!);
+    case "POST subscriptions/:id": {
+      const input = parse(updateSubscription, params);
+      const subscription = await findLocalPaymentObject(tx, id!, "subscription", { lock: true });
+      if (!subscription) throw noSuch("subscription", id!);
+      const events =
+        input.cancel_at_period_end === undefined ? [] : await setCancelAtPeriodEnd(tx, subscription, input.cancel_at_period_end);
+      return { status: 200, body: publicView(subscription), events };
+    }
     case "DELETE subscriptions/:id": {
       const subscription = await findLocalPaymentObject(tx, id!, "subscription", { lock: true });
       if (!subscription) throw noSuch("subscription", id!);
@@ -109,6 +125,16 @@ async function answer(tx: Db, method: string, parts: string[], params: Record<st
       if (typeof params.customer !== "string") throw new LocalApiError(400, "Missing required param: customer.", { param: "customer" });
       const data = await listLocalPaymentObjects(tx, "subscription", { customer: params.customer });
       return { status: 200, body: { object: "list", url: "/v1/subscriptions", has_more: false, data: data.map(publicView) } };
+    }
+    case "POST test_helpers/test_clocks":
+      return { status: 200, body: publicView(await testClockCreate(tx, parse(createTestClock, params))) };
+    case "GET test_helpers/test_clocks/:id":
+      return found(await findLocalPaymentObject(tx, id!, "test_helpers.test_clock"), "test_helpers.test_clock", id!);
+    case "POST test_helpers/test_clocks/:id/advance": {
+      const clock = await findLocalPaymentObject(tx, id!, "test_helpers.test_clock", { lock: true });
+      if (!clock) throw noSuch("test_helpers.test_clock", id!);
+      const advanced = await testClockAdvance(tx, clock, parse(advanceTestClock, params));
+      return { status: 200, body: publicView(advanced.clock), events: advanced.events };
     }
   }
   throw new LocalApiError(404, `Unrecognized request URL (${method}: /v1/${parts.join("/")}).`);

@@ -1,6 +1,8 @@
 import type { Db } from "~/lib/db.server";
 import { saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
+import { addInterval, createCardPayment, createPaidSubscriptionInvoice, type CardUsed } from "./card-payments.server";
 import { createObject, newId, nowSeconds, PRIVATE, type PendingEvent } from "./objects.server";
+import { customerNow, schedulePeriodEnd, type SubscriptionPrivate } from "./subscriptions.server";
 
 // What paying on the local checkout page makes, as Stripe makes it: the payment intent and charge,
 // or the customer's subscription and its first invoice, and the events that say so.
@@ -18,65 +20,25 @@ export interface SessionPrivate {
   subscriptionMetadata: Record<string, string>;
 }
 
-const addInterval = (seconds: number, interval: string) => {
-  const date = new Date(seconds * 1000);
-  if (interval === "year") date.setUTCFullYear(date.getUTCFullYear() + 1);
-  else if (interval === "month") date.setUTCMonth(date.getUTCMonth() + 1);
-  else if (interval === "week") date.setUTCDate(date.getUTCDate() + 7);
-  else date.setUTCDate(date.getUTCDate() + 1);
-  return Math.floor(date.getTime() / 1000);
-};
-
 /** The objects a paid session makes (customer, payment, subscription and invoice) and the events about them. */
-export async function completeSession(tx: Db, session: StoredObject, payer: { email: string; brand: string; last4: string }) {
+export async function completeSession(tx: Db, session: StoredObject, payer: { email: string } & CardUsed) {
   const kept = session[PRIVATE] as SessionPrivate;
-  const now = nowSeconds();
   const events: PendingEvent[] = [];
   const amount = Number(session.amount_total);
   const currency = String(session.currency);
   const { email } = payer;
+  const card = { brand: payer.brand, last4: payer.last4 };
 
   let customerId = session.customer as string | null;
   if (!customerId) {
     customerId = newId("cus");
-    await createObject(tx, { id: customerId, object: "customer", email, name: null, metadata: {}, created: now, livemode: false });
+    await createObject(tx, { id: customerId, object: "customer", email, name: null, metadata: {}, created: nowSeconds(), livemode: false });
   }
+  // A customer on a test clock lives at the clock's time: its subscription starts then.
+  const now = await customerNow(tx, customerId);
   const subscriptionMode = session.mode === "subscription";
   const metadata = subscriptionMode ? kept.subscriptionMetadata : kept.paymentIntentMetadata;
-  const intentId = newId("pi");
-  const chargeId = newId("ch");
-  await createObject(tx, {
-    id: intentId,
-    object: "payment_intent",
-    amount,
-    amount_received: amount,
-    currency,
-    customer: customerId,
-    status: "succeeded",
-    latest_charge: chargeId,
-    metadata,
-    created: now,
-    livemode: false,
-  });
-  await createObject(tx, {
-    id: chargeId,
-    object: "charge",
-    amount,
-    amount_captured: amount,
-    amount_refunded: 0,
-    currency,
-    customer: customerId,
-    payment_intent: intentId,
-    paid: true,
-    captured: true,
-    refunded: false,
-    status: "succeeded",
-    billing_details: { email },
-    payment_method_details: { type: "card", card: { brand: payer.brand, last4: payer.last4 } },
-    metadata,
-    created: now,
-    livemode: false,
-  });
+  const payment = await createCardPayment(tx, { amount, currency, customerId, email, card, metadata, at: now });
 
   if (subscriptionMode) {
     const line = kept.lines[0]!;
@@ -90,6 +52,7 @@ export async function completeSession(tx: Db, session: StoredObject, payer: { em
       customer: customerId,
       metadata,
       cancel_at_period_end: false,
+      cancel_at: null,
       canceled_at: null,
       ended_at: null,
       collection_method: "charge_automatically",
@@ -112,34 +75,24 @@ export async function completeSession(tx: Db, session: StoredObject, payer: { em
         ],
       },
       livemode: false,
+      // Renewals charge the card the first period was paid with.
+      [PRIVATE]: { card, email } satisfies SubscriptionPrivate,
     });
-    const invoice = await createObject(tx, {
+    const invoice = await createPaidSubscriptionInvoice(tx, {
       id: invoiceId,
-      object: "invoice",
-      status: "paid",
-      customer: customerId,
-      customer_email: email,
-      subscription: subscriptionId,
-      parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata } },
-      billing_reason: "subscription_create",
-      amount_due: amount,
-      amount_paid: amount,
-      amount_remaining: 0,
+      subscriptionId,
+      customerId,
+      email,
+      amount,
       currency,
-      payment_intent: intentId,
-      charge: chargeId,
-      period_start: now,
-      period_end: periodEnd,
-      status_transitions: { paid_at: now },
-      lines: {
-        object: "list",
-        data: [
-          { id: newId("il"), object: "line_item", amount, currency, description: line.description, period: { start: now, end: periodEnd } },
-        ],
-      },
-      created: now,
-      livemode: false,
+      description: line.description,
+      metadata,
+      payment,
+      period: { start: now, end: periodEnd },
+      billingReason: "subscription_create",
+      at: now,
     });
+    await schedulePeriodEnd(tx, subscription);
     // As with Stripe's Checkout: the subscription is made incomplete, then becomes active once paid.
     events.push(
       { type: "customer.subscription.created", object: { ...subscription, status: "incomplete" } },
@@ -148,7 +101,7 @@ export async function completeSession(tx: Db, session: StoredObject, payer: { em
     );
     Object.assign(session, { subscription: subscriptionId, invoice: invoiceId });
   } else {
-    session.payment_intent = intentId;
+    session.payment_intent = payment.intentId;
   }
   Object.assign(session, { status: "complete", payment_status: "paid", customer: customerId, customer_details: { email } });
   await saveLocalPaymentObject(tx, session);

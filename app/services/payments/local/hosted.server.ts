@@ -6,7 +6,8 @@ import { localPaymentsActive } from "../provider.server";
 import { judgeCard } from "./cards";
 import { completeSession, type SessionPrivate } from "./checkout-completion.server";
 import { PRIVATE, queueDeliveries, recordEvents } from "./objects.server";
-import { cancelSubscription, currentCheckoutSession, expireCheckoutSession } from "./resources.server";
+import { currentCheckoutSession, expireCheckoutSession } from "./resources.server";
+import { priceOf, setCancelAtPeriodEnd } from "./subscriptions.server";
 
 // The local payment service's hosted pages, the checkout page and the billing portal, as Stripe's
 // own pages are; what paying makes is in checkout-completion.server.ts, its webhooks in
@@ -115,11 +116,24 @@ export async function expireLocalCheckout(sessionId: string) {
   await db().transaction((tx) => expireCheckoutSession(tx, sessionId));
 }
 
+export interface LocalPortalMembership {
+  id: string;
+  name: string;
+  amount: number;
+  currency: string;
+  interval: string;
+  status: string;
+  /** The end of the period paid for: when it renews, or when it ends if it is cancelled. */
+  periodEnd: number;
+  /** Cancelled to end with the period paid for: it can still be renewed until then. */
+  cancelAtPeriodEnd: boolean;
+}
+
 export interface LocalPortalView {
   id: string;
   email: string | null;
   returnUrl: string | null;
-  memberships: { id: string; name: string; amount: number; currency: string; interval: string; status: string; renewsAt: number }[];
+  memberships: LocalPortalMembership[];
 }
 
 async function portalParts(tx: Db, id: string) {
@@ -129,7 +143,7 @@ async function portalParts(tx: Db, id: string) {
   return { portal, customer };
 }
 
-/** The billing portal: the customer's memberships, which they may cancel. */
+/** The billing portal: the customer's memberships, which they may cancel at the period's end or renew until then. */
 export async function localPortal(id: string): Promise<LocalPortalView | null> {
   if (!localPaymentsActive()) return null;
   const parts = await portalParts(db(), id);
@@ -140,13 +154,7 @@ export async function localPortal(id: string): Promise<LocalPortalView | null> {
     email: (parts.customer?.email as string | null) ?? null,
     returnUrl: (parts.portal.return_url as string | null) ?? null,
     memberships: subscriptions.map((subscription) => {
-      const price = (
-        subscription.items as {
-          data: {
-            price: { unit_amount: number; currency?: string; recurring: { interval: string } | null; product_data?: { name?: string } };
-          }[];
-        }
-      ).data[0]!.price;
+      const price = priceOf(subscription);
       return {
         id: subscription.id,
         name: price.product_data?.name ?? "Membership",
@@ -154,20 +162,24 @@ export async function localPortal(id: string): Promise<LocalPortalView | null> {
         currency: price.currency ?? "usd",
         interval: price.recurring?.interval ?? "month",
         status: String(subscription.status),
-        renewsAt: Number(subscription.current_period_end),
+        periodEnd: Number(subscription.current_period_end),
+        cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
       };
     }),
   };
 }
 
-/** Cancels one of the portal's customer's memberships now; false when it is not theirs. */
-export async function cancelFromLocalPortal(portalId: string, subscriptionId: string): Promise<boolean> {
+/**
+ * Cancels one of the portal's customer's memberships at the end of the period paid for, as
+ * Stripe's portal does (`cancel`), or renews one so cancelled before then; false when it is not theirs.
+ */
+export async function changeFromLocalPortal(portalId: string, subscriptionId: string, cancel: boolean): Promise<boolean> {
   if (!localPaymentsActive()) return false;
   const eventIds = await db().transaction(async (tx) => {
     const parts = await portalParts(tx, portalId);
     const subscription = await findLocalPaymentObject(tx, subscriptionId, "subscription", { lock: true });
     if (!parts || !subscription || subscription.customer !== parts.portal.customer) return null;
-    return recordEvents(tx, await cancelSubscription(tx, subscription));
+    return recordEvents(tx, await setCancelAtPeriodEnd(tx, subscription, cancel));
   });
   if (!eventIds) return false;
   await queueDeliveries(eventIds);

@@ -72,7 +72,16 @@ export const createRefund = z.object({
   amount: amount.optional(),
   metadata,
 });
-export const createCustomer = z.object({ email: z.email().optional(), name: z.string().max(256).optional(), metadata });
+export const createCustomer = z.object({
+  email: z.email().optional(),
+  name: z.string().max(256).optional(),
+  metadata,
+  // A customer made on a test clock lives at its time (test-clocks.server.ts).
+  test_clock: z.string().max(100).optional(),
+});
+// The SDK sends booleans as the words "true" and "false".
+const flag = z.enum(["true", "false"]).transform((value) => value === "true");
+export const updateSubscription = z.object({ cancel_at_period_end: flag.optional() });
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = validateInput(schema, input);
@@ -210,13 +219,4 @@ export async function refundCreate(tx: Db, input: z.infer<typeof createRefund>):
     refund,
     events: [{ type: "charge.refunded", object: charge, previousAttributes: { amount_refunded: refundedBefore, refunded: false } }],
   };
-}
-
-/** Ends a subscription now; the `customer.subscription.deleted` event says so. */
-export async function cancelSubscription(tx: Db, subscription: StoredObject): Promise<PendingEvent[]> {
-  if (subscription.status === "canceled") return [];
-  const now = nowSeconds();
-  Object.assign(subscription, { status: "canceled", canceled_at: now, ended_at: now, cancel_at_period_end: false });
-  await saveLocalPaymentObject(tx, subscription);
-  return [{ type: "customer.subscription.deleted", object: subscription }];
 }

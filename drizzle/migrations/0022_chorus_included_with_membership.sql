@@ -1,0 +1,1 @@
+ALTER TABLE "events" ADD COLUMN "included_with_membership_at" timestamp with time zone;
