@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { useNonce } from "~/components/nonce";
+import { retryingModule } from "~/lib/browser/retrying-import";
 import { hasUnfinishedUploads } from "~/lib/browser/upload-store";
 import { ClipRecorder } from "./clip-recorder";
 import { EARLY_PRESS_SCRIPT } from "./early-press";
@@ -25,15 +26,8 @@ const formatBytes = (bytes: number) =>
       ? `${Math.round(bytes / 1024 ** 2)} MB`
       : `${Math.round(bytes / 1024)} KB`;
 
-let uploadList: Promise<typeof UploadListModule> | null = null;
-/** The uploads and their list (upload-list.tsx), fetched once; a failed fetch is tried again next time. */
-function loadUploadList() {
-  uploadList ??= import("./upload-list").catch((error: unknown) => {
-    uploadList = null;
-    throw error;
-  });
-  return uploadList;
-}
+/** The uploads and their list (upload-list.tsx), fetched once, and again after a cut until they arrive. */
+const loadUploadList = retryingModule(() => import("./upload-list"));
 
 /**
  * Fetches all that sending a file needs before any is picked, once the page has been kept for use
@@ -45,38 +39,24 @@ export const warmUploadModules = () => loadUploadList().then((list) => list.warm
  * The uploads and their list load when first needed: when the file input is pressed, with the first
  * file sent (picked, recorded or held from an early press), or as the page opens when an earlier visit
  * left uploads unfinished (to send on, or to list for picking again). Files sent before it has loaded
- * wait for it; should it fail to load, the form says so, and it is tried again on Retry, at the next
- * file, or when the browser is back online.
+ * wait for it, the form saying it is getting ready; a load cut off by the link is tried again by itself.
  */
 function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUuid" | "purpose">) {
   const [list, setList] = useState<typeof UploadListModule | null>(null);
-  /** Whether files wait for it to load, and how many wait for a load that failed. */
+  /** Whether files wait for it to load. */
   const [pending, setPending] = useState(false);
-  const [stranded, setStranded] = useState(0);
   const add = useRef<UploadListModule.AddFiles | null>(null);
   const waiting = useRef<Array<Parameters<UploadListModule.AddFiles>>>([]);
 
   const load = useCallback(() => {
-    setStranded(0);
-    setPending(waiting.current.length > 0);
     const loading = loadUploadList();
-    loading.then(setList, () => {
-      setPending(false);
-      setStranded(waiting.current.reduce((count, [files]) => count + files.length, 0));
-    });
+    void loading.then(setList);
     return loading;
   }, []);
 
   useEffect(() => {
-    if (hasUnfinishedUploads(eventUuid, purpose)) void load().catch(() => undefined);
+    if (hasUnfinishedUploads(eventUuid, purpose)) void load();
   }, [eventUuid, purpose, load]);
-
-  useEffect(() => {
-    if (!stranded) return;
-    const retry = () => void load().catch(() => undefined);
-    window.addEventListener("online", retry);
-    return () => window.removeEventListener("online", retry);
-  }, [stranded, load]);
 
   const onReady = useCallback((ready: UploadListModule.AddFiles) => {
     add.current = ready;
@@ -88,22 +68,16 @@ function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUu
     (files: File[], words?: SentWords) => {
       if (add.current) return void add.current(files, words);
       waiting.current.push([files, words]);
-      void load().catch(() => undefined);
+      setPending(true);
+      void load();
     },
     [load],
   );
 
   /** While the person picks their files, what sends them loads. */
-  const prefetch = useCallback(
-    () =>
-      void load().then(
-        (loaded) => loaded.warmUploads(),
-        () => undefined,
-      ),
-    [load],
-  );
+  const prefetch = useCallback(() => void load().then((loaded) => loaded.warmUploads()), [load]);
 
-  return { UploadList: list?.UploadList ?? null, onReady, send, prefetch, pending, stranded, retry: load };
+  return { UploadList: list?.UploadList ?? null, onReady, send, prefetch, pending };
 }
 
 /**
@@ -228,18 +202,6 @@ export function ContributionForm(props: {
           </p>
           {hydrated ? <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => send([file])} /> : null}
         </div>
-
-        {uploads.stranded ? (
-          <div className="form-note" role="alert">
-            <p className="field-error">
-              We couldn't start sending {uploads.stranded === 1 ? "this file" : `these ${uploads.stranded} files`}. Check your connection
-              and press Retry.
-            </p>
-            <button type="button" className="button button--secondary" onClick={() => void uploads.retry().catch(() => undefined)}>
-              Retry
-            </button>
-          </div>
-        ) : null}
 
         {uploads.UploadList ? (
           <uploads.UploadList

@@ -126,16 +126,12 @@ export function useUploads(context: UploadContext) {
 
   /**
    * Checks a picked file, shrinks a large photo and starts its upload. The upload client (with the
-   * shrinking) loads with the first file, not with the page; on a link that drops it, the file fails
-   * with a Retry that loads it again.
+   * shrinking) loads with the first file, not with the page; on a link that cuts it off, it is fetched
+   * again by itself, the card saying it waits for signal meanwhile.
    */
   const prepare = useCallback(
     async (id: string, original: File, words?: SentWords) => {
-      const client = await loadUploader().catch(() => null);
-      if (!client) {
-        patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry.", retryable: true });
-        return;
-      }
+      const client = await loadUploader(() => patch(id, { state: "paused" }));
       const { refusal, signature } = await client.judgeFirstBytes(original);
       if (refusal) {
         patch(id, { state: "refused", error: refusal.message });

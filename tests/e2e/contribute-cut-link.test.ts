@@ -1,0 +1,84 @@
+import type { Page, Request, Route } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { makeTempDir } from "../media/support/media-fixtures";
+import { createUser } from "../support/accounts";
+import { chromiumPath, newPage, PHONE } from "../support/browser";
+import { originalsOf } from "../support/contributions";
+import { useServerAndBrowser } from "../support/e2e-setup";
+import { createTestEvent } from "../support/events";
+import { sha256File } from "../support/media-fixtures";
+
+// What a contributor meets when the link cuts one request of the page off: a file of the app's
+// scripts, a chunk loaded later, or the page itself. Each cut is made by Playwright on one request,
+// so these run at full speed (with no service worker, whose requests the page's routes would not see); tests/e2e/contributors-on-bad-links.test.ts has them all at once.
+
+let dir: Awaited<ReturnType<typeof makeTempDir>> | undefined;
+let photo: string;
+beforeAll(async () => {
+  dir = await makeTempDir("e2e-contribute-cut-link");
+  photo = dir.path("beach.jpg");
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2a9d8f" } })
+    .jpeg()
+    .toFile(photo);
+});
+afterAll(async () => {
+  await dir?.remove();
+});
+
+const pathOf = (request: Request) => new URL(request.url()).pathname;
+
+/** The first request of each address matching `pattern` (or only the first `times`) is cut off by the link. */
+async function cutFirst(page: Page, pattern: RegExp, times = 1) {
+  const seen = new Map<string, number>();
+  await page.route(pattern, async (route: Route) => {
+    const path = pathOf(route.request());
+    const count = (seen.get(path) ?? 0) + 1;
+    seen.set(path, count);
+    if (count <= times) await route.abort("connectionreset");
+    else await route.continue();
+  });
+  return seen;
+}
+
+const card = (page: Page, name: string) => page.locator(".upload-item").filter({ hasText: name });
+const hydrated = (page: Page) => page.locator("form.contribution-form[data-ready]").waitFor({ timeout: 30_000 });
+
+describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", () => {
+  const e2e = useServerAndBrowser();
+
+  test("the upload client cut off by the link: the card waits for signal and the file goes by itself, with no Retry to press", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const cuts = await cutFirst(page, /\/build\/.*upload-client-[^/]*\.js$/, 2);
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    await page.getByLabel("Your name").fill("Ravi");
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+
+    await card(page, "beach.jpg").getByText("Waiting for signal").waitFor();
+    expect(await page.getByText(/press Retry/i).count()).toBe(0);
+    expect(await card(page, "beach.jpg").getByRole("button", { name: "Retry" }).count()).toBe(0);
+    await expect.poll(() => originalsOf(event)).toEqual([{ name: "beach.jpg", by: "Ravi", sha: await sha256File(photo) }]);
+    await card(page, "beach.jpg")
+      .getByText(/Uploaded ✓|Getting it ready…|Ready ✓/)
+      .waitFor();
+    expect([...cuts.values()]).toEqual([3]);
+    await page.context().close();
+  });
+
+  test("the contributor's view cut off by the link is fetched again: the form stays and sends", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const cuts = await cutFirst(page, /\/build\/.*event-contributor-view-[^/]*\.js$/);
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    expect(await page.getByText("Something went wrong").count()).toBe(0);
+    expect([...cuts.values()]).toEqual([2]);
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect.poll(() => originalsOf(event)).toEqual([{ name: "beach.jpg", by: "", sha: await sha256File(photo) }]);
+    await page.context().close();
+  });
+});
