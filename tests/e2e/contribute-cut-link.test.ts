@@ -81,4 +81,26 @@ describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", ()
     await expect.poll(() => originalsOf(event)).toEqual([{ name: "beach.jpg", by: "", sha: await sha256File(photo) }]);
     await page.context().close();
   });
+
+  test("every one of the app's scripts cut off once: they are fetched again and the app starts", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const cuts = await cutFirst(page, /\/build\/.*\.js$/);
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    expect(await page.getByText("Something went wrong").count()).toBe(0);
+    expect(cuts.size).toBeGreaterThan(10);
+    await page.context().close();
+  });
+
+  test("the app's entry alone cut off (its import fails without an error event): it is fetched again and the app starts", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    // The entry's preload and its import by Remix's module script.
+    const cuts = await cutFirst(page, /\/build\/entry\.client-[^/]*\.js$/, 2);
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    expect([...cuts.values()]).toEqual([3]);
+    await page.context().close();
+  });
 });
