@@ -3,11 +3,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
-import { chromiumPath, newPage, PHONE } from "../support/browser";
+import { chromiumPath, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { originalsOf } from "../support/contributions";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
-import { sha256File } from "../support/media-fixtures";
+import { makeClip, sha256File } from "../support/media-fixtures";
 
 // What a contributor meets when the link cuts one request of the page off: a file of the app's
 // scripts, a chunk loaded later, or the page itself. Each cut is made by Playwright on one request,
@@ -15,12 +15,14 @@ import { sha256File } from "../support/media-fixtures";
 
 let dir: Awaited<ReturnType<typeof makeTempDir>> | undefined;
 let photo: string;
+let clip: string;
 beforeAll(async () => {
   dir = await makeTempDir("e2e-contribute-cut-link");
   photo = dir.path("beach.jpg");
   await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2a9d8f" } })
     .jpeg()
     .toFile(photo);
+  clip = await makeClip(dir.path("wave.mp4"), { seconds: 2 });
 });
 afterAll(async () => {
   await dir?.remove();
@@ -39,6 +41,15 @@ async function cutFirst(page: Page, pattern: RegExp, times = 1) {
     else await route.continue();
   });
   return seen;
+}
+
+/** The requests a page makes that the server would see as an upload: tus creations and plain form posts. */
+function postsOf(page: Page) {
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(pathOf(request));
+  });
+  return posts;
 }
 
 const card = (page: Page, name: string) => page.locator(".upload-item").filter({ hasText: name });
@@ -101,6 +112,47 @@ describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", ()
     await page.goto(`/e/${event.uuid}`);
     await hydrated(page);
     expect([...cuts.values()]).toEqual([3]);
+    await page.context().close();
+  });
+
+  test("a page cut short just after the form: a press is held, not posted, and the page's early uploader sends the files", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const posts = postsOf(page);
+    await page.route(`**/e/${event.uuid}`, async (route) => {
+      if (route.request().resourceType() !== "document") return route.continue();
+      const answer = await route.fetch();
+      const html = await answer.text();
+      const cutAt = html.indexOf("</form>") + "</form>".length;
+      await route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": answer.headers()["content-security-policy"]! },
+        body: html.slice(0, cutAt),
+      });
+    });
+    await page.goto(`/e/${event.uuid}`);
+    await page.getByLabel("Your name").fill("Mia");
+    await page.getByLabel("A message (optional)").fill("Happy birthday, Ana!");
+    await page.getByLabel("Photos and videos").setInputFiles([photo, clip]);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByText("Getting ready to send…").waitFor();
+
+    // The app cannot start on this page (its scripts were never sent): after a few seconds the files go anyway.
+    await card(page, "beach.jpg")
+      .getByText(/Uploading|Uploaded ✓/)
+      .waitFor({ timeout: 15_000 });
+    await expect
+      .poll(async () => (await originalsOf(event)).sort((a, b) => a.name.localeCompare(b.name)), { timeout: 30_000 })
+      .toEqual([
+        { name: "beach.jpg", by: "Mia", sha: await sha256File(photo) },
+        { name: "wave.mp4", by: "Mia", sha: await sha256File(clip) },
+      ]);
+    await card(page, "wave.mp4").getByText("Uploaded ✓").waitFor();
+    expect(await card(page, "beach.jpg").textContent()).toContain("Uploaded ✓");
+    expect(await page.getByText("Getting ready to send…").isVisible()).toBe(false);
+    expect(posts.filter((path) => path.endsWith("/contribute"))).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe(`/e/${event.uuid}`);
+    await saveScreenshot(page, "contribute-early-uploader-phone");
     await page.context().close();
   });
 });

@@ -3,7 +3,8 @@
 // they finished, the ones that failed, and the state of those still in progress. The files
 // themselves are kept apart, in IndexedDB (kept-files.ts), under the same fingerprints.
 
-const KEY = "chorus.uploads.v1";
+/** Where it is kept in localStorage; the page's early uploader (early-uploads.server.ts) writes there too. */
+export const UPLOAD_STORE_KEY = "chorus.uploads.v1";
 
 export interface StoredUpload {
   /** tus fingerprint of the file, to offer resuming it after a reload. */
@@ -32,7 +33,7 @@ const empty = (): StoreShape => ({ uploadToken: null, uploads: [] });
 function read(): StoreShape {
   if (typeof window === "undefined") return empty();
   try {
-    const value = JSON.parse(window.localStorage.getItem(KEY) ?? "null") as StoreShape | null;
+    const value = JSON.parse(window.localStorage.getItem(UPLOAD_STORE_KEY) ?? "null") as StoreShape | null;
     return value && Array.isArray(value.uploads) ? value : empty();
   } catch {
     return empty();
@@ -41,7 +42,7 @@ function read(): StoreShape {
 
 function write(shape: StoreShape) {
   try {
-    window.localStorage.setItem(KEY, JSON.stringify(shape));
+    window.localStorage.setItem(UPLOAD_STORE_KEY, JSON.stringify(shape));
   } catch {
     // Private mode or a full quota: uploads still work, they just cannot be resumed after a reload.
   }
