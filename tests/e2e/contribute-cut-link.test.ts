@@ -155,4 +155,63 @@ describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", ()
     await saveScreenshot(page, "contribute-early-uploader-phone");
     await page.context().close();
   });
+
+  test("the app's scripts never arriving: a press is sent by the early uploader within seconds, and the app, once started, sends nothing twice", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const posts = postsOf(page);
+    let letScriptsThrough = () => {};
+    const scriptsHeld = new Promise<void>((resolve) => (letScriptsThrough = resolve));
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto(`/e/${event.uuid}`, { waitUntil: "commit" });
+    await page.getByLabel("Your name").fill("Ines");
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByText("Getting ready to send…").waitFor();
+    await expect.poll(() => originalsOf(event)).toEqual([{ name: "beach.jpg", by: "Ines", sha: await sha256File(photo) }]);
+    await card(page, "beach.jpg").getByText("Uploaded ✓").waitFor();
+
+    // The scripts arrive at last: the app takes the form over. The photo picked again is not sent
+    // again; a clip goes up through the app's own uploads.
+    letScriptsThrough();
+    await hydrated(page);
+    await page.getByLabel("Photos and videos").setInputFiles([photo, clip]);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect
+      .poll(async () => (await originalsOf(event)).map((o) => o.name).sort(), { timeout: 30_000 })
+      .toEqual(["beach.jpg", "wave.mp4"]);
+    await card(page, "wave.mp4")
+      .getByText(/Uploaded ✓|Getting it ready…|Ready ✓/)
+      .waitFor();
+    expect(await card(page, "beach.jpg").count()).toBe(1);
+    expect(posts.filter((path) => path === "/uploads/tus")).toHaveLength(2);
+    expect(posts.filter((path) => path.endsWith("/contribute"))).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
+  test("a file picked again after a reload, once it was sent, is shown as sent and not sent twice", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await card(page, "beach.jpg")
+      .getByText(/Uploaded ✓|Getting it ready…|Ready ✓/)
+      .waitFor();
+
+    await page.reload();
+    await hydrated(page);
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+    const again = card(page, "beach.jpg");
+    await again.getByText("You sent this file earlier: it is not sent again.").waitFor();
+    expect(await again.textContent()).toContain("Uploaded ✓");
+    await page.waitForTimeout(1000);
+    expect(await originalsOf(event)).toHaveLength(1);
+    await page.context().close();
+  });
 });

@@ -9,6 +9,8 @@ export const UPLOAD_STORE_KEY = "chorus.uploads.v1";
 export interface StoredUpload {
   /** tus fingerprint of the file, to offer resuming it after a reload. */
   fingerprint: string;
+  /** The fingerprint of the file as it was picked, when what was sent differs (a large photo shrunk first). */
+  pickedFingerprint?: string;
   eventUuid: string;
   name: string;
   size: number;
@@ -75,6 +77,15 @@ export function storedUploads(eventUuid: string, purpose?: StoredUpload["purpose
 /** Whether an earlier visit left an upload to `eventUuid` unfinished: one to send on, or to list for picking again. */
 export const hasUnfinishedUploads = (eventUuid: string, purpose: StoredUpload["purpose"]) =>
   storedUploads(eventUuid, purpose).some((u) => u.state !== "done");
+
+/**
+ * Whether this browser has already sent this file to `eventUuid`'s form, by the fingerprint of the file
+ * as picked or as sent: picked again (after a reload, say), it is not sent a second time.
+ */
+export const sentBefore = (eventUuid: string, purpose: StoredUpload["purpose"], fingerprint: string) =>
+  storedUploads(eventUuid, purpose).some(
+    (u) => u.state === "done" && (u.fingerprint === fingerprint || u.pickedFingerprint === fingerprint),
+  );
 
 export function saveUpload(upload: StoredUpload) {
   if (upload.size === 0) return;
