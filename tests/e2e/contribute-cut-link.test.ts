@@ -192,6 +192,28 @@ describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", ()
     await page.context().close();
   }, 90_000);
 
+  test("what sends files in the app cut off by the link for longer than a few seconds: the early uploader sends the files pressed", async () => {
+    const event = await createTestEvent(await createUser());
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
+    const posts = postsOf(page);
+    // Tried again after 1, 2, 4 and 8 s: cut every time for the first 15 s.
+    await cutFirst(page, /\/build\/.*upload-list-[^/]*\.js$/, 5);
+    await page.goto(`/e/${event.uuid}`);
+    await hydrated(page);
+    await page.getByLabel("Your name").fill("Tom");
+    await page.getByLabel("Photos and videos").setInputFiles(photo);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByText("Getting ready to send…").waitFor();
+    await card(page, "beach.jpg")
+      .getByText(/Uploading|Uploaded ✓/)
+      .waitFor({ timeout: 15_000 });
+    await expect.poll(() => originalsOf(event)).toEqual([{ name: "beach.jpg", by: "Tom", sha: await sha256File(photo) }]);
+    await card(page, "beach.jpg").getByText("Uploaded ✓").waitFor();
+    expect(await page.getByText("Getting ready to send…").isVisible()).toBe(false);
+    expect(posts.filter((path) => path === "/uploads/tus")).toHaveLength(1);
+    await page.context().close();
+  });
+
   test("a file picked again after a reload, once it was sent, is shown as sent and not sent twice", async () => {
     const event = await createTestEvent(await createUser());
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, serviceWorkers: "block" });
