@@ -102,7 +102,11 @@ function sourcesDigest() {
 // the cores. In a whole run they go in a lane of their own: a second vitest, one worker, beside the
 // two workers that share the cores with everything else (it has its own database server, template
 // and ports, as every run does).
-const SLOW_LINK_FILES = ["tests/e2e/uploads-offline-phone.test.ts", "tests/e2e/uploads-survive-phone.test.ts"];
+const SLOW_LINK_FILES = [
+  "tests/e2e/uploads-offline-phone.test.ts",
+  "tests/e2e/uploads-survive-phone.test.ts",
+  "tests/e2e/contributors-on-bad-links.test.ts",
+];
 // Each lane also writes its timeline (tests/support/timeline-reporter.ts): when each file began and
 // ended, and what it spent before its first test.
 const reportPath = (name) => path.join(root, "test-results", name);

@@ -11,6 +11,14 @@
 // longest tasks after the paint (docs/decisions/043-short-tasks-after-the-first-paint.md). Without
 // paint timing it starts after the next frame; in a tab that is not shown (it paints nothing) at
 // once; and should no paint be reported, after START_AT_THE_LATEST_MS anyway.
+//
+// Until the app has started (entry.client.tsx says so on `window`), a file of the app cut off by the
+// link is fetched again: a module script that failed (it fires `error`), or one whose routes ran but
+// whose entry did not (its import failed without a sound), is put in again after a growing delay, or
+// at once when the browser is back online. The browser fetches again what failed; what loaded is
+// neither fetched nor run a second time (docs/decisions/050-a-press-on-a-bad-link.md).
+
+import { APP_STARTED_GLOBAL } from "~/lib/browser/app-started";
 
 /** A first paint later than this after the page's HTML has been read is not waited for. */
 const START_AT_THE_LATEST_MS = 3_000;
@@ -23,11 +31,33 @@ const START_AT_THE_LATEST_MS = 3_000;
  */
 const BATCH_MS = 4;
 
+/** Between looks at whether the app has started, growing after each time its module scripts are put in again. */
+const RETRY_DELAYS_MS = [2000, 4000, 8000, 15_000, 30_000];
+
 const READABLE = `(function () {
   var script = document.currentScript;
   var holder = script && script.previousElementSibling;
   var started = false;
+  var modules = [];
+  var failed = false;
+  var tries = 0;
   if (!holder || holder.tagName !== "NOSCRIPT") return;
+  function copyOf(element) {
+    var copy = document.createElement(element.localName);
+    Array.prototype.forEach.call(element.attributes, function (attribute) {
+      copy.setAttribute(attribute.name, attribute.value);
+    });
+    if (copy.localName === "script") {
+      copy.nonce = script.nonce;
+      copy.textContent = element.textContent;
+      if (copy.type === "module") {
+        copy.addEventListener("error", function () {
+          failed = true;
+        });
+      }
+    }
+    return copy;
+  }
   function start() {
     if (started) return;
     started = true;
@@ -37,18 +67,12 @@ const READABLE = `(function () {
     var scripts = parsed.content.querySelector("template");
     holder.textContent = "";
     if (!scripts) return;
-    var copies = Array.prototype.map.call(scripts.content.children, function (element) {
-      var copy = document.createElement(element.localName);
-      Array.prototype.forEach.call(element.attributes, function (attribute) {
-        copy.setAttribute(attribute.name, attribute.value);
-      });
-      if (copy.localName === "script") {
-        copy.nonce = script.nonce;
-        copy.textContent = element.textContent;
-      }
-      return copy;
+    var elements = Array.prototype.slice.call(scripts.content.children);
+    modules = elements.filter(function (element) {
+      return element.localName === "script" && element.getAttribute("type") === "module";
     });
-    appendFrom(copies, 0, began);
+    appendFrom(elements.map(copyOf), 0, began);
+    watch();
   }
   function appendFrom(copies, next, batchStart) {
     while (next < copies.length) {
@@ -61,6 +85,25 @@ const READABLE = `(function () {
         return;
       }
     }
+  }
+  function watch() {
+    if (!("noModule" in script)) return;
+    var delays = ${JSON.stringify(RETRY_DELAYS_MS)};
+    var timer = setTimeout(look, delays[Math.min(tries, delays.length - 1)]);
+    function look() {
+      clearTimeout(timer);
+      window.removeEventListener("online", look);
+      if (window.${APP_STARTED_GLOBAL}) return;
+      if (failed || window.__remixRouteModules) {
+        failed = false;
+        tries += 1;
+        modules.forEach(function (element) {
+          holder.appendChild(copyOf(element));
+        });
+      }
+      watch();
+    }
+    window.addEventListener("online", look);
   }
   var paintTiming = window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).indexOf("paint") >= 0;
   if (document.visibilityState !== "visible") {

@@ -1,4 +1,5 @@
 import type { Socket } from "socket.io-client";
+import { retryingImport } from "~/lib/browser/retrying-import";
 import { RECONNECTION, type ClientToServerEvents, type RealtimeNamespace, type ServerToClientEvents } from "./events";
 import { openPlainSocket, type PlainSocket } from "./plain-socket";
 
@@ -31,7 +32,8 @@ export function connectRealtime(namespace: RealtimeNamespace): RealtimeConnectio
 
   const openSocketIo = () => {
     plain = null;
-    void import("socket.io-client").then(({ io }) => {
+    // Fetched again after a cut: without it, nothing live reaches the page.
+    void retryingImport(() => import("socket.io-client")).then(({ io }) => {
       if (closed) return;
       const opened: RealtimeSocket = io(namespace, { withCredentials: true, transports: ["websocket", "polling"], ...RECONNECTION });
       socket = opened;

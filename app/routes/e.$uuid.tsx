@@ -5,6 +5,7 @@ import * as rendered from "~/components/event/event-views-ssr.server";
 import { FormMessages } from "~/components/ui/field";
 import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { retryingImport } from "~/lib/browser/retrying-import";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
 import { eventPageAction, eventPageLoader } from "~/services/events/event-page-route.server";
 import type { EventFormReply } from "~/services/events/event-page.server";
@@ -50,18 +51,22 @@ export const action = eventPageAction;
  * Each view of the page (the organiser's, the largest; the contributor's; the recipient's; the
  * public one) is rendered in full by the server, and loaded in the browser only for whoever sees it:
  * React hydrates it once its chunk arrives; until then it is the server's HTML, whose forms work as
- * they do without JavaScript (and a press on the contribution form is held, see early-press.ts).
+ * they do without JavaScript (and a press on the contribution form is held, see
+ * early-uploads.server.ts). A chunk cut off by the link is fetched again (retrying-import.ts): a
+ * failed import would otherwise put the error page where the view was.
  */
 const EventCreatorView =
-  rendered.EventCreatorView ?? lazy(() => import("~/components/event/event-creator-view").then((m) => ({ default: m.EventCreatorView })));
+  rendered.EventCreatorView ??
+  lazy(() => retryingImport(() => import("~/components/event/event-creator-view")).then((m) => ({ default: m.EventCreatorView })));
 const EventContributorView =
   rendered.EventContributorView ??
-  lazy(() => import("~/components/event/event-contributor-view").then((m) => ({ default: m.EventContributorView })));
+  lazy(() => retryingImport(() => import("~/components/event/event-contributor-view")).then((m) => ({ default: m.EventContributorView })));
 const EventAudienceView =
   rendered.EventAudienceView ??
-  lazy(() => import("~/components/event/event-audience-view").then((m) => ({ default: m.EventAudienceView })));
+  lazy(() => retryingImport(() => import("~/components/event/event-audience-view")).then((m) => ({ default: m.EventAudienceView })));
 const EventPublicView =
-  rendered.EventPublicView ?? lazy(() => import("~/components/event/event-public-view").then((m) => ({ default: m.EventPublicView })));
+  rendered.EventPublicView ??
+  lazy(() => retryingImport(() => import("~/components/event/event-public-view")).then((m) => ({ default: m.EventPublicView })));
 
 export default function EventPage() {
   const { page, takenDown } = useLoaderData<typeof loader>();

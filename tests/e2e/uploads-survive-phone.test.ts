@@ -175,6 +175,45 @@ describe.skipIf(!chromiumPath)("uploads that outlive the page, on a phone", () =
     await context.close();
   }, 240_000);
 
+  test("a file the page's early uploader was sending, the app's scripts never having come, goes on from the server's offset when the link is opened again", async () => {
+    const event = await createTestEvent(await createUser());
+    const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    const page = await newThrottledPage(context);
+    // On this visit the app's scripts never arrive: the press is held, then sent by the early uploader.
+    await page.route(/\/build\/.*\.js$/, () => new Promise<void>(() => {}));
+    await page.goto(`/e/${event.uuid}`, { waitUntil: "commit" });
+    await page.getByLabel("Your name").fill("Noor");
+    await page.getByLabel("Photos and videos").setInputFiles(clip);
+    await page.getByRole("button", { name: "Upload" }).click();
+    const card = page.locator(".upload-item").filter({ hasText: "long-hello.mp4" });
+    await expect
+      .poll(async () => Number(/(\d+)%/.exec((await card.textContent()) ?? "")?.[1] ?? 0), { timeout: 90_000, interval: 500 })
+      .toBeGreaterThanOrEqual(30);
+    expect(await page.locator("form.contribution-form[data-ready]").count()).toBe(0);
+    expect(await keptNames(page)).toEqual(["long-hello.mp4"]);
+    const pushed = Number(await card.locator("progress").getAttribute("value"));
+    await page.close();
+
+    // Opened again, with its scripts: the app sends on the kept file, on the upload the early uploader began.
+    const secondVisit: { method: string; offset: number }[] = [];
+    const again = await newThrottledPage(context, 3200);
+    again.on("request", (request) => {
+      if (uploadPath(request)) secondVisit.push({ method: request.method(), offset: Number(request.headers()["upload-offset"] ?? -1) });
+    });
+    await again.goto(`/e/${event.uuid}`);
+    await again.getByText("Sending the file you picked earlier").waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => originalsOf(event), { timeout: 60_000 })
+      .toEqual([{ name: "long-hello.mp4", by: "Noor", sha: await sha256File(clip) }]);
+    expect(secondVisit.filter((r) => r.method === "POST")).toEqual([]);
+    const resumedAt = secondVisit.find((r) => r.method === "PATCH")!.offset;
+    expect(resumedAt).toBeGreaterThan(0);
+    expect(pushed - resumedAt).toBeLessThanOrEqual(FIRST_CHUNK_BYTES);
+    await expect.poll(() => keptNames(again)).toEqual([]);
+    await context.close();
+  }, 240_000);
+
   test("Cancel on a file sent on from an earlier visit stops it and frees it", async () => {
     const event = await createTestEvent(await createUser());
     const context = await e2e.browser.newContext({ baseURL: e2e.server.url, viewport: PHONE });

@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { warmUploadModules } from "~/components/media/contribution-form";
 import { OfflineIcon } from "~/components/ui/icons";
+import { retryingImport } from "~/lib/browser/retrying-import";
 
 function onConnectionChange(changed: () => void) {
   window.addEventListener("online", changed);
@@ -25,10 +26,9 @@ const useOnline = () =>
  */
 export function useKeptForOffline() {
   useEffect(() => {
+    // Its chunk is fetched again after a cut: the copy it keeps is what opens the page on a link that fails.
     const keep = () =>
-      void import("~/lib/browser/offline-page")
-        .then((offline) => offline.keepPageOffline(warmUploadModules))
-        .catch((error: unknown) => console.warn("This page could not be kept for use offline:", error));
+      void retryingImport(() => import("~/lib/browser/offline-page")).then((offline) => offline.keepPageOffline(warmUploadModules));
     if (document.readyState === "complete") return keep();
     window.addEventListener("load", keep, { once: true });
     return () => window.removeEventListener("load", keep);

@@ -1,9 +1,11 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { VideoIcon } from "~/components/ui/icons";
+import { retryingImport } from "~/lib/browser/retrying-import";
 import type { RecorderProps } from "./clip-recorder-session";
 
-// The camera part loads when "Record a clip" is pressed: most contributors pick files instead.
-const ClipRecorderSession = lazy(() => import("./clip-recorder-session"));
+// The camera part loads when "Record a clip" is pressed: most contributors pick files instead. A load
+// cut off by the link is tried again ("Opening your camera…" meanwhile) rather than failing the page.
+const ClipRecorderSession = lazy(() => retryingImport(() => import("./clip-recorder-session")));
 
 /** Records a clip with the phone's camera (MediaRecorder), as an alternative to picking a file. */
 export function ClipRecorder(props: RecorderProps) {

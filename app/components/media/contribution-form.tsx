@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useNonce } from "~/components/nonce";
+import { retryingModule } from "~/lib/browser/retrying-import";
 import { hasUnfinishedUploads } from "~/lib/browser/upload-store";
 import { ClipRecorder } from "./clip-recorder";
-import { EARLY_PRESS_SCRIPT } from "./early-press";
+import { EARLY_TAKE_OVER_MS, earlyUploads } from "./early-uploads";
+import { EARLY_UPLOADS_SCRIPT } from "./early-uploads.server";
 import type { SentWords, UploadContext } from "./sending-files";
 import type * as UploadListModule from "./upload-list";
 
@@ -25,15 +27,8 @@ const formatBytes = (bytes: number) =>
       ? `${Math.round(bytes / 1024 ** 2)} MB`
       : `${Math.round(bytes / 1024)} KB`;
 
-let uploadList: Promise<typeof UploadListModule> | null = null;
-/** The uploads and their list (upload-list.tsx), fetched once; a failed fetch is tried again next time. */
-function loadUploadList() {
-  uploadList ??= import("./upload-list").catch((error: unknown) => {
-    uploadList = null;
-    throw error;
-  });
-  return uploadList;
-}
+/** The uploads and their list (upload-list.tsx), fetched once, and again after a cut until they arrive. */
+const loadUploadList = retryingModule(() => import("./upload-list"));
 
 /**
  * Fetches all that sending a file needs before any is picked, once the page has been kept for use
@@ -41,69 +36,71 @@ function loadUploadList() {
  */
 export const warmUploadModules = () => loadUploadList().then((list) => list.warmUploads());
 
+/** What the form's fields say now. */
+function wordsOf(form: HTMLFormElement): SentWords {
+  const field = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? "";
+  return { contributorName: field("contributorName"), caption: field("caption") };
+}
+
 /**
  * The uploads and their list load when first needed: when the file input is pressed, with the first
  * file sent (picked, recorded or held from an early press), or as the page opens when an earlier visit
  * left uploads unfinished (to send on, or to list for picking again). Files sent before it has loaded
- * wait for it; should it fail to load, the form says so, and it is tried again on Retry, at the next
- * file, or when the browser is back online.
+ * wait for it, the form saying it is getting ready; a load cut off by the link is tried again by
+ * itself, and should the files still wait after EARLY_TAKE_OVER_MS, the page's early uploader
+ * (early-uploads.server.ts) sends them instead, with its own cards.
  */
-function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUuid" | "purpose">) {
+function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUuid" | "purpose">, form: RefObject<HTMLFormElement>) {
   const [list, setList] = useState<typeof UploadListModule | null>(null);
-  /** Whether files wait for it to load, and how many wait for a load that failed. */
+  /** Whether files wait for it to load. */
   const [pending, setPending] = useState(false);
-  const [stranded, setStranded] = useState(0);
   const add = useRef<UploadListModule.AddFiles | null>(null);
   const waiting = useRef<Array<Parameters<UploadListModule.AddFiles>>>([]);
+  const handOver = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const load = useCallback(() => {
-    setStranded(0);
-    setPending(waiting.current.length > 0);
     const loading = loadUploadList();
-    loading.then(setList, () => {
-      setPending(false);
-      setStranded(waiting.current.reduce((count, [files]) => count + files.length, 0));
-    });
+    void loading.then(setList);
     return loading;
   }, []);
 
   useEffect(() => {
-    if (hasUnfinishedUploads(eventUuid, purpose)) void load().catch(() => undefined);
+    if (hasUnfinishedUploads(eventUuid, purpose)) void load();
   }, [eventUuid, purpose, load]);
-
-  useEffect(() => {
-    if (!stranded) return;
-    const retry = () => void load().catch(() => undefined);
-    window.addEventListener("online", retry);
-    return () => window.removeEventListener("online", retry);
-  }, [stranded, load]);
+  useEffect(() => () => clearTimeout(handOver.current), []);
 
   const onReady = useCallback((ready: UploadListModule.AddFiles) => {
     add.current = ready;
+    clearTimeout(handOver.current);
     setPending(false);
     for (const [files, words] of waiting.current.splice(0)) void ready(files, words);
   }, []);
+
+  /** What still waits goes to the early uploader, which sends it without what the app could not load. */
+  const handToEarlyUploader = useCallback(() => {
+    const early = earlyUploads();
+    const element = form.current;
+    if (add.current || !early || !element) return;
+    for (const [files, words] of waiting.current.splice(0)) early.send(element, files, words ?? wordsOf(element));
+    setPending(false);
+  }, [form]);
 
   const send = useCallback(
     (files: File[], words?: SentWords) => {
       if (add.current) return void add.current(files, words);
       waiting.current.push([files, words]);
-      void load().catch(() => undefined);
+      setPending(true);
+      void load();
+      clearTimeout(handOver.current);
+      handOver.current = setTimeout(handToEarlyUploader, EARLY_TAKE_OVER_MS);
     },
-    [load],
+    [load, handToEarlyUploader],
   );
 
   /** While the person picks their files, what sends them loads. */
-  const prefetch = useCallback(
-    () =>
-      void load().then(
-        (loaded) => loaded.warmUploads(),
-        () => undefined,
-      ),
-    [load],
-  );
+  const prefetch = useCallback(() => void load().then((loaded) => loaded.warmUploads()), [load]);
 
-  return { UploadList: list?.UploadList ?? null, onReady, send, prefetch, pending, stranded, retry: load };
+  return { UploadList: list?.UploadList ?? null, onReady, send, prefetch, pending };
 }
 
 /**
@@ -111,7 +108,8 @@ function useUploadsOnDemand({ eventUuid, purpose }: Pick<UploadContext, "eventUu
  * that works without JavaScript; with it, files go up in resumable chunks with
  * progress, retry and cancel, and a clip can be recorded in the page. Files are kept
  * in the browser until sent, so a closed page sends them on when opened again; a press
- * before the page's script started is held and sent the same way (early-press.ts).
+ * before the page's script started is held and sent the same way, or by the page's early uploader
+ * should the app not start (early-uploads.server.ts).
  */
 export function ContributionForm(props: {
   eventUuid: string;
@@ -129,33 +127,27 @@ export function ContributionForm(props: {
   const [name, setName] = useState(props.defaultName ?? "");
   const [caption, setCaption] = useState("");
   const purpose = props.purpose ?? "contribution";
-  const uploads = useUploadsOnDemand({ eventUuid: props.eventUuid, purpose });
-  const nonce = useNonce();
   const form = useRef<HTMLFormElement>(null);
+  const uploads = useUploadsOnDemand({ eventUuid: props.eventUuid, purpose }, form);
+  const nonce = useNonce();
   // What was typed before the app started is taken over as it hydrates: the inputs are React's from
   // then on, and its first render would put back the empty values it started with.
   const typedEarly = useRef<SentWords | undefined>(undefined);
   useEffect(() => {
     const element = form.current;
     if (element) {
-      const field = (name: string) => (element.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? "";
-      typedEarly.current = { contributorName: field("contributorName"), caption: field("caption") };
+      typedEarly.current = wordsOf(element);
       setName(typedEarly.current.contributorName);
       setCaption(typedEarly.current.caption);
     }
     setHydrated(true);
   }, []);
 
-  // Once the app runs (the form then says data-ready), the files of a press it held are sent.
+  // Once the app runs (the form then says data-ready), it sends the presses the early uploader held.
   const { send } = uploads;
   useEffect(() => {
-    const element = form.current;
-    if (!hydrated || !element?.hasAttribute("data-waiting")) return;
-    element.removeAttribute("data-waiting");
-    const input = element.elements.namedItem("file") as HTMLInputElement;
-    const held = Array.from(input.files ?? []);
-    input.value = "";
-    if (held.length) send(held, typedEarly.current);
+    if (!hydrated) return;
+    for (const press of earlyUploads()?.claim() ?? []) send(press.files, press.words);
   }, [hydrated, send]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -171,6 +163,8 @@ export function ContributionForm(props: {
   const { limits } = props;
   return (
     <>
+      {/* Before the form, so a press is held however early it comes. The browser's copy has no text for it (the module is server-only). */}
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_UPLOADS_SCRIPT ?? "" }} />
       <form
         ref={form}
         method="post"
@@ -180,6 +174,8 @@ export function ContributionForm(props: {
         data-ready={hydrated ? "" : undefined}
         // Files sent before the uploads have loaded: the form says it is getting ready, as for an early press.
         data-waiting={uploads.pending ? "" : undefined}
+        data-early-uploads=""
+        data-event={props.eventUuid}
         className="contribution-form"
       >
         {props.invite ? <input type="hidden" name="invite" value={props.invite} /> : null}
@@ -229,17 +225,8 @@ export function ContributionForm(props: {
           {hydrated ? <ClipRecorder maxSeconds={Math.min(limits.maxClipSeconds, 180)} onRecorded={(file) => send([file])} /> : null}
         </div>
 
-        {uploads.stranded ? (
-          <div className="form-note" role="alert">
-            <p className="field-error">
-              We couldn't start sending {uploads.stranded === 1 ? "this file" : `these ${uploads.stranded} files`}. Check your connection
-              and press Retry.
-            </p>
-            <button type="button" className="button button--secondary" onClick={() => void uploads.retry().catch(() => undefined)}>
-              Retry
-            </button>
-          </div>
-        ) : null}
+        {/* The early uploader's cards: React never writes inside it, so what the script puts there stays. */}
+        <div className="early-uploads" data-early-uploads-list="" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: "" }} />
 
         {uploads.UploadList ? (
           <uploads.UploadList
@@ -256,7 +243,6 @@ export function ContributionForm(props: {
           />
         ) : null}
       </form>
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_PRESS_SCRIPT }} />
     </>
   );
 }

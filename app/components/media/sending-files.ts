@@ -38,6 +38,9 @@ export function useSendingFiles(): SendingFiles {
   return sending;
 }
 
+/** The Web Lock held while a file is sent, by the app or the page's early uploader (early-uploads.server.ts). */
+export const UPLOAD_LOCK_PREFIX = "chorus-upload:";
+
 /**
  * Holds a lock named after an upload while this tab sends it (Web Locks, where the browser has
  * them), so a second tab of the same page does not send the same kept file at the same time.
@@ -47,7 +50,7 @@ export function holdUploadLock(fingerprint: string): Promise<(() => void) | null
   if (typeof navigator === "undefined" || !navigator.locks) return Promise.resolve(() => {});
   return new Promise((resolve) => {
     void navigator.locks
-      .request(`chorus-upload:${fingerprint}`, { ifAvailable: true }, (lock) => {
+      .request(`${UPLOAD_LOCK_PREFIX}${fingerprint}`, { ifAvailable: true }, (lock) => {
         if (!lock) return resolve(null);
         return new Promise<void>((release) => resolve(() => release()));
       })

@@ -1,5 +1,6 @@
 import { Upload, type DetailedError } from "tus-js-client";
 import { chunkSizeAfterFailure, FIRST_CHUNK_BYTES, nextChunkSize } from "~/lib/browser/upload-chunk-size";
+import { UPLOAD_ENDPOINT, uploadFingerprint } from "~/lib/browser/upload-fingerprint";
 import { fileSignature, refusalForHead, SIGNATURE_BYTES } from "~/media/file-signature";
 
 // What a picked file needs on its way up and the page does not need before: the resumable upload
@@ -9,7 +10,6 @@ import { fileSignature, refusalForHead, SIGNATURE_BYTES } from "~/media/file-sig
 
 export { downscalePhoto } from "~/lib/browser/downscale-photo";
 
-const UPLOAD_ENDPOINT = "/uploads/tus";
 /** Retry for about ten minutes of bad signal before calling an upload failed. */
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000, 60_000];
 
@@ -53,6 +53,7 @@ export function createUpload(file: File, metadata: Record<string, string>, event
   let chunkStarted = 0;
   const upload: Upload = new Upload(file, {
     endpoint: UPLOAD_ENDPOINT,
+    fingerprint: (picked) => Promise.resolve(uploadFingerprint(picked as File)),
     chunkSize: FIRST_CHUNK_BYTES,
     retryDelays: RETRY_DELAYS,
     removeFingerprintOnSuccess: true,

@@ -118,6 +118,7 @@ export function UploadList({ context, onReady }: { context: UploadContext; onRea
                   <progress max={Math.max(item.size, 1)} value={item.bytesSent} aria-label={`Progress of ${item.name}`} />
                 )}
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
+                {item.alreadySent ? <p className="field-hint">You sent this file earlier: it is not sent again.</p> : null}
                 {item.error ? <p className="field-error">{item.error}</p> : null}
                 <div className="row">
                   {item.state === "failed" ? (

@@ -1,3 +1,4 @@
+import { retryingModule } from "~/lib/browser/retrying-import";
 import type * as UploadClient from "./upload-client";
 
 // What sending a file needs beyond the uploads and their list (upload-list.tsx): fetched when first
@@ -11,12 +12,8 @@ export type UploadClientModule = typeof UploadClient;
  */
 export const keptFilesModule = () => import("~/lib/browser/kept-files");
 
-let uploader: Promise<UploadClientModule> | null = null;
-/** The upload client (upload-client.ts), fetched once; a failed fetch is tried again next time. */
-export function loadUploader() {
-  uploader ??= import("./upload-client").catch((error: unknown) => {
-    uploader = null;
-    throw error;
-  });
-  return uploader;
-}
+/**
+ * The upload client (upload-client.ts), fetched once, and again after a cut until it arrives
+ * (retrying-import.ts); `onWaiting` hears of each failed try, for the file's card to say it waits for signal.
+ */
+export const loadUploader = retryingModule(() => import("./upload-client"));

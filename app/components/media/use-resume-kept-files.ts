@@ -45,10 +45,11 @@ export function useResumeKeptFiles(
         sending.picked.set(id, file);
         sending.keptIds.set(id, entry.fingerprint);
         append({ ...preparingItem(id, file), resumed: true });
-        const client = await loadUploader().catch(() => null);
-        if (!client) {
-          patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry.", retryable: true });
-          continue;
+        // On a link that cuts the upload client off, it is fetched again; the card waits for signal.
+        const client = await loadUploader(() => patch(id, { state: "paused" }));
+        if (gone) {
+          sending.locks.delete(entry.fingerprint);
+          return unlock();
         }
         await start(id, file, client, { contributorName: entry.contributorName, caption: entry.caption }, entry);
       }

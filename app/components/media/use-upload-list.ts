@@ -16,6 +16,8 @@ export interface UploadItem {
   resumed?: boolean;
   /** Stopped by the network, not by the server: tried again by itself when the browser is back online. */
   retryable?: boolean;
+  /** Picked again after this browser had sent it: shown as sent, and not sent twice. */
+  alreadySent?: boolean;
 }
 
 export const newItemId = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -47,10 +49,12 @@ export function useUploadList() {
     setItems((list) => list.map((item) => (item.id === id ? change(item) : item)));
   }, []);
   const patch = useCallback((id: string, changes: Partial<UploadItem>) => update(id, (item) => ({ ...item, ...changes })), [update]);
+  /** Takes item `id` off the list: a second card for a file the list shows already. */
+  const remove = useCallback((id: string) => setItems((list) => list.filter((item) => item.id !== id)), []);
 
   const totalBytes = items.filter(counted).reduce((sum, i) => sum + i.size, 0);
   const sentBytes = items.filter(counted).reduce((sum, i) => sum + i.bytesSent, 0);
-  return { items, interrupted, setInterrupted, append, update, patch, overall: totalBytes ? sentBytes / totalBytes : 0 };
+  return { items, interrupted, setInterrupted, append, update, patch, remove, overall: totalBytes ? sentBytes / totalBytes : 0 };
 }
 
 export type UploadListState = ReturnType<typeof useUploadList>;

@@ -1,6 +1,8 @@
 import { useCallback, useRef } from "react";
 import type { KeptFile } from "~/lib/browser/kept-files";
-import { forgetUpload, saveUpload, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
+import { uploadFingerprint } from "~/lib/browser/upload-fingerprint";
+import { forgetUpload, saveUpload, sentBefore, uploadToken, type StoredUpload } from "~/lib/browser/upload-store";
+import { earlyUploads } from "./early-uploads";
 import { holdUploadLock, useSendingFiles, type SentWords, type UploadContext } from "./sending-files";
 import { keptFilesModule, loadUploader, type UploadClientModule } from "./upload-modules";
 import { usePauseWhileOffline } from "./use-pause-while-offline";
@@ -16,15 +18,20 @@ import { newItemId, preparingItem, useUploadList, type UploadItem } from "./use-
  */
 export function useUploads(context: UploadContext) {
   const list = useUploadList();
-  const { patch, update, append, setInterrupted } = list;
+  const { patch, update, append, remove, setInterrupted } = list;
   const sending = useSendingFiles();
   const contextRef = useRef(context);
   contextRef.current = context;
+  const itemsNow = useRef(list.items);
+  itemsNow.current = list.items;
 
   const persist = useCallback(
-    (item: UploadItem, fingerprint: string, state: StoredUpload["state"]) =>
+    (item: UploadItem, fingerprint: string, state: StoredUpload["state"]) => {
+      const picked = sending.picked.get(item.id);
+      const pickedFingerprint = picked ? uploadFingerprint(picked) : fingerprint;
       saveUpload({
         fingerprint,
+        ...(pickedFingerprint !== fingerprint ? { pickedFingerprint } : {}),
         eventUuid: contextRef.current.eventUuid,
         name: item.name,
         size: item.size,
@@ -36,7 +43,8 @@ export function useUploads(context: UploadContext) {
         error: item.error,
         notKept: sending.notKept.get(fingerprint),
         updatedAt: Date.now(),
-      }),
+      });
+    },
     [sending],
   );
 
@@ -94,10 +102,21 @@ export function useUploads(context: UploadContext) {
         },
       );
       const fingerprint = await client.fingerprintOf(upload, file);
+      // A file picked again while this page sends it on from an earlier visit: its card is there already.
+      if (!kept && sending.locks.has(fingerprint)) {
+        sending.picked.delete(id);
+        return remove(id);
+      }
       sending.uploads.set(id, { upload, file, fingerprint });
       if (!sending.locks.has(fingerprint)) {
         const unlock = await holdUploadLock(fingerprint);
         if (unlock) sending.locks.set(fingerprint, unlock);
+      }
+      // Sent meanwhile (by another tab, or the page's early uploader): nothing is sent twice.
+      if (sentBefore(ctx.eventUuid, ctx.purpose, fingerprint)) {
+        sending.uploads.delete(id);
+        release(fingerprint);
+        return patch(id, { state: "done", bytesSent: file.size, alreadySent: true });
       }
       const previous = await upload.findPreviousUploads();
       if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
@@ -121,21 +140,17 @@ export function useUploads(context: UploadContext) {
       }
       upload.start();
     },
-    [patch, update, release, persist, sending, setInterrupted],
+    [patch, update, remove, release, persist, sending, setInterrupted],
   );
 
   /**
    * Checks a picked file, shrinks a large photo and starts its upload. The upload client (with the
-   * shrinking) loads with the first file, not with the page; on a link that drops it, the file fails
-   * with a Retry that loads it again.
+   * shrinking) loads with the first file, not with the page; on a link that cuts it off, it is fetched
+   * again by itself, the card saying it waits for signal meanwhile.
    */
   const prepare = useCallback(
     async (id: string, original: File, words?: SentWords) => {
-      const client = await loadUploader().catch(() => null);
-      if (!client) {
-        patch(id, { state: "failed", error: "We couldn't start this upload. Check your connection and press Retry.", retryable: true });
-        return;
-      }
+      const client = await loadUploader(() => patch(id, { state: "paused" }));
       const { refusal, signature } = await client.judgeFirstBytes(original);
       if (refusal) {
         patch(id, { state: "refused", error: refusal.message });
@@ -151,19 +166,6 @@ export function useUploads(context: UploadContext) {
       await start(id, file, client, words);
     },
     [patch, start],
-  );
-
-  /** Sends files picked or recorded; `words` stand for the form's when it has not caught up with them yet. */
-  const add = useCallback(
-    async (files: File[], words?: SentWords) => {
-      for (const original of files) {
-        const id = newItemId();
-        sending.picked.set(id, original);
-        append(preparingItem(id, original));
-        await prepare(id, original, words);
-      }
-    },
-    [prepare, sending, append],
   );
 
   useResumeKeptFiles(context, list, sending, start);
@@ -183,6 +185,48 @@ export function useUploads(context: UploadContext) {
       void prepare(id, original);
     },
     [patch, prepare, sending],
+  );
+
+  /**
+   * The item already listed for a file picked again, if any: picked twice, sent on from an earlier
+   * visit, or sent by the page's early uploader (which shows its own card). One that failed is tried again.
+   */
+  const listedAlready = useCallback(
+    (picked: string) => {
+      if (earlyUploads()?.has(picked)) return true;
+      for (const [id, file] of sending.picked) {
+        if (uploadFingerprint(file) !== picked) continue;
+        const item = itemsNow.current.find((i) => i.id === id);
+        if (item?.state === "cancelled" || item?.state === "refused") continue;
+        if (item?.state === "failed") retry(id);
+        return true;
+      }
+      return false;
+    },
+    [sending, retry],
+  );
+
+  /**
+   * Sends files picked or recorded; `words` stand for the form's when it has not caught up with them
+   * yet. A file this page lists already is not added twice, and one this browser has sent to this
+   * form before is shown as sent, not sent again.
+   */
+  const add = useCallback(
+    async (files: File[], words?: SentWords) => {
+      for (const original of files) {
+        const picked = uploadFingerprint(original);
+        if (listedAlready(picked)) continue;
+        const id = newItemId();
+        sending.picked.set(id, original);
+        append(preparingItem(id, original));
+        if (sentBefore(contextRef.current.eventUuid, contextRef.current.purpose, picked)) {
+          patch(id, { state: "done", bytesSent: original.size, alreadySent: true });
+          continue;
+        }
+        await prepare(id, original, words);
+      }
+    },
+    [prepare, sending, append, patch, listedAlready],
   );
 
   usePauseWhileOffline(list.items, patch, sending, retry);

@@ -2,15 +2,20 @@ import { Link } from "@remix-run/react";
 import { lazy, Suspense } from "react";
 import { MusicIcon } from "~/components/ui/icons";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
+import { retryingImport } from "~/lib/browser/retrying-import";
 import type { NotificationPayload } from "~/realtime/events";
 import { AccountMenu } from "./account-menu";
 import { MobileMenu } from "./mobile-menu";
 import * as rendered from "./notifications-menu-ssr.server";
 import type { ShellProps } from "./shell-types";
 
-/** Only for someone signed in: rendered in full by the server, hydrated once its chunk arrives. */
+/**
+ * Only for someone signed in: rendered in full by the server, hydrated once its chunk arrives (fetched
+ * again after a cut: a failed import would put the error page where the page was).
+ */
 const NotificationsMenu =
-  rendered.NotificationsMenu ?? lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
+  rendered.NotificationsMenu ??
+  lazy(() => retryingImport(() => import("./notifications-menu")).then((m) => ({ default: m.NotificationsMenu })));
 
 export function Header({ notifications, ...props }: ShellProps & { notifications?: NotificationPayload[] }) {
   return (

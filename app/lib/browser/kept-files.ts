@@ -3,8 +3,9 @@
 // again. Keyed by the upload's fingerprint, as the upload store (upload-store.ts) keys its entries.
 // Decision 024 says what is kept, for how long, and what happens when a file cannot be kept.
 
-const DATABASE = "chorus-files";
-const STORE = "files";
+/** The database and its store; the page's early uploader (early-uploads.server.ts) keeps files there too. */
+export const KEPT_FILES_DATABASE = "chorus-files";
+export const KEPT_FILES_STORE = "files";
 
 /** A kept file is dropped this long after it was picked, sent or not (the server drops an unfinished upload sooner). */
 const KEPT_FILE_DAYS = 7;
@@ -35,8 +36,8 @@ function request<T>(req: IDBRequest<T>) {
 function open() {
   if (typeof indexedDB === "undefined") return Promise.reject(new NotKept("this browser does not keep files for pages"));
   opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const req = indexedDB.open(DATABASE, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "fingerprint" });
+    const req = indexedDB.open(KEPT_FILES_DATABASE, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(KEPT_FILES_STORE, { keyPath: "fingerprint" });
     req.onsuccess = () => {
       const database = req.result;
       // Another tab upgrading later closes this connection; the next call opens it again.
@@ -57,8 +58,8 @@ function open() {
 
 async function transaction<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>) {
   const database = await open();
-  const tx = database.transaction(STORE, mode);
-  const result = request(work(tx.objectStore(STORE)));
+  const tx = database.transaction(KEPT_FILES_STORE, mode);
+  const result = request(work(tx.objectStore(KEPT_FILES_STORE)));
   await new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));

@@ -3,11 +3,14 @@
 // they finished, the ones that failed, and the state of those still in progress. The files
 // themselves are kept apart, in IndexedDB (kept-files.ts), under the same fingerprints.
 
-const KEY = "chorus.uploads.v1";
+/** Where it is kept in localStorage; the page's early uploader (early-uploads.server.ts) writes there too. */
+export const UPLOAD_STORE_KEY = "chorus.uploads.v1";
 
 export interface StoredUpload {
   /** tus fingerprint of the file, to offer resuming it after a reload. */
   fingerprint: string;
+  /** The fingerprint of the file as it was picked, when what was sent differs (a large photo shrunk first). */
+  pickedFingerprint?: string;
   eventUuid: string;
   name: string;
   size: number;
@@ -32,7 +35,7 @@ const empty = (): StoreShape => ({ uploadToken: null, uploads: [] });
 function read(): StoreShape {
   if (typeof window === "undefined") return empty();
   try {
-    const value = JSON.parse(window.localStorage.getItem(KEY) ?? "null") as StoreShape | null;
+    const value = JSON.parse(window.localStorage.getItem(UPLOAD_STORE_KEY) ?? "null") as StoreShape | null;
     return value && Array.isArray(value.uploads) ? value : empty();
   } catch {
     return empty();
@@ -41,7 +44,7 @@ function read(): StoreShape {
 
 function write(shape: StoreShape) {
   try {
-    window.localStorage.setItem(KEY, JSON.stringify(shape));
+    window.localStorage.setItem(UPLOAD_STORE_KEY, JSON.stringify(shape));
   } catch {
     // Private mode or a full quota: uploads still work, they just cannot be resumed after a reload.
   }
@@ -74,6 +77,15 @@ export function storedUploads(eventUuid: string, purpose?: StoredUpload["purpose
 /** Whether an earlier visit left an upload to `eventUuid` unfinished: one to send on, or to list for picking again. */
 export const hasUnfinishedUploads = (eventUuid: string, purpose: StoredUpload["purpose"]) =>
   storedUploads(eventUuid, purpose).some((u) => u.state !== "done");
+
+/**
+ * Whether this browser has already sent this file to `eventUuid`'s form, by the fingerprint of the file
+ * as picked or as sent: picked again (after a reload, say), it is not sent a second time.
+ */
+export const sentBefore = (eventUuid: string, purpose: StoredUpload["purpose"], fingerprint: string) =>
+  storedUploads(eventUuid, purpose).some(
+    (u) => u.state === "done" && (u.fingerprint === fingerprint || u.pickedFingerprint === fingerprint),
+  );
 
 export function saveUpload(upload: StoredUpload) {
   if (upload.size === 0) return;
