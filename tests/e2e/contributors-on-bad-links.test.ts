@@ -87,7 +87,9 @@ async function openForm(page: Page, path: string, reload = false) {
 
 /** Picks the contributor's photo and the clip and presses Upload: at once, or once the page has loaded. */
 async function pickAndPress(c: Contributor) {
-  if (!c.early) await c.page.waitForLoadState("load");
+  // A whole page and its scripts over this link, cut every 256 KB, with the machine's cores taken by a
+  // busy server (and, under CI, the other test files): a load can take minutes, as on a real train.
+  if (!c.early) await c.page.waitForLoadState("load", { timeout: 180_000 });
   await c.page.getByLabel("Your name").fill(c.name);
   await c.page.getByLabel("Photos and videos").setInputFiles([c.photo, clip]);
   c.pressedBeforeLoad.push(await c.page.evaluate(() => document.readyState !== "complete"));

@@ -187,7 +187,8 @@ describe("a Chorus of a paid occasion before it is paid for", () => {
     await expectPackageForAdminsOnly(await publishedChorus());
   });
 
-  test("paid by card, it plays for anyone its links reach, even where the locked page was shown before", async () => {
+  // A payment through the local service's page and its webhook's job: longer than most on a busy machine.
+  test("paid by card, it plays for anyone its links reach, even where the locked page was shown before", { timeout: 90_000 }, async () => {
     const chorus = await publishedChorus();
     // Visited twice while locked: the second visit is the page kept for the same data (decision 034).
     for (let visit = 0; visit < 2; visit++) await expectLocked(chorus, onItsWay);
