@@ -156,13 +156,15 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const log = (line: string) => options.quiet || console.log(line);
   const database: RunningDatabase = await provideDatabase({ log });
-  await migrateDatabase(database.url);
   const settings = env();
-  if (settings.ADMIN_EMAIL) {
-    const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
-    if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
-  }
-  await ensureBuiltInThemes();
+  // Under the start-up lock: web processes started together would both create the first admin.
+  await migrateDatabase(database.url, async () => {
+    if (settings.ADMIN_EMAIL) {
+      const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
+      if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
+    }
+    await ensureBuiltInThemes();
+  });
 
   await startJobQueue(database.url, settings.RUN_WORKER ? jobHandlers : undefined);
   await ensureBuiltInTracks(); // after the queue: it queues their measuring
