@@ -25,7 +25,7 @@ import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
 import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
 import { tusRequestHandler } from "~/services/uploads/tus-append.server";
-import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
+import { closeUploadLocks, createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
 import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -225,6 +225,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.closeAllConnections();
       await closed;
       await stopJobQueue();
+      await closeUploadLocks(tusServer);
       await fanOut.close();
       await closeDb();
       await database.stop();
