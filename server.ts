@@ -8,7 +8,7 @@ import compression from "compression";
 import express from "express";
 import { jobHandlers } from "~/jobs/handlers.server";
 import { startJobQueue, stopJobQueue, stopWorkingJobs } from "~/jobs/queue.server";
-import { migrateDatabase, provideDatabase, type RunningDatabase } from "~/lib/database-bootstrap.server";
+import { migrateDatabase, provideDatabase, withStartUpLock, type RunningDatabase } from "~/lib/database-bootstrap.server";
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
@@ -167,7 +167,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   await startJobQueue(database.url, settings.RUN_WORKER ? jobHandlers : undefined);
-  await ensureBuiltInTracks(); // after the queue: it queues their measuring
+  // After the queue (it queues their measuring), under the start-up lock: web processes started
+  // together each stored a lost rendition again, in the one work folder of its track, and one
+  // removed the other's copy from under it.
+  await withStartUpLock(database.url, () => ensureBuiltInTracks());
 
   const build = await loadBuild();
   const tusServer = createTusServer();

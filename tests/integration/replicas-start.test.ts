@@ -6,12 +6,15 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, expect, inject, test } from "vitest";
+import { BUILT_IN_TRACKS } from "~/domain/built-in-tracks";
 import { JOB_NAMES } from "~/jobs/catalogue";
 import { migrationsFolder } from "~/lib/database-bootstrap.server";
+import { resetEnvCache } from "~/lib/env.server";
 import { killAppProcesses, startWebProcess, startWorkerProcess } from "../support/app-processes";
 import { freePort } from "../support/global-database";
 import { makeTempDir } from "../support/media-fixtures";
 import { testDatabaseName } from "../support/test-database";
+import { startS3StandIn, type S3StandIn } from "../support/s3-stand-in";
 import { applyTestEnvironment } from "../support/test-server";
 
 // An orchestrator starts replicas together: two web processes (RUN_WORKER=false) and a worker
@@ -38,6 +41,10 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await killAppProcesses();
+  // The next test file shares this process: it must find local storage again.
+  for (const name of ["S3_BUCKET", "S3_ENDPOINT", "S3_FORCE_PATH_STYLE", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"])
+    delete process.env[name];
+  resetEnvCache();
   const left = await admin<
     { datname: string }[]
   >`select datname from pg_database where datname like ${`${testDatabaseName()}\\_replicas%`}`;
@@ -73,6 +80,14 @@ async function startThreeAtOnce(base: Record<string, string>) {
   ]);
   return started.map((outcome) => (outcome.status === "fulfilled" ? "up" : String(outcome.reason)));
 }
+
+const s3Settings = (s3: S3StandIn) => ({
+  S3_BUCKET: s3.bucket,
+  S3_ENDPOINT: s3.endpoint,
+  S3_FORCE_PATH_STYLE: "true",
+  S3_ACCESS_KEY_ID: "APPKEYID",
+  S3_SECRET_ACCESS_KEY: "app-secret",
+});
 
 const journal = async () =>
   JSON.parse(await fs.readFile(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
@@ -163,5 +178,38 @@ test(
 
     expect(await startThreeAtOnce(base)).toEqual(["up", "up", "up"]);
     expect(await schemaOf(database, base.JOB_QUEUE_SCHEMA!)).toEqual(await expectedSchema());
+  },
+);
+
+test(
+  "web processes restarted together on a bucket that lacks the built-in music all come up, and each track's file is stored in it",
+  { timeout: 180_000 },
+  async () => {
+    const database = await emptyDatabase();
+    const base = await environmentFor(database);
+    expect(await startThreeAtOnce(base)).toEqual(["up", "up", "up"]);
+    await killAppProcesses();
+    // Measured and stored, as the worker leaves them; then media moves to a new bucket.
+    const sql = postgres(urlOf(database), { max: 1, onnotice: () => {} });
+    try {
+      for (const { slug, file } of BUILT_IN_TRACKS) {
+        const { size } = await fs.stat(path.join("public", file));
+        await sql`update tracks set status = 'ready', size_bytes = ${size}, duration_seconds = 30 where slug = ${slug}`;
+      }
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    const s3 = await startS3StandIn();
+    try {
+      const inBucket = { ...base, ...s3Settings(s3) };
+      expect(await startThreeAtOnce(inBucket)).toEqual(["up", "up", "up"]);
+      const stored = s3.requests.filter((r) => r.operation === "PutObject" && r.status === 200 && r.key.startsWith("tracks/built-in/"));
+      expect(new Set(stored.map((r) => r.key))).toEqual(
+        new Set(BUILT_IN_TRACKS.map(({ slug }) => `tracks/built-in/${slug}/rendition.m4a`)),
+      );
+    } finally {
+      await killAppProcesses();
+      await s3.close();
+    }
   },
 );
