@@ -18,8 +18,6 @@ export interface LockName {
 export interface HeldLock {
   /** Lets the lock go, ending its connection; resolves once done (never rejects). */
   release(): Promise<void>;
-  /** Whether its connection was lost, which let the lock go on the server too. */
-  readonly lost: boolean;
 }
 
 const abortError = () => Object.assign(new Error("The wait for a lock was cancelled."), { name: "AbortError" });
@@ -45,13 +43,10 @@ async function connect(onLost: (error?: Error) => void) {
   return { client, isEnded: () => ended, markEnded: () => (ended = true) };
 }
 
-/** The lock held on `client`; `state.lost` turns true when the connection breaks first. */
-function heldOn(connection: Awaited<ReturnType<typeof connect>>, state: { lost: boolean }): HeldLock {
+/** The lock held on the connection, which goes with it. */
+function heldOn(connection: Awaited<ReturnType<typeof connect>>): HeldLock {
   let releasing: Promise<void> | undefined;
   return {
-    get lost() {
-      return state.lost;
-    },
     release: () =>
       (releasing ??= (async () => {
         connection.markEnded();
@@ -73,11 +68,9 @@ const say = (what: string, error?: Error) => {
  * process may take it.
  */
 export async function tryAdvisoryLock(lock: LockName, onLost?: () => void): Promise<HeldLock | null> {
-  const state = { lost: false };
   let held = false;
   const connection = await connect((error) => {
     if (!held) return;
-    state.lost = true;
     say(`the connection holding the lock on ${lock.name} was lost`, error);
     onLost?.();
   });
@@ -88,14 +81,14 @@ export async function tryAdvisoryLock(lock: LockName, onLost?: () => void): Prom
     ]);
     held = rows[0]?.locked === true && !connection.isEnded();
   } catch (error) {
-    await heldOn(connection, state).release();
+    await heldOn(connection).release();
     throw error;
   }
   if (!held) {
-    await heldOn(connection, state).release();
+    await heldOn(connection).release();
     return null;
   }
-  return heldOn(connection, state);
+  return heldOn(connection);
 }
 
 /**
@@ -107,22 +100,22 @@ export async function tryAdvisoryLock(lock: LockName, onLost?: () => void): Prom
  */
 export async function waitForAdvisoryLock(lock: LockName, signal?: AbortSignal, onLost?: () => void): Promise<HeldLock> {
   if (signal?.aborted) throw abortError();
-  const state = { lost: false };
   let held = false;
   let broke: (error: Error) => void = () => {};
   const broken = new Promise<never>((_, reject) => (broke = reject));
   broken.catch(() => {});
   const connection = await connect((error) => {
     if (!held) return broke(error ?? new Error("Connection terminated while waiting for a lock"));
-    state.lost = true;
     say(`the connection holding the lock on ${lock.name} was lost`, error);
     onLost?.();
   });
-  const lockOfIt = heldOn(connection, state);
+  const lockOfIt = heldOn(connection);
   let aborted: () => void = () => {};
   const cancelled = new Promise<never>((_, reject) => (aborted = () => reject(abortError())));
   cancelled.catch(() => {});
   signal?.addEventListener("abort", aborted, { once: true });
+  // Cancelled while the connection was being opened.
+  if (signal?.aborted) aborted();
   try {
     const { rows } = await Promise.race([connection.client.query<{ pid: number }>("select pg_backend_pid() as pid"), broken, cancelled]);
     const pid = rows[0]!.pid;

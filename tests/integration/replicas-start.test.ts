@@ -13,8 +13,8 @@ import { resetEnvCache } from "~/lib/env.server";
 import { killAppProcesses, startWebProcess, startWorkerProcess } from "../support/app-processes";
 import { freePort } from "../support/global-database";
 import { makeTempDir } from "../support/media-fixtures";
-import { testDatabaseName } from "../support/test-database";
 import { startS3StandIn, type S3StandIn } from "../support/s3-stand-in";
+import { testDatabaseName } from "../support/test-database";
 import { applyTestEnvironment } from "../support/test-server";
 
 // An orchestrator starts replicas together: two web processes (RUN_WORKER=false) and a worker
