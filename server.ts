@@ -8,7 +8,7 @@ import compression from "compression";
 import express from "express";
 import { jobHandlers } from "~/jobs/handlers.server";
 import { startJobQueue, stopJobQueue, stopWorkingJobs } from "~/jobs/queue.server";
-import { migrateDatabase, provideDatabase, type RunningDatabase } from "~/lib/database-bootstrap.server";
+import { migrateDatabase, provideDatabase, withStartUpLock, type RunningDatabase } from "~/lib/database-bootstrap.server";
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
@@ -26,7 +26,7 @@ import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
 import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
 import { tusRequestHandler } from "~/services/uploads/tus-append.server";
-import { createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
+import { closeUploadLocks, createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
 import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -159,16 +159,21 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const log = (line: string) => options.quiet || console.log(line);
   const database: RunningDatabase = await provideDatabase({ log });
-  await migrateDatabase(database.url);
   const settings = env();
-  if (settings.ADMIN_EMAIL) {
-    const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
-    if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
-  }
-  await ensureBuiltInThemes();
+  // Under the start-up lock: web processes started together would both create the first admin.
+  await migrateDatabase(database.url, async () => {
+    if (settings.ADMIN_EMAIL) {
+      const { created } = await ensureAdmin(settings.ADMIN_EMAIL, settings.ADMIN_PASSWORD);
+      if (created) log(`Created the admin account ${settings.ADMIN_EMAIL}`);
+    }
+    await ensureBuiltInThemes();
+  });
 
   await startJobQueue(database.url, settings.RUN_WORKER ? jobHandlers : undefined);
-  await ensureBuiltInTracks(); // after the queue: it queues their measuring
+  // After the queue (it queues their measuring), under the start-up lock: web processes started
+  // together each stored a lost rendition again, in the one work folder of its track, and one
+  // removed the other's copy from under it.
+  await withStartUpLock(database.url, () => ensureBuiltInTracks());
 
   const build = await loadBuild();
   const tusServer = createTusServer();
@@ -226,6 +231,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.closeAllConnections();
       await closed;
       await stopJobQueue();
+      await closeUploadLocks(tusServer);
       await fanOut.close();
       await closeDb();
       await database.stop();

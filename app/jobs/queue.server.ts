@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { withStartUpLock } from "~/lib/database-bootstrap.server";
 import { isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { db, type Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -66,14 +67,18 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
     if (isDatabaseUnavailable(error)) console.warn("job queue: the database is unavailable:", error.message);
     else console.error("job queue:", error);
   });
-  await boss.start();
-  for (const name of JOB_NAMES) {
-    const { deadLetter, keyed } = jobOptions(name);
-    const policy = keyed ? "short" : "standard";
-    await boss.createQueue(name, { name, policy, ...(deadLetter ? { deadLetter } : {}) });
-    // A queue made before it had a dead-letter queue gets it (createQueue leaves an existing one be).
-    if (deadLetter) await boss.updateQueue(name, { name, policy, deadLetter });
-  }
+  // pg-boss's schema and its migrations, then every queue, by one starting process at a time: two
+  // processes creating the same queue at once deadlock (database-bootstrap.server.ts).
+  await withStartUpLock(databaseUrl, async () => {
+    await boss.start();
+    for (const name of JOB_NAMES) {
+      const { deadLetter, keyed } = jobOptions(name);
+      const policy = keyed ? "short" : "standard";
+      await boss.createQueue(name, { name, policy, ...(deadLetter ? { deadLetter } : {}) });
+      // A queue made before it had a dead-letter queue gets it (createQueue leaves an existing one be).
+      if (deadLetter) await boss.updateQueue(name, { name, policy, deadLetter });
+    }
+  });
   state().queue = { boss, runner: null, wakeups: null };
   if (handlers) {
     const lanes: Lane[] = JOB_NAMES.map((name) => ({

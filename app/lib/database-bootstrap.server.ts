@@ -67,26 +67,40 @@ export async function startEmbeddedPostgres({ dataDir, port: setPort, defaultPor
   return { url, embedded: true, stop: () => pg.stop() };
 }
 
-/** Any number: what matters is that every process migrating takes the same lock. */
-const MIGRATION_LOCK = 72_617_001;
+/** Any number: what matters is that every process starting takes the same lock. */
+const START_UP_LOCK = 72_617_001;
 
 /**
- * Applies every pending migration in drizzle/migrations. Safe to run on every start, and from
- * several processes at once (the web server and the job worker start together): one at a time
- * under a lock, so the others find the migrations applied instead of each creating the same types
- * and tables (three of four processes migrating a new database at once failed).
+ * Runs `work` holding the database's start-up lock: the schema work every process does as it
+ * starts (migrations, the job queue's schema and queues, rows written at every start) is done by
+ * one process at a time, so processes started together find it done instead of doing it at once.
+ * Done at once it failed: three of four processes migrating a new database, and pg-boss's
+ * `createQueue` of the same queue in two processes, which deadlocks (each inserts the queue's row,
+ * then waits for the other to attach its partition); an orchestrator starts replicas together.
+ * A session lock on a connection of its own, held only while `work` runs; ending the connection
+ * releases it also when the unlock cannot be sent.
  */
-export async function migrateDatabase(url: string) {
-  // One connection: the session lock and the migrations are on it.
-  const client = postgres(url, { max: 1, onnotice: () => {} });
+export async function withStartUpLock<T>(url: string, work: (connection: postgres.Sql) => Promise<T>): Promise<T> {
+  const connection = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(client), { migrationsFolder });
+    await connection`select pg_advisory_lock(${START_UP_LOCK})`;
+    return await work(connection);
   } finally {
-    // Ending the session releases the lock too, if the unlock cannot be sent.
-    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
-    await client.end({ timeout: 5 });
+    await connection`select pg_advisory_unlock(${START_UP_LOCK})`.catch(() => {});
+    await connection.end({ timeout: 5 });
   }
+}
+
+/**
+ * Applies every pending migration in drizzle/migrations, then `afterwards` (rows every start
+ * writes: the first admin, the built-in themes), under the start-up lock. Safe to run on every
+ * start, and from several processes at once.
+ */
+export async function migrateDatabase(url: string, afterwards?: () => Promise<void>) {
+  await withStartUpLock(url, async (connection) => {
+    await migrate(drizzle(connection), { migrationsFolder });
+    await afterwards?.();
+  });
 }
 
 /** `DATABASE_URL` when set; otherwise an embedded PostgreSQL under `<DATA_DIR>/postgres`. */

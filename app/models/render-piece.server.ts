@@ -1,6 +1,6 @@
 import { renderPieces } from "drizzle/schema";
 import { and, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import type { Database, Db } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
 
 export async function findRenderPiece(db: Db, key: string) {
   const [row] = await db.select().from(renderPieces).where(eq(renderPieces.key, key)).limit(1);
@@ -56,23 +56,6 @@ export async function listRecentRenderPieceTimings(db: Db, resolution: string, l
     .orderBy(desc(renderPieces.createdAt))
     .limit(limit);
   return rows.map((row) => ({ kind: row.kind, frames: row.frames!, renderSeconds: row.renderSeconds! }));
-}
-
-/**
- * Runs `work` holding the piece's lock, a transaction-scoped advisory lock, so two processes never
- * render the same key at once; answers `held: false` at once when another holds it. The lock goes
- * with the transaction, also when its process dies.
- */
-export async function withRenderPieceLock<T>(
-  db: Database,
-  key: string,
-  work: () => Promise<T>,
-): Promise<{ held: true; value: T } | { held: false }> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${key}, 7)) as locked`);
-    if (!row?.locked) return { held: false as const };
-    return { held: true as const, value: await work() };
-  });
 }
 
 export async function touchRenderPiece(db: Db, key: string) {

@@ -5,30 +5,10 @@
 import type { PieceStore } from "./piece-store";
 import { renderSlots } from "./slots.server";
 
-/** How often a piece another process is making is looked for again. */
-const CLAIM_POLL_MS = 500;
-
 // Pieces being made in this process, by key: whoever else wants one waits for it.
 const inFlight = new Map<string, Promise<unknown>>();
 
 const abortError = () => Object.assign(new Error("The render was cancelled."), { name: "AbortError" });
-
-/** Resolves after `ms`, or rejects when `signal` aborts first. */
-function pause(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const done = () => {
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal?.addEventListener("abort", stop, { once: true });
-  });
-}
 
 /** Waits for `promise` to settle, however it ends, or rejects when `signal` aborts first. */
 function settled(promise: Promise<unknown>, signal?: AbortSignal) {
@@ -64,6 +44,7 @@ export async function pieceOnce<T>(
   },
 ): Promise<{ value: T; made: boolean }> {
   const { store, signal, lookUp, make, priority } = options;
+  const claims = store.claims;
   const run = <R>(job: () => Promise<R>) => (options.inSlot === false ? job() : renderSlots().run(job, signal, priority));
   for (;;) {
     const running = inFlight.get(key);
@@ -71,15 +52,22 @@ export async function pieceOnce<T>(
     const found = await lookUp();
     if (found !== null) return { value: found, made: false };
     if (inFlight.has(key)) continue;
-    const attempt = run(async () => {
-      // Looked up again in the slot: it may have been stored while this waited for one.
-      const inner = async () => {
-        const again = await lookUp();
-        return again !== null ? { value: again, made: false } : { value: await make(), made: true };
-      };
-      if (!store.claim) return { held: true as const, value: await inner() };
-      return store.claim(key, inner);
-    });
+    const attempt = (async () => {
+      const outcome = await run(async () => {
+        // Looked up again in the slot: it may have been stored while this waited for one.
+        const inner = async () => {
+          const again = await lookUp();
+          return again !== null ? { value: again, made: false } : { value: await make(), made: true };
+        };
+        if (!claims) return { held: true as const, value: await inner() };
+        return claims.claim(key, inner);
+      });
+      // Another process is making it: waited for with the slot given back, blocked on its claim
+      // rather than looking again and again, then looked up (made, or left to make when that
+      // process stopped). Kept in flight meanwhile, so this process waits on one connection.
+      if (!outcome.held) await claims!.waitFor(key, signal);
+      return outcome;
+    })();
     inFlight.set(key, attempt);
     try {
       const outcome = await attempt;
@@ -87,7 +75,5 @@ export async function pieceOnce<T>(
     } finally {
       inFlight.delete(key);
     }
-    // Another process is making it: its slot is given back meanwhile.
-    await pause(CLAIM_POLL_MS, signal);
   }
 }

@@ -24,10 +24,21 @@ export interface PieceStore {
    */
   put(key: string, kind: string, files: Record<string, string>, frames: number, timing?: PieceTiming): Promise<StoredPiece>;
   /**
-   * Runs `work` while no other process is making the piece; answers `held: false` at once when
-   * one is. Without it (a store of one process) the renders of this process are all there is.
+   * Keeps processes from making the same piece at once. Without it (a store of one process) the
+   * renders of this process are all there is.
    */
-  claim?<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
+  claims?: PieceClaims;
+}
+
+/** The claim a process holds on a piece while it makes it (docs/decisions/033). */
+export interface PieceClaims {
+  /** Runs `work` while no other process is making the piece; answers `held: false` at once when one is. */
+  claim<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
+  /**
+   * Resolves once no other process holds the piece's claim (it made the piece, or stopped), without
+   * asking again and again meanwhile; rejects with an AbortError when `signal` aborts first.
+   */
+  waitFor(key: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** How long a piece took to make: wall-clock seconds for its output frames at an output size. */

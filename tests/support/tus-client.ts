@@ -254,3 +254,78 @@ async function resumeOffset(base: () => string, path: string) {
 }
 
 const isWorthRetrying = (status: number) => status >= 500 || status === 409 || status === 423;
+
+/** How a PATCH sent with `patchSlowly` ended: its status, or 0 when the server dropped the connection. */
+export interface SlowPatchReply {
+  status: number;
+  offset: number | null;
+  mediaUuid: string | null;
+}
+
+/**
+ * Sends `bytes` at `offset` as a phone on a slow link does: the headers at once, then the body in
+ * `pieces` parts `pauseMs` apart (the first part after a pause too, so a server has looked at the
+ * upload before any of it arrives). Resolves however it ends: answered, or cut by the server.
+ */
+export function patchSlowly(
+  baseUrl: string,
+  path: string,
+  offset: number,
+  bytes: Uint8Array,
+  { pieces, pauseMs }: { pieces: number; pauseMs: number },
+): Promise<SlowPatchReply> {
+  return new Promise((resolve) => {
+    // A connection of its own: the server may close it.
+    const request = http.request(new URL(path, baseUrl), {
+      method: "PATCH",
+      headers: { ...PATCH_HEADERS, "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
+    });
+    let settled = false;
+    const settle = (reply: SlowPatchReply) => {
+      if (settled) return;
+      settled = true;
+      resolve(reply);
+    };
+    request.on("error", () => settle({ status: 0, offset: null, mediaUuid: null }));
+    request.on("close", () => settle({ status: 0, offset: null, mediaUuid: null }));
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => {
+        const value = (name: string) => (typeof response.headers[name] === "string" ? (response.headers[name] as string) : null);
+        const answered = value("upload-offset");
+        settle({
+          status: response.statusCode ?? 0,
+          offset: answered === null ? null : Number(answered),
+          mediaUuid: value("chorus-media-id"),
+        });
+      });
+    });
+    request.flushHeaders();
+    const size = Math.ceil(bytes.byteLength / pieces);
+    void (async () => {
+      for (let at = 0; at < bytes.byteLength && !settled && !request.destroyed; at += size) {
+        await new Promise((pause) => setTimeout(pause, pauseMs));
+        if (settled || request.destroyed) return;
+        await new Promise<void>((written) => request.write(bytes.subarray(at, at + size), () => written()));
+      }
+      if (!settled && !request.destroyed) request.end();
+    })();
+  });
+}
+
+/**
+ * Starts a PATCH of `bytes` at `offset`, sends the first `sendFirst` of them and then nothing more,
+ * keeping the connection open: a phone whose signal went while its request was being read.
+ * `closedByServer` resolves when the server ends the request; `abandon` drops it from this side.
+ */
+export function patchAndStall(baseUrl: string, path: string, offset: number, bytes: Uint8Array, sendFirst: number) {
+  const request = http.request(new URL(path, baseUrl), {
+    method: "PATCH",
+    headers: { ...PATCH_HEADERS, "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
+  });
+  request.on("error", () => {});
+  request.on("response", (response) => response.resume());
+  const closedByServer = new Promise<void>((resolve) => request.on("close", () => resolve()));
+  request.write(bytes.subarray(0, sendFirst));
+  return { closedByServer, abandon: () => request.destroy() };
+}

@@ -1,4 +1,6 @@
 import path from "node:path";
+import { tryAdvisoryLock, waitForAdvisoryLock } from "~/lib/advisory-lock.server";
+import { isDatabaseUnavailable } from "~/lib/database-errors.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import {
@@ -7,12 +9,42 @@ import {
   saveRenderPiece,
   takeUnusedRenderPieces,
   touchRenderPiece,
-  withRenderPieceLock,
 } from "~/models/render-piece.server";
-import type { PieceStore, StoredPiece } from "~/render/piece-store";
+import type { PieceClaims, PieceStore, StoredPiece } from "~/render/piece-store";
 import { storage } from "~/services/media/storage.server";
 
 const CONTENT_TYPES: Record<string, string> = { ".mp4": "video/mp4", ".mov": "video/quicktime", ".wav": "audio/wav", ".m4a": "audio/mp4" };
+
+/** The family of the pieces' locks: a piece's lock is `hashtextextended(key, 7)`, as it always was. */
+const PIECE_LOCKS = 7;
+
+/**
+ * A piece's claim is a session advisory lock on a connection of its own (advisory-lock.server.ts),
+ * held while the piece is made; it goes with the connection when the process dies. Another process
+ * wanting the piece waits for the lock blocked in PostgreSQL, with no render slot and no queries,
+ * and is let go the moment the maker is done.
+ */
+const pieceClaims: PieceClaims = {
+  async claim(key, work) {
+    const lock = await tryAdvisoryLock({ name: key, family: PIECE_LOCKS });
+    if (!lock) return { held: false };
+    try {
+      return { held: true, value: await work() };
+    } finally {
+      await lock.release();
+    }
+  },
+  async waitFor(key, signal) {
+    try {
+      const lock = await waitForAdvisoryLock({ name: key, family: PIECE_LOCKS }, signal);
+      await lock.release();
+    } catch (error) {
+      // The connection was lost while waiting (the database went away, or the session was ended):
+      // the piece is looked up again, which tells whether the database is there (decision 020).
+      if (!isDatabaseUnavailable(error)) throw error;
+    }
+  },
+};
 
 /**
  * Rendered pieces kept in storage under their key, listed in PostgreSQL, so any worker can reuse
@@ -73,9 +105,7 @@ export function storedPieces(): PieceStore & { release(): Promise<void> } {
       for (const [name, storageKey] of Object.entries(stored)) paths[name] = await local(storageKey);
       return { files: paths, frames };
     },
-    claim(key, work) {
-      return withRenderPieceLock(db(), key, work);
-    },
+    claims: pieceClaims,
     async release() {
       await Promise.all(releases.splice(0).map((release) => release().catch(() => {})));
     },

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { FileStore } from "@tus/file-store";
 import { ERRORS, EVENTS, HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";
+import { tusErrorAnswer } from "~/services/uploads/tus-endpoint.server";
 import { firstChunkCheck } from "~/services/uploads/tus-first-chunk.server";
 
 /** A chunk's body is written in writes of up to 1 MiB, not the 16 KiB a write stream defaults to. */
@@ -104,9 +105,11 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
       await lock.lock(gone.signal, async () => {
         release ??= setTimeout(() => req.destroy(new Error("the upload was resumed by another request")), lockDrainMs);
       });
-    } catch {
-      // The client left while it waited, or the lock stayed taken: tus's own answer.
-      if (!res.destroyed) res.writeHead(ERRORS.ERR_LOCK_TIMEOUT.status_code, { Connection: "close" }).end(ERRORS.ERR_LOCK_TIMEOUT.body);
+    } catch (error) {
+      // The client left while it waited, or the lock stayed taken: tus's own answer. The database
+      // that keeps the lock away: 503, which the browser tries again after (tusErrorAnswer).
+      const answer = error === ERRORS.ERR_LOCK_TIMEOUT ? ERRORS.ERR_LOCK_TIMEOUT : tusErrorAnswer(error);
+      if (!res.destroyed) res.writeHead(answer.status_code, { Connection: "close" }).end(answer.body);
       return;
     }
     let outcome: "tus" | "answered";

@@ -9,6 +9,7 @@ import { isApiError } from "~/lib/http.server";
 import { stagingInBucket } from "~/services/uploads/bucket-staging.server";
 import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
 import { uploadStagingDir, uploadStore } from "~/services/uploads/upload-expiry.server";
+import { UploadLocker } from "~/services/uploads/upload-lock.server";
 
 export const TUS_PATH = "/uploads/tus";
 
@@ -92,6 +93,8 @@ export function createTusServer() {
     path: TUS_PATH,
     // Unfinished uploads expire UPLOAD_EXPIRY_HOURS after their last chunk (the uploads-expire sweep).
     datastore: uploadStore(),
+    // One request at a time reads an upload's bytes, whichever web process it reaches (upload-lock.server.ts).
+    locker: new UploadLocker(),
     relativeLocation: true,
     respectForwardedHeaders: env().TRUST_PROXY,
     maxSize: largestUpload,
@@ -113,4 +116,9 @@ export function createTusServer() {
       return isTusAnswer(error) ? undefined : tusErrorAnswer(error);
     },
   });
+}
+
+/** Lets go of what the upload endpoint's locks hold open (its connection), as the server stops. */
+export async function closeUploadLocks(tus: Server) {
+  if (tus.options.locker instanceof UploadLocker) await tus.options.locker.close();
 }
