@@ -9,7 +9,8 @@ import { getUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { createPostcard, postcardsOfEvent } from "~/services/postcards/postcards.server";
+import { postcardsOfEvent } from "~/services/postcards/postcard-pages.server";
+import { createPostcard } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Postcards — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -48,7 +49,14 @@ export default function PostcardsPage() {
           {cards.map((card) => (
             <li key={card.id}>
               <Link to={`/e/${uuid}/postcards/${card.id}`}>{card.addressLines[0] ?? "A card with no address yet"}</Link>
-              {` — ${card.statusLabel}`}
+              {" — "}
+              <span className={card.status === "failed" ? "field-error" : undefined}>{card.statusLabel}</span>
+              {card.trackingUrl ? (
+                <>
+                  {" "}
+                  <a href={card.trackingUrl}>Track it</a>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

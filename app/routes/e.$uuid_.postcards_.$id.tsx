@@ -9,7 +9,8 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { changePostcard, checkoutPostcard, postcardPage, postcardPayloadOf } from "~/services/postcards/postcards.server";
+import { postcardPage, postcardPayloadOf } from "~/services/postcards/postcard-pages.server";
+import { changePostcard, checkoutPostcard } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Your postcard — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -71,7 +72,15 @@ export default function PostcardPage() {
       <p>
         <a href={card.previewUrls.proof}>Open the print proof (PDF, 6.25×4.25 in)</a>
       </p>
-      <p role="status">{card.statusLabel}</p>
+      <p role="status">
+        {card.statusLabel}
+        {card.trackingUrl ? (
+          <>
+            {" "}
+            <a href={card.trackingUrl}>Track it</a>
+          </>
+        ) : null}
+      </p>
       {card.failure ? <p className="form-error">{card.failure}</p> : null}
       <FormMessages formError={reply?.formError} message={saved ? "Saved. The preview shows your changes." : undefined} />
       {card.editable ? (
