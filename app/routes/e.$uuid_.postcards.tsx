@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessages } from "~/components/ui/field";
+import { RefusedPageCard } from "~/components/ui/refused-page-card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_TEMPLATES } from "~/domain/postcard";
@@ -77,5 +78,12 @@ export default function PostcardsPage() {
       </Form>
       <Link to={`/e/${uuid}`}>Back to the Chorus</Link>
     </div>
+  );
+}
+
+/** A Chorus or a card this account does not manage is "not there": the page says which, inside the shell. */
+export function ErrorBoundary() {
+  return (
+    <RefusedPageCard hint="The link may be incomplete, or you may be logged in with another account: only the organiser's account sees a Chorus's postcards." />
   );
 }

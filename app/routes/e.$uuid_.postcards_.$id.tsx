@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessages, TextAreaField } from "~/components/ui/field";
 import { PostalAddressFields } from "~/components/ui/postal-address-fields";
+import { RefusedPageCard } from "~/components/ui/refused-page-card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
@@ -134,5 +135,12 @@ export default function PostcardPage() {
       ) : null}
       <Link to={`/e/${uuid}/postcards`}>All postcards of this Chorus</Link>
     </div>
+  );
+}
+
+/** A Chorus or a card this account does not manage is "not there": the page says which, inside the shell. */
+export function ErrorBoundary() {
+  return (
+    <RefusedPageCard hint="The link may be incomplete, or you may be logged in with another account: only the organiser's account sees a Chorus's postcards." />
   );
 }

@@ -114,6 +114,28 @@ describe("a postcard draft", () => {
     expect((await client.get("/api/v2/postcards/not-a-uuid")).status).toBe(404);
   });
 
+  test("refused on someone else's Chorus, it says that Chorus is not found: the API and the pages", async () => {
+    const { client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow" })).body.data.id;
+    const stranger = (await loggedInUser(server.url)).client;
+
+    const made = await stranger.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow" });
+    expect(made.status).toBe(404);
+    expect(made.body.error).toMatchObject({ code: "NOT_FOUND", message: "There is no Chorus with this id." });
+    for (const path of [`/e/${event.uuid}/postcards`, `/e/${event.uuid}/postcards/${id}`]) {
+      const page = await stranger.raw("GET", path);
+      expect(page.status, path).toBe(404);
+      expect(await page.text(), path).toContain("There is no Chorus with this id.");
+    }
+    const started = await stranger.form(`/e/${event.uuid}/postcards`, { templateId: "meadow" });
+    expect(started.status).toBe(404);
+    expect(await started.text()).toContain("There is no Chorus with this id.");
+    // Its organiser asking for a card that is not there is told so.
+    const missing = await client.raw("GET", `/e/${event.uuid}/postcards/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("There is no such postcard.");
+  });
+
   test("templates are served one by one; an unknown one is a 404", async () => {
     const client = new TestClient(server.url);
     expect((await client.get("/api/v2/postcards/templates/poster")).body.data).toMatchObject({ id: "poster", kind: "poster", size: "4x6" });

@@ -7,11 +7,18 @@ import { notFound } from "~/lib/http.server";
 import { listPostcardsOfEvent } from "~/models/postcard.server";
 import { listCountries } from "~/services/commerce/countries.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
-import { managedPostcard, NOT_FOUND, postcardView } from "./postcards.server";
+import { managedPostcard, NO_CHORUS, NOT_FOUND, postcardView } from "./postcards.server";
 import { refreshMailing } from "./sending.server";
 
 // The organiser's postcard pages (docs/decisions/030-postcards.md): a Chorus's cards and one card's
 // design and status page, each card as the print service now reports it, in words.
+
+/** The Chorus at `/e/{uuid}` when `user` manages it; 404 "no Chorus" for anyone else. */
+async function managedEventByUuid(user: User | null, eventUuid: string | undefined) {
+  const { event, viewer } = await openEventByUuid(user, eventUuid, {});
+  if (!canManageEvent(viewer.role)) throw notFound(NO_CHORUS);
+  return event;
+}
 
 const STATUS_LABELS: Record<Postcard["status"], string> = {
   draft: "Draft: you can change it until you pay.",
@@ -50,16 +57,16 @@ const current = async (postcard: Postcard) => (await refreshMailing(postcard.id)
 
 /** The postcards page of a Chorus: its cards as they now stand, for someone who manages it (404 otherwise). */
 export async function postcardsOfEvent(user: User | null, eventUuid: string | undefined) {
-  const { event, viewer } = await openEventByUuid(user, eventUuid, {});
-  if (!canManageEvent(viewer.role)) throw notFound("There is no Chorus with this id.");
+  const event = await managedEventByUuid(user, eventUuid);
   const cards = await Promise.all((await listPostcardsOfEvent(db(), event.id)).map(current));
   return { event, cards: cards.map(labelled) };
 }
 
 /** One card's design and status page; its state at the print service is asked again on each load. */
 export async function postcardPage(user: User | null, eventUuid: string | undefined, id: string | undefined, url?: URL) {
+  const managed = await managedEventByUuid(user, eventUuid);
   const { postcard, event } = await managedPostcard(user, id);
-  if (event.uuid !== eventUuid) throw notFound(NOT_FOUND);
+  if (event.id !== managed.id) throw notFound(NOT_FOUND);
   const card = await current(postcard);
   const names = new Map(listCountries().map((c) => [c.code, c.name]));
   return {

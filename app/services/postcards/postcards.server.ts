@@ -22,6 +22,8 @@ import { fitMessage, type PostcardArt } from "./postcard-art.server";
 // until checkout, then a locked card paid through the payment adapter and sent by a job.
 
 export const NOT_FOUND = "There is no such postcard.";
+/** A Chorus the user does not manage is answered as one that is not there, whatever was asked of it. */
+export const NO_CHORUS = "There is no Chorus with this id.";
 
 const templateId = z
   .string({ error: "Choose a template." })
@@ -50,12 +52,15 @@ export const newPostcardInput = z.object({
 
 export const postcardChanges = z.object({ templateId: templateId.optional(), message: message.optional(), address: address.optional() });
 
-/** The Chorus when `user` manages it; 404 for anyone else, as if it were not there. */
-async function managedEvent(user: User | null, eventId: string) {
+/**
+ * The Chorus when `user` manages it; 404 for anyone else, as if it were not there: `message` says
+ * what was not found (the Chorus asked for by its id, or the postcard asked for by its own).
+ */
+async function managedEvent(user: User | null, eventId: string, message = NO_CHORUS) {
   const opened = await openEvent(user, eventId).catch((error: unknown) => {
-    throw error instanceof ApiError && error.status === 404 ? notFound(NOT_FOUND) : error;
+    throw error instanceof ApiError && error.status === 404 ? notFound(message) : error;
   });
-  if (!canManageEvent(opened.viewer.role)) throw notFound(NOT_FOUND);
+  if (!canManageEvent(opened.viewer.role)) throw notFound(message);
   return opened.event;
 }
 
@@ -64,7 +69,7 @@ export async function managedPostcard(user: User | null, id: string | undefined)
   if (!id || !z.uuid().safeParse(id).success) throw notFound(NOT_FOUND);
   const postcard = await findPostcard(db(), id);
   if (!postcard) throw notFound(NOT_FOUND);
-  return { postcard, event: await managedEvent(user, postcard.eventId) };
+  return { postcard, event: await managedEvent(user, postcard.eventId, NOT_FOUND) };
 }
 
 export function postcardView(postcard: Postcard) {
