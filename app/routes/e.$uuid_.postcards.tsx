@@ -66,7 +66,7 @@ export default function PostcardsPage() {
       )}
       <FormMessages formError={reply?.formError} />
       <Form method="post" className="stack">
-        <fieldset className="stack">
+        <fieldset className="event-choices">
           <legend>Start a card</legend>
           {POSTCARD_TEMPLATES.map((template, i) => (
             <label key={template.id}>

@@ -87,7 +87,7 @@ export default function PostcardPage() {
       {card.editable ? (
         <>
           <Form method="post" className="stack" noValidate>
-            <fieldset className="stack">
+            <fieldset className="event-choices">
               <legend>Front</legend>
               {POSTCARD_TEMPLATES.map((template) => (
                 <label key={template.id}>
