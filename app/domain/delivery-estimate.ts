@@ -12,7 +12,7 @@ const DAY_MS = 24 * 3600 * 1000;
 /** The day `days` business days after `from`'s day (UTC), as YYYY-MM-DD: a Friday plus one is the Monday. */
 export function addBusinessDays(from: Date, days: number): string {
   let day = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
-  for (let counted = 0; counted < days; ) {
+  for (let counted = 0; counted < days;) {
     day += DAY_MS;
     const weekday = new Date(day).getUTCDay();
     if (weekday !== 0 && weekday !== 6) counted += 1;
@@ -32,7 +32,7 @@ export function isCalendarDay(value: string): boolean {
  * which delivers a postcard in the United States within 1 to 5 business days of mailing (we say the
  * latest), and First-Class Mail International in about 8 to 10 more abroad.
  */
-export const POSTCARD_BUSINESS_DAYS = { make: 2, domestic: 5, abroad: 10 } as const;
+const POSTCARD_BUSINESS_DAYS = { make: 2, domestic: 5, abroad: 10 } as const;
 
 export function postcardDeliveryDay(takenAt: Date, country: string): string {
   const post = country === "US" ? POSTCARD_BUSINESS_DAYS.domestic : POSTCARD_BUSINESS_DAYS.abroad;
@@ -44,7 +44,7 @@ export function postcardDeliveryDay(takenAt: Date, country: string): string {
  * parcel then travels by the postage zone it was paid for (docs/decisions/029): up to 5 business days
  * in the United States, 8 to Canada and Mexico, 10 to Europe, Australia and New Zealand.
  */
-export const PARCEL_BUSINESS_DAYS = {
+const PARCEL_BUSINESS_DAYS = {
   make: { dvd: 2, keepsake: 5 } satisfies Record<MailOrderKind, number>,
   post: { US: 5, CA: 8, MX: 8 } as Readonly<Record<string, number>>,
   postElsewhere: 10,

@@ -30,16 +30,16 @@ export interface LocalFulfilmentSettings {
 }
 
 /** Where a local order says how far it got: the service's own page, as a vendor's order page or a carrier's tracking page would. */
-export const localParcelPath = (id: string) => `/local-parcels/${encodeURIComponent(id)}`;
+const localParcelPath = (id: string) => `/local-parcels/${encodeURIComponent(id)}`;
 
 /** The step a local order has reached `elapsedMs` after it was taken. */
-export function localParcelStatus(elapsedMs: number, stepMs: number): Exclude<FulfilmentStatus, "failed"> {
+function localParcelStatus(elapsedMs: number, stepMs: number): Exclude<FulfilmentStatus, "failed"> {
   const steps = stepMs > 0 ? Math.floor(elapsedMs / stepMs) : 2;
   return steps >= 2 ? "shipped" : steps >= 1 ? "printed" : "received";
 }
 
 /** The tracking number the local service gives a parcel it has posted. */
-export const localTrackingNumber = (id: string) =>
+const localTrackingNumber = (id: string) =>
   `LOCAL${id
     .replace(/[^A-Za-z0-9]/g, "")
     .slice(-12)
