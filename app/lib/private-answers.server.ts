@@ -20,8 +20,8 @@ const PRIVATE_PATHS: readonly RegExp[] = [
   // A Chorus's pages that sell something or show its organiser's work: the cart, the arrange page,
   // postcards, DVDs and books by post, the group gift card, trees.
   /^\/e\/[^/]+\/(checkout|arrange|postcards|post|gift|trees)(\/|$)/,
-  // The local payment, gift card and postcard services' pages (used when no vendor keys are set).
-  /^\/local-(payments|gift-cards|postcards)(\/|$)/,
+  // The local payment, gift card, postcard and parcel services' pages (used when no vendor keys are set).
+  /^\/local-(payments|gift-cards|postcards|parcels)(\/|$)/,
   /^\/admin(\/|$)/,
   /^\/dev\/outbox(\/|$)/,
 ];

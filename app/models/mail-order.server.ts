@@ -41,6 +41,7 @@ export type MailOrderChanges = Partial<
     | "vendorOrderId"
     | "trackingNumber"
     | "trackingUrl"
+    | "expectedDelivery"
     | "failure"
     | "amountRefunded"
   >

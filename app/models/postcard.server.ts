@@ -36,6 +36,7 @@ type PostcardFields = Partial<
     | "printId"
     | "mailingStatus"
     | "expectedDelivery"
+    | "trackingUrl"
     | "failure"
     | "paidAt"
     | "sentAt"

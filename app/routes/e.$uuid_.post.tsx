@@ -129,8 +129,14 @@ function OrderStatus({ orders }: { orders: MailOrderView[] }) {
             {order.trackingNumber ? (
               <>
                 {" "}
-                — tracking{" "}
-                {order.trackingUrl ? <a href={order.trackingUrl}>{order.trackingNumber}</a> : <strong>{order.trackingNumber}</strong>}
+                — tracking <strong>{order.trackingNumber}</strong>
+              </>
+            ) : null}
+            {order.onItsWay && (order.expectedBy || order.trackingUrl) ? (
+              <>
+                <br />
+                {order.expectedBy ? `Expected by ${order.expectedBy}. ` : null}
+                {order.trackingUrl ? <a href={order.trackingUrl}>Track it</a> : null}
               </>
             ) : null}
             <br />

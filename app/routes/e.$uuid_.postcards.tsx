@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessages } from "~/components/ui/field";
+import { RefusedPageCard } from "~/components/ui/refused-page-card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_TEMPLATES } from "~/domain/postcard";
@@ -9,7 +10,8 @@ import { getUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { createPostcard, postcardsOfEvent } from "~/services/postcards/postcards.server";
+import { postcardsOfEvent } from "~/services/postcards/postcard-pages.server";
+import { createPostcard } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Postcards — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -48,7 +50,14 @@ export default function PostcardsPage() {
           {cards.map((card) => (
             <li key={card.id}>
               <Link to={`/e/${uuid}/postcards/${card.id}`}>{card.addressLines[0] ?? "A card with no address yet"}</Link>
-              {` — ${card.statusLabel}`}
+              {" — "}
+              <span className={card.status === "failed" ? "field-error" : undefined}>{card.statusLabel}</span>
+              {card.trackingUrl ? (
+                <>
+                  {" "}
+                  <a href={card.trackingUrl}>Track it</a>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -57,7 +66,7 @@ export default function PostcardsPage() {
       )}
       <FormMessages formError={reply?.formError} />
       <Form method="post" className="stack">
-        <fieldset className="stack">
+        <fieldset className="event-choices">
           <legend>Start a card</legend>
           {POSTCARD_TEMPLATES.map((template, i) => (
             <label key={template.id}>
@@ -69,5 +78,12 @@ export default function PostcardsPage() {
       </Form>
       <Link to={`/e/${uuid}`}>Back to the Chorus</Link>
     </div>
+  );
+}
+
+/** A Chorus or a card this account does not manage is "not there": the page says which, inside the shell. */
+export function ErrorBoundary() {
+  return (
+    <RefusedPageCard hint="The link may be incomplete, or you may be logged in with another account: only the organiser's account sees a Chorus's postcards." />
   );
 }

@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessages, TextAreaField } from "~/components/ui/field";
 import { PostalAddressFields } from "~/components/ui/postal-address-fields";
+import { RefusedPageCard } from "~/components/ui/refused-page-card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
@@ -9,7 +10,8 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
-import { changePostcard, checkoutPostcard, postcardPage, postcardPayloadOf } from "~/services/postcards/postcards.server";
+import { postcardPage, postcardPayloadOf } from "~/services/postcards/postcard-pages.server";
+import { changePostcard, checkoutPostcard } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Your postcard — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
@@ -71,13 +73,21 @@ export default function PostcardPage() {
       <p>
         <a href={card.previewUrls.proof}>Open the print proof (PDF, 6.25×4.25 in)</a>
       </p>
-      <p role="status">{card.statusLabel}</p>
+      <p role="status">
+        {card.statusLabel}
+        {card.trackingUrl ? (
+          <>
+            {" "}
+            <a href={card.trackingUrl}>Track it</a>
+          </>
+        ) : null}
+      </p>
       {card.failure ? <p className="form-error">{card.failure}</p> : null}
       <FormMessages formError={reply?.formError} message={saved ? "Saved. The preview shows your changes." : undefined} />
       {card.editable ? (
         <>
           <Form method="post" className="stack" noValidate>
-            <fieldset className="stack">
+            <fieldset className="event-choices">
               <legend>Front</legend>
               {POSTCARD_TEMPLATES.map((template) => (
                 <label key={template.id}>
@@ -125,5 +135,12 @@ export default function PostcardPage() {
       ) : null}
       <Link to={`/e/${uuid}/postcards`}>All postcards of this Chorus</Link>
     </div>
+  );
+}
+
+/** A Chorus or a card this account does not manage is "not there": the page says which, inside the shell. */
+export function ErrorBoundary() {
+  return (
+    <RefusedPageCard hint="The link may be incomplete, or you may be logged in with another account: only the organiser's account sees a Chorus's postcards." />
   );
 }

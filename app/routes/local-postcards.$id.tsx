@@ -7,7 +7,8 @@ import { localMailingView } from "~/services/postcards/provider.server";
 
 export const meta: MetaFunction = () => [{ title: `Local print service — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 
-// The local print service's proof of one postcard (no LOB_API_KEY): where it is, where it goes, and its print files.
+// The local print service's page of one postcard (no LOB_API_KEY): its proof and its tracking, where
+// it is and when it is expected, where it goes, and its print files.
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const mailing = await localMailingView(params.id);
@@ -20,7 +21,11 @@ export default function LocalPostcardPage() {
   return (
     <div className="card form-card stack">
       <h1>Local print service</h1>
-      <p role="status">{`Postcard ${mailing.id}: ${mailing.status}. Expected by ${mailing.expectedDelivery ?? "unknown"}.`}</p>
+      <p className="field-hint">{`Postcard ${mailing.id}`}</p>
+      <p role="status">
+        <strong>{mailing.where}</strong>
+      </p>
+      {mailing.expectedBy ? <p>{`Expected by ${mailing.expectedBy}.`}</p> : null}
       <address>
         {mailing.lines.map((line) => (
           <div key={line}>{line}</div>

@@ -63,6 +63,8 @@ export const mailOrders = pgTable(
     vendorOrderId: text(),
     trackingNumber: text(),
     trackingUrl: text(),
+    /** The day (YYYY-MM-DD) the service expects it delivered, when it gives one. */
+    expectedDelivery: text(),
     failure: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),

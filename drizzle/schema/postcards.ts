@@ -41,7 +41,9 @@ export const postcards = pgTable(
     printProvider: text(),
     printId: text(),
     mailingStatus: text(),
+    /** The day (YYYY-MM-DD) the service expects it delivered, and the page that says where it is, when it gives them. */
     expectedDelivery: text(),
+    trackingUrl: text(),
     failure: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acutrackProvider } from "~/integrations/fulfilment/acutrack.server";
 import { FulfilmentServiceError, type FulfilmentOrderInput } from "~/integrations/fulfilment/fulfilment-port";
 import { heirloomProvider } from "~/integrations/fulfilment/heirloom.server";
-import { startFulfilmentStandIn, type FulfilmentStandIn } from "../support/fulfilment-stand-in";
+import { ACUTRACK_ESTIMATE, HEIRLOOM_ESTIMATE, startFulfilmentStandIn, type FulfilmentStandIn } from "../support/fulfilment-stand-in";
 
 // The disc service's and the book printer's adapters over plain HTTP, pointed at a stand-in of each API.
 
@@ -98,6 +98,19 @@ describe("the Heirloom-like book printer", () => {
     });
     expect(await providers().heirloom.getOrder(made.id)).toMatchObject({ status: "shipped", trackingNumber: "RM123GB", trackingUrl: null });
     expect(await providers().heirloom.getOrder("bk_nope")).toBeNull();
+  });
+});
+
+describe("expected deliveries", () => {
+  test("each service's estimated delivery day is read; one that is not a day is none", async () => {
+    const disc = await providers().acutrack.createOrder(input("eta-1"));
+    const book = await providers().heirloom.createOrder(input("eta-2"));
+    expect(disc.expectedDelivery).toBe(ACUTRACK_ESTIMATE);
+    expect(book.expectedDelivery).toBe(HEIRLOOM_ESTIMATE);
+    standIn.orders.set(disc.id, { ...standIn.orders.get(disc.id)!, estimated_delivery_date: "soon" });
+    standIn.orders.set(book.id, { ...standIn.orders.get(book.id)!, estimated_delivery: "2031-02-30" });
+    expect((await providers().acutrack.getOrder(disc.id))?.expectedDelivery).toBeNull();
+    expect((await providers().heirloom.getOrder(book.id))?.expectedDelivery).toBeNull();
   });
 });
 

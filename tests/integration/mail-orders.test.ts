@@ -2,13 +2,14 @@ import crypto from "node:crypto";
 import { localFulfilmentOrders, mailOrders, outboxMessages } from "drizzle/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatDeliveryDay, parcelDeliveryDay } from "~/domain/delivery-estimate";
 import { db } from "~/lib/db.server";
 import { publishVersion } from "~/models/published-media.server";
 import { externalIdOf, followMailOrders, placeMailOrder } from "~/services/mail-orders/fulfilment.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
-import { startFulfilmentStandIn, type FulfilmentStandIn } from "../support/fulfilment-stand-in";
+import { ACUTRACK_ESTIMATE, startFulfilmentStandIn, type FulfilmentStandIn } from "../support/fulfilment-stand-in";
 import { TestClient } from "../support/http-client";
 import { postPaymentEvent } from "../support/payments";
 import { startTestServer } from "../support/test-server";
@@ -129,6 +130,11 @@ describe("ordering", () => {
     const page = await (await client.raw("GET", `/e/${event.uuid}/post`)).text();
     expect(page).toContain("Posted");
     expect(page).toContain("1Z999AA1");
+    // The disc service's own estimate and tracking page.
+    expect(placed.expectedDelivery).toBe(ACUTRACK_ESTIMATE);
+    expect(page).toContain(`Expected by ${formatDeliveryDay(ACUTRACK_ESTIMATE)}.`);
+    expect(page).toContain(`<a href="https://track.test/1Z999AA1">Track it</a>`);
+    expect(shippedMail.text).toContain("Follow it: https://track.test/1Z999AA1");
   }, 60_000);
 
   test("a photo book through the local printer moves from received to printed to shipped with a tracking number", async () => {
@@ -151,6 +157,55 @@ describe("ordering", () => {
       what: "the book to ship",
     });
     expect((await orderRow(id)).trackingNumber).toMatch(/^LOCAL[0-9A-F]{12}$/);
+  });
+
+  test("the local printer expects a book by its business days, and the order page, the e-mail and its tracking page say so and where it is", async () => {
+    const { user, client, event } = await organiser();
+    const reply = await client.post("/api/v2/heirloom", {
+      eventId: event.id,
+      quantity: 2,
+      ...ADDRESS,
+      country: "GB",
+      region: "",
+      postalCode: "sw1a1aa",
+    });
+    await payWithTestCard(client, reply.body.data.paymentUrl);
+    const id = reply.body.data.order.id as string;
+    const vendorOrderId = await until(async () => (await orderRow(id)).vendorOrderId, { timeout: 20_000, what: "the book to be placed" });
+    const [taken] = await db().select().from(localFulfilmentOrders).where(eq(localFulfilmentOrders.id, vendorOrderId));
+    // Made in 5 business days, then up to 10 in the post to Europe: weeks away, not today.
+    const day = parcelDeliveryDay(taken!.createdAt, "keepsake", "GB");
+    expect(Date.parse(day) - taken!.createdAt.getTime()).toBeGreaterThan(14 * 24 * 3600 * 1000);
+    const tracking = `${server.url}/local-parcels/${vendorOrderId}`;
+    expect(await orderRow(id)).toMatchObject({ expectedDelivery: day, trackingUrl: tracking });
+
+    await until(async () => (await followMailOrders(), (await orderRow(id)).status === "shipped"), {
+      timeout: 10_000,
+      what: "the book to ship",
+    });
+    const { trackingNumber } = await orderRow(id);
+    const page = await (await client.raw("GET", `/e/${event.uuid}/post`)).text();
+    expect(page).toContain(`Expected by ${formatDeliveryDay(day)}.`);
+    expect(page).toContain(`<a href="${tracking}">Track it</a>`);
+    const posted = await until(async () => (await mailsTo(user.email)).find((m) => m.subject?.endsWith("is in the post")), {
+      what: "the in-the-post mail",
+    });
+    expect(posted.text).toContain(`Follow it: ${tracking}`);
+    expect(posted.text).toContain(`Expected by ${formatDeliveryDay(day)}.`);
+
+    // Its tracking page, open to whoever has the link as a carrier's is: where it is and when it comes,
+    // the town and country it goes to, never the street or the name.
+    const where = await new TestClient(server.url).raw("GET", new URL(tracking).pathname);
+    expect(where.status).toBe(200);
+    const text = await where.text();
+    expect(text).toContain("Local book printer");
+    expect(text).toContain("In the post.");
+    expect(text).toContain(`Tracking number ${trackingNumber}.`);
+    expect(text).toContain(`Expected by ${formatDeliveryDay(day)}.`);
+    expect(text).toContain("Going to Springfield, United Kingdom");
+    expect(text).not.toContain("1 Main St");
+    expect(text).not.toContain("Ana Silva");
+    expect((await new TestClient(server.url).raw("GET", "/local-parcels/lbook_nope")).status).toBe(404);
   });
 
   test("two placements at once, or one after a worker died before saving, make one order at the service", async () => {

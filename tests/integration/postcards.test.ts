@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { localPostcardMailings, paymentEvents, postcards } from "drizzle/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatDeliveryDay, postcardDeliveryDay } from "~/domain/delivery-estimate";
 import { lobSignature } from "~/integrations/print-mail/lob-webhook";
 import { db } from "~/lib/db.server";
 import { fitMessage } from "~/services/postcards/postcard-art.server";
@@ -113,6 +114,28 @@ describe("a postcard draft", () => {
     expect((await client.get("/api/v2/postcards/not-a-uuid")).status).toBe(404);
   });
 
+  test("refused on someone else's Chorus, it says that Chorus is not found: the API and the pages", async () => {
+    const { client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow" })).body.data.id;
+    const stranger = (await loggedInUser(server.url)).client;
+
+    const made = await stranger.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow" });
+    expect(made.status).toBe(404);
+    expect(made.body.error).toMatchObject({ code: "NOT_FOUND", message: "There is no Chorus with this id." });
+    for (const path of [`/e/${event.uuid}/postcards`, `/e/${event.uuid}/postcards/${id}`]) {
+      const page = await stranger.raw("GET", path);
+      expect(page.status, path).toBe(404);
+      expect(await page.text(), path).toContain("There is no Chorus with this id.");
+    }
+    const started = await stranger.form(`/e/${event.uuid}/postcards`, { templateId: "meadow" });
+    expect(started.status).toBe(404);
+    expect(await started.text()).toContain("There is no Chorus with this id.");
+    // Its organiser asking for a card that is not there is told so.
+    const missing = await client.raw("GET", `/e/${event.uuid}/postcards/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("There is no such postcard.");
+  });
+
   test("templates are served one by one; an unknown one is a 404", async () => {
     const client = new TestClient(server.url);
     expect((await client.get("/api/v2/postcards/templates/poster")).body.data).toMatchObject({ id: "poster", kind: "poster", size: "4x6" });
@@ -216,6 +239,63 @@ describe("checkout and sending", () => {
     const staffPage = await (await admin.raw("GET", "/admin/postcards")).text();
     expect(staffPage).toContain("The address cannot be posted to.");
     expect((await client.raw("GET", "/admin/postcards")).status).not.toBe(200);
+  });
+});
+
+describe("a card in the post", () => {
+  /** A card paid for and taken by the local print service. */
+  async function sentCard() {
+    const { client, event } = await organiser();
+    const id = (await client.post("/api/v2/postcards", { eventId: event.id, templateId: "meadow", address: ADDRESS })).body.data.id;
+    await pay(client, id);
+    const sent = await until(
+      async () => {
+        const card = await cardOf(id);
+        return card.status === "sent" && card;
+      },
+      { timeout: 20_000, what: "the postcard to be sent" },
+    );
+    return { client, event, id, printId: sent.printId! };
+  }
+
+  test("its page and the list say the day the print service expects it, in business days from when it took it, and link where it is", async () => {
+    const { client, event, id, printId } = await sentCard();
+    // The local service's steps take a second here: dated an hour ahead, the card waits at its first one.
+    const takenAt = new Date(Date.now() + 3600_000);
+    await db().update(localPostcardMailings).set({ createdAt: takenAt }).where(eq(localPostcardMailings.id, printId));
+    const day = postcardDeliveryDay(takenAt, "US");
+    // Printed and posted First-Class: a week or more away, not today.
+    expect(Date.parse(day) - Date.parse(new Date().toISOString().slice(0, 10))).toBeGreaterThanOrEqual(7 * 24 * 3600 * 1000);
+    const tracking = `${server.url}/local-postcards/${printId}`;
+
+    for (const path of [`/e/${event.uuid}/postcards/${id}`, `/e/${event.uuid}/postcards`]) {
+      const page = await (await client.raw("GET", path)).text();
+      expect(page, path).toContain(`With the print service, waiting to be printed. Expected by ${formatDeliveryDay(day)}.`);
+      expect(page, path).toContain(`<a href="${tracking}">Track it</a>`);
+    }
+    expect((await client.get(`/api/v2/postcards/${id}`)).body.data).toMatchObject({ expectedDelivery: day, trackingUrl: tracking });
+
+    // The service's page says where the card is and when it comes.
+    const where = await (await new TestClient(server.url).raw("GET", `/local-postcards/${printId}`)).text();
+    expect(where).toContain("Taken, waiting to be printed.");
+    expect(where).toContain(`Expected by ${formatDeliveryDay(day)}.`);
+  });
+
+  test("the list shows each card as it now stands at the print service, as the card's own page does", async () => {
+    const { client, event, id, printId } = await sentCard();
+    const [mailing] = await db().select().from(localPostcardMailings).where(eq(localPostcardMailings.id, printId));
+    // Delivered three steps (3 s) after the service took it; no one opens the card's page meanwhile.
+    await until(async () => Date.now() - mailing!.createdAt.getTime() > 3500, { timeout: 10_000, what: "the card to be delivered" });
+
+    const textOf = (html: string) =>
+      html
+        .replace(/<!-- -->/g, "")
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ");
+    const list = textOf(await (await client.raw("GET", `/e/${event.uuid}/postcards`)).text());
+    expect(list).toContain("Ada Lovelace — Delivered.");
+    const own = textOf(await (await client.raw("GET", `/e/${event.uuid}/postcards/${id}`)).text());
+    expect(own).toContain(" Delivered. ");
   });
 });
 

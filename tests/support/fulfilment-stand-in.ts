@@ -5,7 +5,12 @@ import http from "node:http";
 // (`POST /acutrack/orders`, `GET /acutrack/orders/{id}`, a bearer key, keyed by `reference`) and the
 // Heirloom-like book printer (`POST /heirloom/v1/books`, `GET /heirloom/v1/books/{id}`, an
 // `x-api-key`, keyed by `external_id`). The adapters send real requests to it; it records each one and
-// answers in each service's shapes, a repeated key included (the first order comes back).
+// answers in each service's shapes, a repeated key included (the first order comes back), with the
+// delivery day each estimates.
+
+/** The delivery day each service estimates for every order it takes (the printer gives a moment, whose day counts). */
+export const ACUTRACK_ESTIMATE = "2031-03-14";
+export const HEIRLOOM_ESTIMATE = "2031-03-21";
 
 export interface RecordedFulfilmentRequest {
   method: string;
@@ -46,6 +51,7 @@ export async function startFulfilmentStandIn(keys = { acutrack: "acu_test_key", 
           reference: body.reference,
           status: "received",
           tracking: null,
+          estimated_delivery_date: ACUTRACK_ESTIMATE,
         };
         orders.set(order.id, order);
         return { status: 201, body: { order } };
@@ -61,7 +67,13 @@ export async function startFulfilmentStandIn(keys = { acutrack: "acu_test_key", 
       if (method === "POST" && path === "/heirloom/v1/books" && body) {
         const existing = [...orders.values()].find((o) => o.external_id === body.external_id);
         if (existing) return { status: 200, body: existing };
-        const book = { id: `bk_${crypto.randomBytes(5).toString("hex")}`, external_id: body.external_id, state: "queued", shipment: null };
+        const book = {
+          id: `bk_${crypto.randomBytes(5).toString("hex")}`,
+          external_id: body.external_id,
+          state: "queued",
+          shipment: null,
+          estimated_delivery: `${HEIRLOOM_ESTIMATE}T00:00:00Z`,
+        };
         orders.set(book.id, book);
         return { status: 201, body: book };
       }

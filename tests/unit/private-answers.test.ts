@@ -23,6 +23,7 @@ describe("which answers are kept by no cache", () => {
     "/local-payments/portal/bps_local_1",
     "/local-gift-cards/1",
     "/local-postcards/1",
+    "/local-parcels/ldvd_1",
     "/admin",
     "/admin/payments",
     "/dev/outbox",

@@ -151,9 +151,6 @@ export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
         {!playing ? (
           <div className="preview-idle">
             <SceneLayer scene={data.scenes[0]!} style={data.style} active />
-            <button type="button" className="button preview-play" onClick={play} disabled={items.length === 0} hidden>
-              ▶ Play preview ({clock(data.durationSeconds)})
-            </button>
           </div>
         ) : null}
       </div>
@@ -164,7 +161,14 @@ export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
             Stop
           </button>
         </p>
-      ) : null}
+      ) : (
+        // Under the stage, not on it: the title card's words fill the middle of a small stage.
+        <p className="preview-controls">
+          <button type="button" className="button preview-play" onClick={play} disabled={items.length === 0} hidden>
+            ▶ Play preview ({clock(data.durationSeconds)})
+          </button>
+        </p>
+      )}
       {/* Stopping pauses the music, so it only ends while the preview plays: a track that ends
           before the scenes do plays again from its start point, as in the video. */}
       {data.music ? <audio ref={music} src={data.music.url} preload="none" onEnded={startMusic} /> : null}

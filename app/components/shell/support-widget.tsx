@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ChatIcon } from "~/components/ui/icons";
 import type { AuthedUser } from "~/domain/membership";
+import { useChatClearance } from "./chat-clearance";
 import { useShellUi } from "./shell-ui";
 
 /** Spec §9: the chat widget comes back 1 s after the menu changes. */
@@ -24,6 +25,7 @@ export function SupportWidget({ user }: { user: AuthedUser | null }) {
   const [kind, setKind] = useState<Kind>("chat");
   const [minimised, setMinimised] = useState(false);
   const fetcher = useFetcher<Reply>();
+  useChatClearance(ref);
 
   useEffect(() => {
     if (mobileMenuOpen) {

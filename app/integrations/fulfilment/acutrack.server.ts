@@ -1,10 +1,11 @@
 import type { FulfilmentOrder, FulfilmentProvider, FulfilmentStatus } from "./fulfilment-port";
 import { FulfilmentServiceError } from "./fulfilment-port";
-import { callService, recordOf, textOf } from "./http-call.server";
+import { callService, dayOf, recordOf, textOf } from "./http-call.server";
 
 // DVDs through an Acutrack-like disc service's REST API, over plain HTTP (it has no SDK):
 // `POST /orders` with the disc's video and label art and the address, keyed by our reference
-// (a repeated reference answers the first order), and `GET /orders/{id}` for its progress.
+// (a repeated reference answers the first order), and `GET /orders/{id}` for its progress, its
+// estimated delivery day and, once shipped, the carrier's tracking number and page.
 
 export interface AcutrackSettings {
   apiKey: string;
@@ -40,6 +41,7 @@ export function acutrackProvider(settings: AcutrackSettings): FulfilmentProvider
       status,
       trackingNumber: textOf(tracking.number),
       trackingUrl: textOf(tracking.url),
+      expectedDelivery: dayOf(order.estimated_delivery_date),
     };
   };
 

@@ -26,7 +26,10 @@ export interface FulfilmentOrder {
   externalId: string;
   status: FulfilmentStatus;
   trackingNumber: string | null;
+  /** Where the parcel can be followed: the carrier's page once posted, or the service's own order page. */
   trackingUrl: string | null;
+  /** The service's expected delivery day (YYYY-MM-DD), when it gives one. */
+  expectedDelivery: string | null;
 }
 
 /** The service failed or timed out; `retryable` says whether the same call may work later. */

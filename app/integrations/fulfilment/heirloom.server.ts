@@ -1,11 +1,12 @@
 import type { FulfilmentOrder, FulfilmentProvider, FulfilmentStatus } from "./fulfilment-port";
 import { FulfilmentServiceError } from "./fulfilment-port";
-import { callService, recordOf, textOf } from "./http-call.server";
+import { callService, dayOf, recordOf, textOf } from "./http-call.server";
 
 // Photo books through an Heirloom-like printer's REST API, over plain HTTP (it has no SDK):
 // `POST /v1/books` with the video (the printer takes the book's stills from it), the cover art and
 // the address, keyed by our external id (a repeated one answers the first book), and
-// `GET /v1/books/{id}` for its progress.
+// `GET /v1/books/{id}` for its progress, its estimated delivery day and, once dispatched, the
+// carrier's tracking code and page.
 
 export interface HeirloomSettings {
   apiKey: string;
@@ -38,6 +39,7 @@ export function heirloomProvider(settings: HeirloomSettings): FulfilmentProvider
       status,
       trackingNumber: textOf(shipment.tracking_code),
       trackingUrl: textOf(shipment.tracking_url),
+      expectedDelivery: dayOf(book.estimated_delivery),
     };
   };
 

@@ -1,3 +1,4 @@
+import { isCalendarDay } from "~/domain/delivery-estimate";
 import { FulfilmentServiceError } from "./fulfilment-port";
 
 // One JSON call to a fulfilment service's REST API, with a time limit. What went wrong becomes a
@@ -51,4 +52,9 @@ function reasonIn(body: unknown) {
 }
 
 export const textOf = (value: unknown) => (typeof value === "string" && value ? value : null);
+/** A day the service wrote YYYY-MM-DD (or an ISO moment, whose day is taken); anything else is no day. */
+export const dayOf = (value: unknown) => {
+  const day = textOf(value)?.slice(0, 10);
+  return day && isCalendarDay(day) ? day : null;
+};
 export const recordOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});

@@ -41,6 +41,8 @@ function asMailing(postcard: Postcard): PostcardMailing {
     status,
     expectedDelivery: postcard.expected_delivery_date ?? null,
     proofUrl: postcard.url ?? null,
+    // A postcard goes First-Class without a tracking number: Lob reports the post's scans as events.
+    trackingUrl: null,
   };
 }
 

@@ -1,7 +1,10 @@
+import { postcardDeliveryDay } from "~/domain/delivery-estimate";
+import type { PostalAddress } from "~/domain/postal-address";
 import type { MailingStatus, PostcardMailing, PostcardMailingInput, PrintMailProvider } from "./print-mail-port";
 
 export interface LocalMailingRow {
   id: string;
+  toAddress: PostalAddress;
   createdAt: Date;
 }
 
@@ -25,19 +28,22 @@ const STEPS: MailingStatus[] = ["created", "printed", "mailed", "delivered"];
 
 /**
  * A print-and-mail service inside the app, for machines with no Lob key: a postcard is created, then
- * printed, mailed and delivered one step every `stepMs`; its proof is at /local-postcards/{id}.
+ * printed, mailed and delivered one step every `stepMs`. Its expected delivery is the one a real
+ * service would give (business days from when it took the card), not the end of those quick steps;
+ * its page, /local-postcards/{id}, is both its proof and where it says the card is.
  */
 export function localPrintMailProvider(settings: LocalPrintSettings): PrintMailProvider {
   const now = settings.now ?? (() => new Date());
   const asMailing = (row: LocalMailingRow): PostcardMailing => {
     const elapsed = now().getTime() - row.createdAt.getTime();
     const step = settings.stepMs <= 0 ? STEPS.length - 1 : Math.min(STEPS.length - 1, Math.floor(elapsed / settings.stepMs));
-    const delivery = new Date(row.createdAt.getTime() + settings.stepMs * (STEPS.length - 1));
+    const page = new URL(`/local-postcards/${row.id}`, settings.appUrl).toString();
     return {
       id: row.id,
       status: STEPS[Math.max(0, step)]!,
-      expectedDelivery: delivery.toISOString().slice(0, 10),
-      proofUrl: new URL(`/local-postcards/${row.id}`, settings.appUrl).toString(),
+      expectedDelivery: postcardDeliveryDay(row.createdAt, row.toAddress.country),
+      proofUrl: page,
+      trackingUrl: page,
     };
   };
   return {

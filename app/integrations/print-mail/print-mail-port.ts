@@ -26,6 +26,8 @@ export interface PostcardMailing {
   expectedDelivery: string | null;
   /** Where the service's own proof can be seen, when it has one. */
   proofUrl: string | null;
+  /** A page that says where the card is, when the service has one (Lob's API gives none for postcards). */
+  trackingUrl: string | null;
 }
 
 /** The service failed or timed out; `retryable` says whether the same call may work later. */

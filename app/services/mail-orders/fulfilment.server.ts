@@ -17,7 +17,7 @@ import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { recordStaffAction } from "~/services/staff/staff-actions.server";
-import { mailOrderView } from "./orders.server";
+import { expectedBy, mailOrderView } from "./orders.server";
 import { fulfilmentProvider } from "./provider.server";
 
 // A paid order's way to the post (docs/decisions/029-dvds-and-keepsakes-by-post.md). One keyed,
@@ -58,6 +58,7 @@ async function recordProgress(order: MailOrder, vendor: string, placed: Fulfilme
     vendorOrderId: placed.id,
     trackingNumber: placed.trackingNumber ?? order.trackingNumber,
     trackingUrl: placed.trackingUrl ?? order.trackingUrl,
+    expectedDelivery: placed.expectedDelivery ?? order.expectedDelivery,
     ...(forward ? { status } : {}),
     ...(forward && status === "failed" ? { failure: `The ${serviceWord(order)} could not make or post it.` } : {}),
   });
@@ -142,6 +143,8 @@ async function tellOrganiser(order: MailOrder) {
     paragraphs: [
       words.paragraph,
       ...(order.status === "shipped" && order.trackingNumber ? [`Tracking number: ${order.trackingNumber}`] : []),
+      ...(order.status === "shipped" && order.trackingUrl ? [`Follow it: ${order.trackingUrl}`] : []),
+      ...(expectedBy(order) ? [`Expected by ${expectedBy(order)}.`] : []),
       `To: ${addressLines(order.address).join(", ")}`,
       order.failure && order.status === "failed" ? order.failure : "",
     ].filter(Boolean),

@@ -13,6 +13,7 @@ import {
   type MailOrderKind,
 } from "~/domain/commerce/mail-orders";
 import { CURRENCY, formatMoney } from "~/domain/commerce/money";
+import { formatDeliveryDay } from "~/domain/delivery-estimate";
 import { canManageEvent } from "~/domain/event-permissions";
 import { addressLines } from "~/domain/postal-address";
 import type { ViewerRole } from "~/domain/viewer-role";
@@ -136,6 +137,15 @@ export async function payForMailOrder(user: User | null, uuid: string | undefine
   return openCheckout(user, event, reopened);
 }
 
+/** With the service, made or posted: neither before it is paid nor once it failed or was refunded. */
+const onItsWay = (order: Pick<MailOrder, "status">) =>
+  order.status === "received" || order.status === "printed" || order.status === "shipped";
+
+/** When the service expects it delivered, in words, while it is on its way. */
+export function expectedBy(order: Pick<MailOrder, "status" | "expectedDelivery">) {
+  return onItsWay(order) && order.expectedDelivery ? formatDeliveryDay(order.expectedDelivery) : null;
+}
+
 /** An order as the organiser and the API see it. */
 export function mailOrderView(order: MailOrder) {
   return {
@@ -154,6 +164,9 @@ export function mailOrderView(order: MailOrder) {
     total: formatMoney(order.totalAmount, order.currency),
     trackingNumber: order.trackingNumber,
     trackingUrl: order.trackingUrl,
+    expectedDelivery: order.expectedDelivery,
+    expectedBy: expectedBy(order),
+    onItsWay: onItsWay(order),
     failure: order.failure,
     createdAt: order.createdAt.toISOString(),
   };

@@ -9,19 +9,28 @@ import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 import { findLocalFulfilmentOrder, insertLocalFulfilmentOrderOnce } from "~/models/local-fulfilment-order.server";
 
+/** Whether `kind` is made by the app's own service (its vendor's key or address is not set). */
+export function localFulfilmentActive(kind: MailOrderKind) {
+  const settings = env();
+  if (kind === "dvd") return !(settings.ACUTRACK_API_KEY && settings.ACUTRACK_API_URL);
+  return !(settings.HEIRLOOM_API_KEY && settings.HEIRLOOM_API_URL);
+}
+
 /** The service that makes and posts `kind`: its vendor when its key is set, otherwise a local one inside the app. */
 export function fulfilmentProvider(kind: MailOrderKind): FulfilmentProvider {
   return singleton(`fulfilmentProvider:${kind}`, () => {
     const settings = env();
     const timeoutMs = settings.FULFILMENT_TIMEOUT_SECONDS * 1000;
-    if (kind === "dvd" && settings.ACUTRACK_API_KEY && settings.ACUTRACK_API_URL) {
-      return acutrackProvider({ apiKey: settings.ACUTRACK_API_KEY, baseUrl: settings.ACUTRACK_API_URL, timeoutMs });
+    if (kind === "dvd" && !localFulfilmentActive(kind)) {
+      return acutrackProvider({ apiKey: settings.ACUTRACK_API_KEY!, baseUrl: settings.ACUTRACK_API_URL!, timeoutMs });
     }
-    if (kind === "keepsake" && settings.HEIRLOOM_API_KEY && settings.HEIRLOOM_API_URL) {
-      return heirloomProvider({ apiKey: settings.HEIRLOOM_API_KEY, baseUrl: settings.HEIRLOOM_API_URL, timeoutMs });
+    if (kind === "keepsake" && !localFulfilmentActive(kind)) {
+      return heirloomProvider({ apiKey: settings.HEIRLOOM_API_KEY!, baseUrl: settings.HEIRLOOM_API_URL!, timeoutMs });
     }
     return localFulfilmentProvider({
       name: kind === "dvd" ? "local-discs" : "local-books",
+      kind,
+      appUrl: settings.APP_URL,
       stepMs: settings.LOCAL_FULFILMENT_STEP_SECONDS * 1000,
       newId: () => `${kind === "dvd" ? "ldvd" : "lbook"}_${crypto.randomBytes(10).toString("hex")}`,
       store: {

@@ -9,28 +9,21 @@ import { env } from "~/lib/env.server";
 import { ApiError, badRequest, notFound, parseWith } from "~/lib/http.server";
 import { printablePhoto } from "~/media/images.server";
 import { listRecipients } from "~/models/event.server";
-import {
-  findPostcard,
-  insertPostcard,
-  listPostcardsNeedingAttention,
-  listPostcardsOfEvent,
-  updatePostcard,
-} from "~/models/postcard.server";
+import { findPostcard, insertPostcard, listPostcardsNeedingAttention, updatePostcard } from "~/models/postcard.server";
 import { findPublishedMedia } from "~/models/published-media.server";
-import { listCountries } from "~/services/commerce/countries.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf, shareLinksOf } from "~/services/events/event-views.server";
 import { openEvent } from "~/services/events/events.server";
 import { storage } from "~/services/media/storage.server";
 import { openSessionUrl } from "~/services/payments/open-session.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { fitMessage, type PostcardArt } from "./postcard-art.server";
-import { refreshMailing } from "./sending.server";
 
 // Printed postcards (docs/decisions/030-postcards.md): a draft the organiser designs and may change
 // until checkout, then a locked card paid through the payment adapter and sent by a job.
 
-const NOT_FOUND = "There is no such postcard.";
+export const NOT_FOUND = "There is no such postcard.";
+/** A Chorus the user does not manage is answered as one that is not there, whatever was asked of it. */
+export const NO_CHORUS = "There is no Chorus with this id.";
 
 const templateId = z
   .string({ error: "Choose a template." })
@@ -59,12 +52,15 @@ export const newPostcardInput = z.object({
 
 export const postcardChanges = z.object({ templateId: templateId.optional(), message: message.optional(), address: address.optional() });
 
-/** The Chorus when `user` manages it; 404 for anyone else, as if it were not there. */
-async function managedEvent(user: User | null, eventId: string) {
+/**
+ * The Chorus when `user` manages it; 404 for anyone else, as if it were not there: `message` says
+ * what was not found (the Chorus asked for by its id, or the postcard asked for by its own).
+ */
+async function managedEvent(user: User | null, eventId: string, message = NO_CHORUS) {
   const opened = await openEvent(user, eventId).catch((error: unknown) => {
-    throw error instanceof ApiError && error.status === 404 ? notFound(NOT_FOUND) : error;
+    throw error instanceof ApiError && error.status === 404 ? notFound(message) : error;
   });
-  if (!canManageEvent(opened.viewer.role)) throw notFound(NOT_FOUND);
+  if (!canManageEvent(opened.viewer.role)) throw notFound(message);
   return opened.event;
 }
 
@@ -73,7 +69,7 @@ export async function managedPostcard(user: User | null, id: string | undefined)
   if (!id || !z.uuid().safeParse(id).success) throw notFound(NOT_FOUND);
   const postcard = await findPostcard(db(), id);
   if (!postcard) throw notFound(NOT_FOUND);
-  return { postcard, event: await managedEvent(user, postcard.eventId) };
+  return { postcard, event: await managedEvent(user, postcard.eventId, NOT_FOUND) };
 }
 
 export function postcardView(postcard: Postcard) {
@@ -92,6 +88,7 @@ export function postcardView(postcard: Postcard) {
     currency: postcard.currency,
     mailingStatus: postcard.mailingStatus,
     expectedDelivery: postcard.expectedDelivery,
+    trackingUrl: postcard.trackingUrl,
     failure: postcard.failure,
     previewUrls: {
       front: `/postcards/${postcard.id}/preview/front.svg`,
@@ -200,63 +197,6 @@ export async function checkoutPostcard(user: User | null, id: string | undefined
     if (isPaymentServiceError(error)) throw new ApiError(503, "PAYMENT_SERVICE_UNAVAILABLE", error.message);
     throw error;
   }
-}
-
-const STATUS_LABELS: Record<Postcard["status"], string> = {
-  draft: "Draft: you can change it until you pay.",
-  checkout: "Waiting for your payment.",
-  paid: "Paid: on its way to the printer.",
-  sent: "With the print service.",
-  failed: "It could not be sent; the payment is being refunded.",
-  refunded: "It could not be sent; the payment is refunded.",
-};
-const CHECKOUT_EXPIRED_LABEL = "Not paid: the payment page expired, so nothing was charged. You can change the card and pay again.";
-const MAILING_LABELS: Record<string, string> = {
-  created: "With the print service, waiting to be printed.",
-  printed: "Printed, waiting for the post.",
-  mailed: "In the post.",
-  delivered: "Delivered.",
-  returned: "The post returned it.",
-};
-
-const labelled = (postcard: Postcard) => {
-  const view = postcardView(postcard);
-  const mailing = postcard.status === "sent" && postcard.mailingStatus ? MAILING_LABELS[postcard.mailingStatus] : null;
-  const final = postcard.mailingStatus === "delivered" || postcard.mailingStatus === "returned";
-  const expected = postcard.expectedDelivery && !final ? ` Expected by ${postcard.expectedDelivery}.` : "";
-  const status = view.checkoutExpired ? CHECKOUT_EXPIRED_LABEL : STATUS_LABELS[postcard.status];
-  return { ...view, statusLabel: mailing ? `${mailing}${expected}` : status };
-};
-
-/** The postcards page of a Chorus: its cards, for someone who manages it (404 otherwise). */
-export async function postcardsOfEvent(user: User | null, eventUuid: string | undefined) {
-  const { event, viewer } = await openEventByUuid(user, eventUuid, {});
-  if (!canManageEvent(viewer.role)) throw notFound("There is no Chorus with this id.");
-  return { event, cards: (await listPostcardsOfEvent(db(), event.id)).map(labelled) };
-}
-
-/** One card's design and status page; its state at the print service is asked again on each load. */
-export async function postcardPage(user: User | null, eventUuid: string | undefined, id: string | undefined, url?: URL) {
-  const { postcard, event } = await managedPostcard(user, id);
-  if (event.uuid !== eventUuid) throw notFound(NOT_FOUND);
-  const card = (await refreshMailing(postcard.id)) ?? postcard;
-  const names = new Map(listCountries().map((c) => [c.code, c.name]));
-  return {
-    uuid: event.uuid,
-    card: labelled(card),
-    countries: [...POSTCARD_COUNTRIES].map((code) => ({ value: code, label: names.get(code) ?? code })),
-    saved: url?.searchParams.get("saved") === "1",
-  };
-}
-
-/** A design form's fields as the API's payload: `address.*` fields become the address. */
-export function postcardPayloadOf(form: FormData) {
-  const field = (name: string) => String(form.get(name) ?? "");
-  const address = Object.fromEntries(
-    ["name", "line1", "line2", "city", "region", "postalCode", "country"].map((key) => [key, field(`address.${key}`)]),
-  );
-  const blank = ["name", "line1", "city", "postalCode"].every((key) => !address[key]!.trim());
-  return { templateId: field("templateId") || undefined, message: field("message"), address: blank ? null : address };
 }
 
 /** The staff list: cards paid and not yet sent, failed, or refunded, newest first. */

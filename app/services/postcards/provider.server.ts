@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
+import { formatDeliveryDay } from "~/domain/delivery-estimate";
 import { lobProvider } from "~/integrations/print-mail/lob.server";
 import { localPrintMailProvider } from "~/integrations/print-mail/local.server";
-import type { PrintMailProvider } from "~/integrations/print-mail/print-mail-port";
+import type { MailingStatus, PrintMailProvider } from "~/integrations/print-mail/print-mail-port";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
@@ -36,16 +37,29 @@ export function printMailProvider(): PrintMailProvider {
   });
 }
 
-/** The local print service's page of one postcard: its state and its print files (404 while Lob is configured). */
+const WHERE: Readonly<Record<MailingStatus, string>> = {
+  created: "Taken, waiting to be printed.",
+  printed: "Printed, waiting to be posted.",
+  mailed: "In the post, by First-Class Mail.",
+  delivered: "Delivered.",
+  returned: "Returned to the sender by the post.",
+};
+
+/**
+ * The local print service's page of one postcard, its proof and its tracking: where it is, when it is
+ * expected, and its print files (404 while Lob is configured).
+ */
 export async function localMailingView(id: string | undefined) {
   if (!localPrintActive() || !id) return null;
   const row = await findLocalPostcardMailing(db(), id);
   const mailing = row ? await printMailProvider().getPostcard(row.id) : null;
   if (!row || !mailing) return null;
+  const arrived = mailing.status === "delivered" || mailing.status === "returned";
   return {
     id: row.id,
     status: mailing.status,
-    expectedDelivery: mailing.expectedDelivery,
+    where: WHERE[mailing.status],
+    expectedBy: mailing.expectedDelivery && !arrived ? formatDeliveryDay(mailing.expectedDelivery) : null,
     to: row.toAddress,
     frontUrl: row.frontUrl,
     backUrl: row.backUrl,

@@ -67,6 +67,7 @@ export async function sendPostcard(postcardId: string, { finalAttempt }: { final
       printId: mailing.id,
       mailingStatus: mailing.status,
       expectedDelivery: mailing.expectedDelivery,
+      trackingUrl: mailing.trackingUrl,
       sentAt: new Date(),
     });
   } catch (error) {
@@ -123,14 +124,23 @@ const isFinal = (status: string | null) => status === "delivered" || status === 
  * only forward: an event that comes late or twice changes nothing. Reaching delivered or returned
  * queues the organiser's mail in the same transaction. Returns the card as it now is.
  */
-export async function recordMailing(tx: Db, postcardId: string, mailing: { status: MailingStatus; expectedDelivery: string | null }) {
+export async function recordMailing(
+  tx: Db,
+  postcardId: string,
+  mailing: { status: MailingStatus; expectedDelivery: string | null; trackingUrl?: string | null },
+) {
   const card = await findPostcard(tx, postcardId, { forUpdate: true });
   if (!card || card.status !== "sent" || isFinal(card.mailingStatus)) return card;
   const known = card.mailingStatus ? MAILING_ORDER.indexOf(card.mailingStatus as MailingStatus) : -1;
   const forward = MAILING_ORDER.indexOf(mailing.status) > known;
   const expectedDelivery = mailing.expectedDelivery ?? card.expectedDelivery;
-  if (!forward && expectedDelivery === card.expectedDelivery) return card;
-  const saved = await updatePostcard(tx, card.id, { mailingStatus: forward ? mailing.status : card.mailingStatus, expectedDelivery });
+  const trackingUrl = mailing.trackingUrl ?? card.trackingUrl;
+  if (!forward && expectedDelivery === card.expectedDelivery && trackingUrl === card.trackingUrl) return card;
+  const saved = await updatePostcard(tx, card.id, {
+    mailingStatus: forward ? mailing.status : card.mailingStatus,
+    expectedDelivery,
+    trackingUrl,
+  });
   if (forward && isFinal(mailing.status)) {
     await enqueue(
       "postcard-mailing-mail",
