@@ -636,6 +636,69 @@ describe("the cart page without JavaScript", () => {
   });
 });
 
+describe("a promo code's limit while payment pages are open", () => {
+  /** Two organisers whose carts both hold `code`, applied before any payment page opened. */
+  async function twoCartsWith(code: { code: string }) {
+    const buyers = [await organiser(), await organiser()];
+    const carts: { id: string }[] = [];
+    for (const buyer of buyers) {
+      const cart = await openCart(buyer.client, buyer.event);
+      const applied = await buyer.client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+      carts.push(applied.body.data);
+    }
+    const [first, second] = buyers.map((buyer, i) => ({ ...buyer, cart: carts[i]! }));
+    return [first!, second!] as const;
+  }
+
+  test("while a page holds a code's only use, another cart cannot open one with it: 409 saying when it frees up, and the code comes out", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const [first, second] = await twoCartsWith(code);
+    const held = await first.client.post("/api/v2/stripe/create-checkout-session", { cartId: first.cart.id });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+
+    const refused = await second.client.post("/api/v2/stripe/create-checkout-session", { cartId: second.cart.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("PROMO_CODE_INVALID");
+    expect(refused.body.error.message).toMatch(
+      /held by a payment in progress\. It frees up in about 24 hours if that payment is not completed/,
+    );
+    expect(refused.body.error.message).toMatch(/taken out of your cart, which now comes to \$5\.00/);
+    expect((await second.client.get(`/api/v2/carts/${second.cart.id}`)).body.data).toMatchObject({
+      promoCode: null,
+      totals: { total: 500 },
+    });
+    const paysInFull = await second.client.post("/api/v2/stripe/create-checkout-session", { cartId: second.cart.id });
+    expect(paysInFull.status).toBe(200);
+
+    // Pressing Pay again on the first cart reuses its page and its hold; a third cart cannot take the code at all.
+    expect((await first.client.post("/api/v2/stripe/create-checkout-session", { cartId: first.cart.id })).body.data).toEqual(
+      held.body.data,
+    );
+    const third = await organiser();
+    const thirdCart = await openCart(third.client, third.event);
+    const apply = await third.client.put(`/api/v2/carts/${thirdCart.id}`, { promoCode: code.code });
+    expect(apply.status).toBe(400);
+    expect(apply.body.error.fields.promoCode).toMatch(/last use is held by a payment in progress/);
+    expect((await third.client.get(`/api/v2/promo-codes/check/${code.code}`)).body.data).toMatchObject({ applies: false, reason: "held" });
+  });
+
+  test("a free checkout cannot take a use that an open page holds", async () => {
+    // The Chorus free with the code, the premium finish not: one cart pays $4.00 by card, the other is free.
+    const code = await newCode({ value: 100, productKeys: ["chorus"], maxRedemptions: 1 });
+    const [paying, free] = await twoCartsWith(code);
+    await paying.client.put(`/api/v2/carts/${paying.cart.id}`, { selected: ["premium"] });
+    expect((await paying.client.post("/api/v2/stripe/create-checkout-session", { cartId: paying.cart.id })).status).toBe(200);
+
+    const finalized = await free.client.post(`/api/v2/carts/${free.cart.id}/finalize`);
+    expect(finalized.status).toBe(409);
+    expect(finalized.body.error).toMatchObject({ code: "PROMO_CODE_INVALID" });
+    expect(finalized.body.error.message).toMatch(/held by a payment in progress/);
+    expect((await findEventById(db(), free.event.id))!.paid).toBe(false);
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.promoCodeId, code.id))).toHaveLength(0);
+  });
+});
+
 describe("the contributor promo code", () => {
   test("an invitee who contributed is shown one personal code, 20 % off a first Chorus, theirs by e-mail", async () => {
     const { event } = await organiser();

@@ -57,6 +57,8 @@ export interface CheckoutSessionRef {
   id: string;
   /** The hosted payment page to send the payer to. */
   url: string;
+  /** After this moment the page can no longer be paid (its `expires_at`); null when the service did not say. */
+  expiresAt: Date | null;
 }
 
 export interface CheckoutSessionView {

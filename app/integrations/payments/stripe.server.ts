@@ -123,7 +123,11 @@ function sessionView(session: Stripe.Checkout.Session): CheckoutSessionView {
 
 const sessionRef = (session: Stripe.Checkout.Session): CheckoutSessionRef => {
   if (!session.url) throw new PaymentServiceError("The payment service gave no payment page. Nothing was charged; please try again.", true);
-  return { id: session.id, url: session.url };
+  return {
+    id: session.id,
+    url: session.url,
+    expiresAt: typeof session.expires_at === "number" ? new Date(session.expires_at * 1000) : null,
+  };
 };
 
 /** Stripe through its official SDK; also the local service's client, which speaks the same API. */

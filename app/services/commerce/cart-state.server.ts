@@ -71,7 +71,7 @@ export async function loadCartState(
   let promoRefused = false;
   // A paid cart keeps the discount it was sold with; an open one is judged again on every read.
   if (promoCode && cart.status === "open") {
-    const verdict = await judgePromoCode(promoCode, organiser, tx);
+    const verdict = await judgePromoCode(promoCode, organiser, tx, cart.id);
     if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
   }
   const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;

@@ -51,7 +51,12 @@ export async function promoCartOf(event: Event) {
   const products = open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
   return {
     buyer: organiser,
-    cart: { products, context: pricingContextOf(event, organiser, products), country: open?.billingCountry ?? null },
+    cart: {
+      cartId: open?.id ?? null,
+      products,
+      context: pricingContextOf(event, organiser, products),
+      country: open?.billingCountry ?? null,
+    },
   };
 }
 

@@ -107,7 +107,7 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
       const code = await findPromoCodeByCode(db(), typed);
       if (!code) throw badRequest("Some fields need your attention.", { promoCode: "We don't know this code. Check it and try again." });
       const organiser = (await findUserById(db(), cart.userId))!;
-      const verdict = await judgePromoCode(code, organiser);
+      const verdict = await judgePromoCode(code, organiser, db(), cart.id);
       if (!verdict.applies) throw badRequest("Some fields need your attention.", { promoCode: verdict.message });
       changes.promoCodeId = code.id;
     }
@@ -143,6 +143,15 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
   if (!changed) throw paidAlready();
   // A code that is valid but covers nothing in the cart is kept (the buyer may add what it covers) and said so.
   return cartView(await loadCartState(changed));
+}
+
+/** Takes the code out of an open cart; its version goes up (a page opened with the code is not reused). */
+export async function dropPromoCode(cartId: string) {
+  return db().transaction(async (tx) => {
+    const locked = await lockCart(tx, cartId);
+    if (!locked || locked.status !== "open" || !locked.promoCodeId) return locked;
+    return changeCart(tx, cartId, { promoCodeId: null });
+  });
 }
 
 const sameProducts = (a: readonly CartProductRow[], b: readonly CartProductRow[]) => {

@@ -53,6 +53,7 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
       if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
       return cartPaid(object, tx, provider);
     case "checkout.session.expired":
+    case "checkout.session.async_payment_failed":
       return checkoutExpired(object, tx);
     case "charge.refunded":
       return chargeRefunded(object, tx);

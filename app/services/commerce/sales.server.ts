@@ -4,6 +4,7 @@ import type { Db } from "~/lib/db.server";
 import { markCartPaid } from "~/models/cart.server";
 import { setEventPaid } from "~/models/event.server";
 import { findOrInsertInvoice } from "~/models/payment.server";
+import { releaseHoldsOfCart } from "~/models/promo-code-hold.server";
 import { insertRedemption } from "~/models/promo-code.server";
 import type { CartState } from "./cart-state.server";
 
@@ -57,6 +58,8 @@ export async function recordSale(
       currency: pricing.totals.currency,
     });
   }
+  // The redemption counts from now on in place of what the cart's payment pages held (docs/decisions/046).
+  await releaseHoldsOfCart(tx, state.cart.id);
   if (created && invoice.total > 0) {
     await enqueue("invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}`, db: tx });
   }

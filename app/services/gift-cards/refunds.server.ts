@@ -55,6 +55,42 @@ export async function refundLateGiftContribution(contributionId: string) {
   await publishPot(gift.eventId);
 }
 
+/**
+ * The part of a contribution that did not fit on the card when its payment landed (docs/decisions/046):
+ * the webhook took it out of the pot already; this refunds it (keyed by the contribution, so a retry
+ * refunds once) and tells the payer, once.
+ */
+export async function refundGiftOverflow(contributionId: string, amount: number) {
+  const contribution = await findGiftContribution(db(), contributionId);
+  if (!contribution?.paymentIntentId || amount <= 0) return;
+  const gift = await findGiftById(db(), contribution.giftId);
+  try {
+    await paymentsProvider().refund({
+      paymentIntentId: contribution.paymentIntentId,
+      amount,
+      idempotencyKey: `gift-contribution-overflow-refund:${contribution.id}`,
+      metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
+    });
+  } catch (error) {
+    if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
+    throw error;
+  }
+  const paid = formatMoney(contribution.amount, contribution.currency);
+  const back = formatMoney(amount, contribution.currency);
+  const card = gift ? `a ${gift.productName} gift card` : "a gift card";
+  const mail = renderEmail({
+    subject: `${back} of your ${paid} for a gift card is refunded`,
+    heading: `${contribution.name}, part of your contribution did not fit`,
+    paragraphs: [
+      `You chipped in ${paid} towards ${card} on a ${PRODUCT_NAME}, but by the time your payment went through only ${formatMoney(contribution.amount - amount, contribution.currency)} still fitted under the card's largest amount.`,
+      `We have refunded the other ${back} to the card you paid with; it can take a few days to show. The rest is on the gift card.`,
+    ],
+  });
+  await deliverOnce(`gift-overflow-refund:${contribution.id}:email`, "email", contribution.email, () =>
+    sendMail({ to: contribution.email, ...mail }),
+  );
+}
+
 async function refundContribution(gift: Gift, contribution: GiftContribution, why: string) {
   const amount = contribution.amount - contribution.amountRefunded;
   if (amount > 0 && contribution.paymentIntentId) {
