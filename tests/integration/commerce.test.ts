@@ -189,6 +189,19 @@ describe("promo codes on a cart", () => {
     expect(removed.body.data).toMatchObject({ promotion: null, promoCode: null, totals: { total: 800 } });
   });
 
+  test("the payment page shows the Chorus at its price, the code's line and the total", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ kind: "amount", value: 200, currency: "usd" });
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code })).body.data.totals.total).toBe(300);
+    const opened = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id });
+    const page = (await (await client.raw("GET", new URL(opened.body.data.url).pathname)).text()).replaceAll("<!-- -->", "");
+    expect(page).toMatch(/<span>Your Chorus<\/span><span>\$5\.00<\/span>/);
+    expect(page).toContain(`<span>${code.code} ($2.00 off)</span><span>−$2.00</span>`);
+    expect(page).toMatch(/<span>Total<\/span><span>\$3\.00<\/span>/);
+    expect(page).toContain("Pay $3.00");
+  });
+
   test("check: unknown, why not, and what it takes off a given cart", async () => {
     const { client, event } = await organiser();
     await openCart(client, event);
@@ -327,7 +340,7 @@ async function completedSessionFor(cartId: string, user: User) {
       object: "checkout.session",
       payment_status: "paid",
       payment_intent: `pi_${crypto.randomBytes(6).toString("hex")}`,
-      amount_total: input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0),
+      amount_total: input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0) - (input.discount?.amount ?? 0),
       currency: "usd",
       customer: `cus_${crypto.randomBytes(6).toString("hex")}`,
       client_reference_id: input.clientReferenceId,
@@ -350,9 +363,15 @@ describe("payment events", () => {
     const code = await newCode({ value: 15 });
     await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"], promoCode: code.code, billingCountry: "SE" });
     const { input } = await completedSessionFor(cart.id, user);
-    // 900 − 15 % (75 + 60) = 765, + 25 % VAT = 191.25 → 191: 956.
-    expect(input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0)).toBe(956);
-    expect(input.lines.at(-1)).toMatchObject({ name: "VAT 25 %", unitAmount: 191 });
+    // 900 − 15 % (75 + 60) = 765, + 25 % VAT = 191.25 → 191: 956. The lines are charged at their
+    // price and the code's discount is a line of its own, as the payment page shows them.
+    expect(input.lines.map((l) => [l.name, l.unitAmount])).toEqual([
+      ["Your Chorus", 500],
+      ["Premium finish", 400],
+      ["VAT 25 %", 191],
+    ]);
+    expect(input.discount).toEqual({ name: `${code.code} (15 % off)`, amount: 135 });
+    expect(input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0) - input.discount!.amount).toBe(956);
     expect(input.idempotencyKey).toBe(`cart:${cart.id}:v2`);
     expect(input).toMatchObject({ customerEmail: user.email, clientReferenceId: cart.id });
     expect(input.metadata).toMatchObject({

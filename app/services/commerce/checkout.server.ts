@@ -45,10 +45,11 @@ export function cartFromMetadata(metadata: Record<string, unknown>) {
 }
 
 /**
- * The payment service's checkout for a priced cart. Each line is charged at what it costs after
- * the promo code, and tax is a line of its own, so the lines add up to the cart's total exactly.
- * The idempotency key is the cart's id and version: pressing Pay twice opens the same session,
- * and a changed cart a new one.
+ * The payment service's checkout for a priced cart. Each line is charged at its price, the promo
+ * code's discount is a line of its own (the payment page shows both, then the total), and tax is
+ * a line of its own, so the lines less the discount add up to the cart's total exactly. The
+ * idempotency key is the cart's id and version: pressing Pay twice opens the same session, and a
+ * changed cart a new one.
  */
 export function checkoutInputForCart(
   state: Pick<CartState, "cart" | "event" | "products" | "promoCode" | "pricing">,
@@ -57,17 +58,14 @@ export function checkoutInputForCart(
 ): PaymentCheckoutInput {
   const { cart, pricing } = state;
   const lines = pricing.lineItems
-    .filter((l) => l.net > 0)
-    .map((l) => {
-      const even = l.net % l.quantity === 0;
-      return {
-        name: even || l.quantity === 1 ? l.name : `${l.name} × ${l.quantity}`,
-        description: l.gives.join(" · "),
-        unitAmount: even ? l.net / l.quantity : l.net,
-        currency: l.currency,
-        quantity: even ? l.quantity : 1,
-      };
-    });
+    .filter((l) => l.amount > 0)
+    .map((l) => ({
+      name: l.name,
+      description: l.gives.join(" · "),
+      unitAmount: l.unitAmount,
+      currency: l.currency,
+      quantity: l.quantity,
+    }));
   if (pricing.taxation.amount > 0) {
     lines.push({
       name: `${pricing.taxation.label} ${formatRate(pricing.taxation)}`,
@@ -97,6 +95,9 @@ export function checkoutInputForCart(
     cancelUrl: urls.cancelUrl,
     idempotencyKey: checkoutKeyOf(cart),
     lines,
+    ...(pricing.promotion && pricing.totals.discount > 0
+      ? { discount: { name: `${pricing.promotion.code} (${pricing.promotion.description})`, amount: pricing.totals.discount } }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
+import { redeemCoupon } from "./coupons.server";
 import { createObject, newId, nowSeconds, PRIVATE, type PendingEvent } from "./objects.server";
 
 // What paying on the local checkout page makes, as Stripe makes it: the payment intent and charge,
@@ -14,6 +15,8 @@ interface SessionLine {
 
 export interface SessionPrivate {
   lines: SessionLine[];
+  /** The coupon in its `discounts`, and what it takes off the lines' sum (sessions made before coupons have none). */
+  discount?: { couponId: string; name: string; amount: number } | null;
   paymentIntentMetadata: Record<string, string>;
   subscriptionMetadata: Record<string, string>;
 }
@@ -150,6 +153,7 @@ export async function completeSession(tx: Db, session: StoredObject, payer: { em
   } else {
     session.payment_intent = intentId;
   }
+  if (kept.discount) await redeemCoupon(tx, kept.discount.couponId);
   Object.assign(session, { status: "complete", payment_status: "paid", customer: customerId, customer_details: { email } });
   await saveLocalPaymentObject(tx, session);
   events.push({ type: "checkout.session.completed", object: session });
