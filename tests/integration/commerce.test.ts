@@ -638,6 +638,48 @@ describe("the cart page without JavaScript", () => {
     expect(await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).toContain("Paid — thank you");
   });
 
+  test("a code used up while it sat in the cart does not block paying: Pay takes it out and pays what the page showed", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code })).body.data.totals.total).toBe(300);
+    // Someone else pays with the code's only use meanwhile.
+    const other = await organiser();
+    const otherCart = await openCart(other.client, other.event);
+    await other.client.put(`/api/v2/carts/${otherCart.id}`, { promoCode: code.code });
+    await payForCartThroughWebhook(other.user, other.event);
+
+    const html = (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("This code has been used as many times as it can be.");
+    expect(html).toContain("Pay $5.00");
+    const pay = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      shownTotal: /name="shownTotal" value="(\d+)"/.exec(html)![1]!,
+      promoCode: code.code,
+      billingCountry: "",
+    });
+    expect(pay.status).toBe(302);
+    const checkout = new URL(pay.headers.get("location")!);
+    expect(checkout.pathname).toMatch(/^\/local-payments\/checkout\/cs_/);
+    expect((await (await client.raw("GET", checkout.pathname)).text()).replaceAll("<!-- -->", "")).toContain("Pay $5.00");
+    expect((await client.get(`/api/v2/carts/${cart.id}`)).body.data).toMatchObject({ promoCode: null, totals: { total: 500 } });
+  });
+
+  test("a refused code stays in the field, as it was typed, with why", async () => {
+    const { client, event } = await organiser();
+    const refused = await form(client, event, {
+      intent: "apply-promo",
+      version: await versionOn(client, event),
+      promoCode: "SPRNG-2O26",
+      billingCountry: "",
+    });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("We don&#x27;t know this code");
+    expect(html).toMatch(/id="promoCode"[^>]*value="SPRNG-2O26"/);
+  });
+
   test("a free cart is confirmed without a payment; only the organiser opens the page", async () => {
     const { client, event } = await organiser("getwell");
     const html = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
@@ -656,6 +698,17 @@ describe("the cart page without JavaScript", () => {
 });
 
 describe("a promo code's limit while payment pages are open", () => {
+  const payForm = (client: TestClient, event: Event, fields: Record<string, string>) =>
+    client.raw("POST", `/e/${event.uuid}/checkout`, {
+      body: new URLSearchParams({ billingCountry: "", ...fields }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  const cartPage = async (client: TestClient, event: Event) =>
+    (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+  const versionOf = (html: string) => /name="version" value="(\d+)"/.exec(html)![1]!;
+  const payWithCard = (client: TestClient, location: string) =>
+    client.form(new URL(location).pathname, { cardNumber: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123" });
+
   /** Two organisers whose carts both hold `code`, applied before any payment page opened. */
   async function twoCartsWith(code: { code: string }) {
     const buyers = [await organiser(), await organiser()];
@@ -669,6 +722,47 @@ describe("a promo code's limit while payment pages are open", () => {
     const [first, second] = buyers.map((buyer, i) => ({ ...buyer, cart: carts[i]! }));
     return [first!, second!] as const;
   }
+
+  test("a 1-use code in two carts, paid at once: it is used once; the second Pay is told why and pays the full price", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const buyers = await twoCartsWith(code);
+    const versions = await Promise.all(buyers.map(async (b) => versionOf(await cartPage(b.client, b.event))));
+    // Both were shown $3.00 and press Pay at the same moment.
+    const replies = await Promise.all(
+      buyers.map((b, i) => payForm(b.client, b.event, { intent: "pay", version: versions[i]!, shownTotal: "300" })),
+    );
+    const opened = replies.map((r) => r.headers.get("location") ?? "").map((location) => location.includes("/local-payments/checkout/"));
+    expect(opened.filter(Boolean)).toHaveLength(1);
+    const winner = buyers[opened.indexOf(true)]!;
+    const loser = buyers[opened.indexOf(false)]!;
+    expect(replies[opened.indexOf(false)]!.headers.get("location")).toBe(`/e/${loser.event.uuid}/checkout`);
+    const told = await cartPage(loser.client, loser.event);
+    expect(told).toContain(`Code ${code.code} removed`);
+    expect(told).toContain("This code&#x27;s last use is held by a payment in progress. It frees up in about 24 hours");
+    expect(told).toContain("Pay $5.00");
+
+    // Both pay: the winner what its page showed, the loser the full price it was then shown.
+    expect((await payWithCard(winner.client, replies[opened.indexOf(true)]!.headers.get("location")!)).status).toBe(302);
+    const second = await payForm(loser.client, loser.event, { intent: "pay", version: versionOf(told), shownTotal: "500" });
+    expect(second.headers.get("location")).toContain("/local-payments/checkout/");
+    expect(
+      (await (await loser.client.raw("GET", new URL(second.headers.get("location")!).pathname)).text()).replaceAll("<!-- -->", ""),
+    ).toContain("Pay $5.00");
+    expect((await payWithCard(loser.client, second.headers.get("location")!)).status).toBe(302);
+    for (const { event } of buyers)
+      await until(async () => (await findEventById(db(), event.id))!.paid, {
+        timeout: 20_000,
+        what: "the webhook to mark the Chorus paid",
+      });
+
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.promoCodeId, code.id))).toHaveLength(1);
+    const totals = async (event: Event) => (await db().select().from(invoices).where(eq(invoices.eventId, event.id)))[0];
+    expect(await totals(winner.event)).toMatchObject({ total: 300, promoCode: code.code });
+    expect(await totals(loser.event)).toMatchObject({ total: 500, promoCode: null });
+    const admin = await loggedInUser(server.url, "admin");
+    const list = (await (await admin.client.raw("GET", "/admin/promo-codes")).text()).replaceAll("<!-- -->", "");
+    expect(list).toMatch(new RegExp(`${code.code}</code>.*?1 / 1<`, "s"));
+  });
 
   test("while a page holds a code's only use, another cart cannot open one with it: 409 saying when it frees up, and the code comes out", async () => {
     const code = await newCode({ value: 40, maxRedemptions: 1 });

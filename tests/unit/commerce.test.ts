@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { summariseChoice } from "~/domain/commerce/cart-summary";
 import {
   addonsFor,
   BASE_PRODUCT_KEY,
@@ -213,6 +214,22 @@ describe("limits held by open payment pages", () => {
     );
     expect(giftRoomRefusal(10_001, { ...card, pot: 40_000 }, NOW)).toBe("At most $100.00 more fits on this card.");
     expect(giftRoomRefusal(500, { ...card, pot: 50_000 }, NOW)).toBe("This card is full.");
+  });
+});
+
+describe("the cart page's live total", () => {
+  test("is the server's pricing of the ticked boxes and country, with the Chorus always in a first cart", () => {
+    const live = { context: PAYING, promo: null };
+    expect(summariseChoice(live, [], null)).toMatchObject({ total: "$5.00", totalAmount: 500, free: false });
+    const gb = summariseChoice(live, ["premium"], "GB");
+    expect(gb).toMatchObject({ total: "$10.80", tax: "VAT 20 %", taxAmount: "$1.80" });
+    expect(gb.lines.map((l) => l.key)).toEqual(["chorus", "premium"]);
+    // A code kept in the cart that covers only the premium finish counts as soon as it is ticked.
+    const premiumOnly = { context: PAYING, promo: rule({ value: 50, productKeys: ["premium"] }) };
+    expect(summariseChoice(premiumOnly, [], null).promotion).toBeNull();
+    expect(summariseChoice(premiumOnly, ["premium"], null)).toMatchObject({ total: "$7.00", promotion: { amount: "−$2.00" } });
+    expect(summariseChoice({ context: { ...PAYING, laterPurchase: true }, promo: null }, [], null)).toMatchObject({ nothingChosen: true });
+    expect(summariseChoice({ context: { ...PAYING, member: true }, promo: null }, ["premium"], null)).toMatchObject({ free: true });
   });
 });
 

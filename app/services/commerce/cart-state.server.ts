@@ -1,6 +1,7 @@
 import type { Cart, CartProductRow, Event, PromoCode, User } from "drizzle/schema";
 import { BASE_PRODUCT_KEY, isLaterPurchase, productsLeftFor, type Product } from "~/domain/commerce/catalogue";
 import { inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
+import type { PromoRule } from "~/domain/commerce/promo-codes";
 import { isFreeOccasion } from "~/domain/commerce/unlock";
 import { isMember } from "~/domain/membership";
 import { db, type Db } from "~/lib/db.server";
@@ -46,6 +47,8 @@ export interface CartState {
   promoProblem: string | null;
   /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
   promoRefused: boolean;
+  /** The code's rule when it may be used (whether or not it covers anything in the cart now). */
+  promoRule: PromoRule | null;
   pricing: Pricing;
   /** A cart for what is bought after the Chorus was paid for: the Chorus itself is not in it. */
   laterPurchase: boolean;
@@ -88,6 +91,7 @@ export async function loadCartState(
     promoCode,
     promoProblem,
     promoRefused,
+    promoRule: usable,
     pricing,
     laterPurchase: !!context.laterPurchase,
     offers,

@@ -135,6 +135,16 @@ export interface DroppedCode {
   reason: string;
 }
 
+/**
+ * The cart ready to pay: a code that may no longer be used (used up or held by others' payments
+ * while it sat in the cart, expired, paused) is taken out of it rather than block paying, and said.
+ */
+export async function withoutRefusedCode(cart: Cart): Promise<{ state: CartState; dropped: DroppedCode | null }> {
+  const state = await loadCartState(cart);
+  if (!state.promoCode || !state.promoRefused) return { state, dropped: null };
+  return dropCodeOf(state, state.promoProblem ?? "This code can no longer be used.");
+}
+
 /** Takes the cart's code out (its version goes up) and reads the cart again. */
 export async function dropCodeOf(state: CartState, reason: string): Promise<{ state: CartState; dropped: DroppedCode | null }> {
   if (!state.promoCode) return { state, dropped: null };
