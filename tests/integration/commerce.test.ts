@@ -638,6 +638,35 @@ describe("the cart page without JavaScript", () => {
     expect(await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).toContain("Paid — thank you");
   });
 
+  test("a payment page opened before the cart changed in another tab, then paid: the cart shows what was paid, and the event page says Paid", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const older = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id });
+    expect(older.status).toBe(200);
+    // Another tab adds to the cart: $12.00 + 20 % VAT.
+    const changed = await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium", "originals-zip"], billingCountry: "GB" });
+    expect(changed.body.data.totals.total).toBe(1440);
+
+    const paid = await client.form(new URL(older.body.data.url).pathname, {
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 40",
+      cvc: "123",
+    });
+    expect(paid.status).toBe(302);
+    await until(async () => (await findEventById(db(), event.id))!.paid, { timeout: 20_000, what: "the webhook to mark the Chorus paid" });
+
+    const [invoice] = await db().select().from(invoices).where(eq(invoices.cartId, cart.id));
+    expect(invoice).toMatchObject({ total: 500 });
+    const view = (await client.get(`/api/v2/carts/${cart.id}`)).body.data;
+    expect(view).toMatchObject({ status: "paid", invoiceNumber: invoice!.number, products: [{ key: "chorus", quantity: 1 }] });
+    expect(view.totals).toMatchObject({ subtotal: 500, tax: 0, total: 500 });
+    expect(view.lineItems.map((l: { key: string }) => l.key)).toEqual(["chorus"]);
+    const cartPage = (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+    expect(cartPage).toContain(`Invoice ${invoice!.number}, $5.00.`);
+    const eventPage = (await (await client.raw("GET", `/e/${event.uuid}`)).text()).replaceAll("<!-- -->", "");
+    expect(eventPage).toContain(`<strong>Paid</strong> — invoice ${invoice!.number}, $5.00.`);
+  });
+
   test("a code used up while it sat in the cart does not block paying: Pay takes it out and pays what the page showed", async () => {
     const code = await newCode({ value: 40, maxRedemptions: 1 });
     const { client, event } = await organiser();

@@ -142,8 +142,8 @@ export function CheckoutForm({
       <h2>Paid — thank you</h2>
       {cart.status === "paid" ? <Totals cart={cart} /> : null}
       <p>
-        {page.paid.invoiceNumber ? `Invoice ${page.paid.invoiceNumber}. ` : null}You can deliver your Chorus to the recipient and download
-        it in full quality.
+        {page.paid.invoiceNumber ? `Invoice ${page.paid.invoiceNumber}, ${page.paid.total}. ` : null}You can deliver your Chorus to the
+        recipient and download it in full quality.
       </p>
       {page.nothingLeftToBuy ? <p>Your Chorus has everything we offer: there is nothing left to buy.</p> : null}
       <a className="button" href={`/e/${page.uuid}#deliver`}>

@@ -52,8 +52,11 @@ export async function loadCheckoutPage({ event }: CheckoutContext) {
   return {
     uuid: event.uuid,
     headline: headlineOf(event, await listRecipients(db(), event.id)),
-    // Once paid for, the page says so, then offers what the Chorus does not have yet (or says there is nothing left).
-    paid: event.paid ? { invoiceNumber: invoice?.number ?? null } : null,
+    // Once paid for, the page says so, with what the invoice was for, then offers what the Chorus
+    // does not have yet (or says there is nothing left).
+    paid: event.paid
+      ? { invoiceNumber: invoice?.number ?? null, total: invoice ? formatMoney(invoice.total, invoice.currency) : null }
+      : null,
     nothingLeftToBuy: event.paid && (cart.status === "paid" || !options.length),
     cart: {
       id: cart.id,

@@ -1,7 +1,7 @@
 import type { Cart, Invoice, Payment } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
-import { markCartPaid } from "~/models/cart.server";
+import { markCartPaid, setCartAsSold } from "~/models/cart.server";
 import { setEventPaid } from "~/models/event.server";
 import { findOrInsertInvoice } from "~/models/payment.server";
 import { releaseHoldsOfCart } from "~/models/promo-code-hold.server";
@@ -20,6 +20,11 @@ export async function recordSale(
 ): Promise<{ cart: Cart; invoice: Invoice; created: boolean }> {
   const { state, payment, paidAt } = input;
   const { pricing } = state;
+  await setCartAsSold(tx, state.cart.id, {
+    products: state.products,
+    promoCodeId: state.promoCode?.id ?? null,
+    billingCountry: state.cart.billingCountry,
+  });
   const cart = (await markCartPaid(tx, state.cart.id, state.cart.paidAt ?? paidAt))!;
   // A later purchase adds to a Chorus already paid for: its standing is the first cart's to give.
   if (!state.laterPurchase) await setEventPaid(tx, state.event.id, true);
