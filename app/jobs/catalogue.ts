@@ -92,6 +92,8 @@ export const JOBS = {
   "gift-card-refunds": job<{ giftId: string }>({ keyed: true }),
   // One contribution paid after its gift's card was ordered, refunded on its own (docs/decisions/028).
   "gift-contribution-refund": job<{ giftContributionId: string }>({ keyed: true }),
+  // The part of a paid contribution that did not fit on the card, refunded at once (docs/decisions/046).
+  "gift-contribution-overflow-refund": job<{ giftContributionId: string; amount: number }>({ keyed: true }),
   // Trees ordered from the planting vendor for one paid contribution (docs/decisions/028): keyed and
   // leased by the contribution, so a dead worker's planting is taken up again and planted once.
   "tree-planting": job<{ treeContributionId: string }>({ keyed: true, leased: true }),

@@ -6,7 +6,7 @@ import { sendRefundNotice } from "~/services/commerce/refund-notices.server";
 import { sendContributionDigest } from "~/services/events/digest.server";
 import { deliverToRecipients } from "~/services/events/event-delivery.server";
 import { payOutGift } from "~/services/gift-cards/payout.server";
-import { refundGiftContributions, refundLateGiftContribution } from "~/services/gift-cards/refunds.server";
+import { refundGiftContributions, refundGiftOverflow, refundLateGiftContribution } from "~/services/gift-cards/refunds.server";
 import { sendBroadcast } from "~/services/invitations/broadcast.server";
 import { sendInvitation } from "~/services/invitations/invitations.server";
 import { sendReminder, sweepReminders } from "~/services/invitations/reminders.server";
@@ -75,6 +75,7 @@ export const jobHandlers: JobHandlers = {
   "gift-card-payout": ({ data, finalAttempt }) => payOutGift(data.giftId, { finalAttempt }),
   "gift-card-refunds": ({ data }) => refundGiftContributions(data.giftId),
   "gift-contribution-refund": ({ data }) => refundLateGiftContribution(data.giftContributionId),
+  "gift-contribution-overflow-refund": ({ data }) => refundGiftOverflow(data.giftContributionId, data.amount),
   "tree-planting": ({ data, finalAttempt }) => plantTrees(data.treeContributionId, { finalAttempt }),
   "tree-refund": ({ data }) => refundTreeContribution(data.treeContributionId),
   "postcard-send": ({ data, finalAttempt }) => sendPostcard(data.postcardId, { finalAttempt }),

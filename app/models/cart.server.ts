@@ -83,6 +83,19 @@ export async function setCartCheckoutSession(db: Db, id: string, checkoutSession
   await db.update(carts).set({ checkoutSessionId, updatedAt: new Date() }).where(eq(carts.id, id));
 }
 
+/**
+ * A settled cart reads as what was sold: its products, code and country as the payment was priced
+ * (a page paid after the cart changed in another tab sold what that page showed).
+ */
+export async function setCartAsSold(
+  db: Db,
+  id: string,
+  sold: { products: CartProductRow[]; promoCodeId: string | null; billingCountry: string | null },
+) {
+  await replaceCartProducts(db, id, sold.products);
+  await db.update(carts).set({ promoCodeId: sold.promoCodeId, billingCountry: sold.billingCountry }).where(eq(carts.id, id));
+}
+
 export async function markCartPaid(db: Db, id: string, paidAt: Date) {
   const [cart] = await db.update(carts).set({ status: "paid", paidAt, updatedAt: new Date() }).where(eq(carts.id, id)).returning();
   return cart ?? null;

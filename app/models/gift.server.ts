@@ -1,5 +1,5 @@
 import { giftContributions, gifts, type Gift, type GiftContribution } from "drizzle/schema";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/lib/db.server";
 import { reusedQuery } from "~/lib/reused-query.server";
 
@@ -54,15 +54,51 @@ export async function giftPot(db: Db, giftId: string) {
   return { total: row?.total ?? 0, count: row?.count ?? 0 };
 }
 
-export type NewGiftContribution = Pick<GiftContribution, "giftId" | "name" | "email" | "amount" | "currency">;
+/**
+ * What is held out of the card's room by contributions whose payment page is still open
+ * (docs/decisions/046): their sum, and when the last of those pages expires. A pending contribution
+ * holds until its page's expiry webhook makes it abandoned, or at the latest an hour past the expiry
+ * (a page paid in its last second whose webhook comes late keeps its room).
+ */
+export async function heldGiftRoom(db: Db, giftId: string) {
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${giftContributions.amount}), 0)::int`,
+      lastFreesAt: sql<Date | null>`max(${giftContributions.holdsUntil})`.mapWith((v: string | null) => (v ? new Date(v) : null)),
+    })
+    .from(giftContributions)
+    .where(
+      and(
+        eq(giftContributions.giftId, giftId),
+        eq(giftContributions.status, "pending"),
+        gt(giftContributions.holdsUntil, sql`now() - interval '1 hour'`),
+      ),
+    );
+  return { total: row?.total ?? 0, lastFreesAt: row?.lastFreesAt ?? null };
+}
+
+export type NewGiftContribution = Pick<GiftContribution, "giftId" | "name" | "email" | "amount" | "currency"> &
+  Partial<Pick<GiftContribution, "holdsUntil">>;
 
 export async function insertGiftContribution(db: Db, input: NewGiftContribution) {
   const [made] = await db.insert(giftContributions).values(input).returning();
   return made!;
 }
 
-export async function setGiftContributionSession(db: Db, id: string, provider: string, checkoutSessionId: string) {
-  await db.update(giftContributions).set({ provider, checkoutSessionId }).where(eq(giftContributions.id, id));
+/** Its payment page is open: the session, and (when the service says) the moment it can no longer be paid. */
+export async function setGiftContributionSession(db: Db, id: string, provider: string, checkoutSessionId: string, holdsUntil: Date | null) {
+  await db
+    .update(giftContributions)
+    .set({ provider, checkoutSessionId, ...(holdsUntil ? { holdsUntil } : {}) })
+    .where(eq(giftContributions.id, id));
+}
+
+/** Its payment page could not be opened: the room it held is free again. */
+export async function abandonPendingGiftContribution(db: Db, id: string) {
+  await db
+    .update(giftContributions)
+    .set({ status: "abandoned" })
+    .where(and(eq(giftContributions.id, id), eq(giftContributions.status, "pending")));
 }
 
 export async function findGiftContribution(db: Db, id: string) {
@@ -109,6 +145,14 @@ export async function listRefundableGiftContributions(db: Db, giftId: string) {
     .from(giftContributions)
     .where(and(eq(giftContributions.giftId, giftId), eq(giftContributions.status, "paid")))
     .orderBy(giftContributions.createdAt);
+}
+
+/**
+ * Part of a paid contribution did not fit on the card: that part is taken out of the pot at once
+ * (counted as refunded), and the refund job sends it back (docs/decisions/046).
+ */
+export async function setGiftContributionOverflow(db: Db, id: string, amountRefunded: number) {
+  await db.update(giftContributions).set({ amountRefunded }).where(eq(giftContributions.id, id));
 }
 
 export async function markGiftContributionRefunded(db: Db, id: string, amountRefunded: number) {

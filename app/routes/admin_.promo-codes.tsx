@@ -86,6 +86,7 @@ export default function AdminPromoCodesPage() {
                 <td data-label="Takes off">{code.description}</td>
                 <td data-label="Uses">
                   {code.uses} / {code.limit ?? "no limit"}
+                  {code.held ? <span className="muted">{` (${code.held} held by a payment in progress)`}</span> : null}
                 </td>
                 <td data-label="Expires">{code.expires ?? "never"}</td>
                 <td data-label="State">

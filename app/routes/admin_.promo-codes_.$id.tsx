@@ -68,6 +68,7 @@ export default function AdminPromoCodePage() {
           <dt>Uses</dt>
           <dd>
             {code.uses} of {code.limit ?? "no limit"}
+            {code.held ? `, and ${code.held} held by a payment in progress` : null}
           </dd>
           <dt>Per person</dt>
           <dd>{code.perUser ?? "no limit"}</dd>

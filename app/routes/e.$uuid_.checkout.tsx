@@ -39,7 +39,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithCookies(outcome.redirect, outcome.toast ? [await toastHeader(outcome.toast)] : []);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields }, { status: error.status });
+    // What was typed stays in the field, so a refused code's typo can be seen.
+    const values = form.has("promoCode") ? { promoCode: formText(form, "promoCode") } : undefined;
+    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
   }
 }
 
@@ -56,7 +58,7 @@ export default function CheckoutPage() {
         <p className="muted">{page.headline}</p>
       </header>
       {reply && !reply.ok && !reply.errors?.promoCode ? <FormMessages formError={reply.formError} /> : null}
-      <CheckoutForm page={page} errors={reply?.errors} />
+      <CheckoutForm page={page} errors={reply?.errors} values={reply?.values} />
       {page.byPost.length ? (
         <section className="card stack" aria-labelledby="by-post-heading">
           <h2 id="by-post-heading">Also by post</h2>

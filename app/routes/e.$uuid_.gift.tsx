@@ -42,8 +42,13 @@ export default function ChipInPage() {
       <h1>{`Chip in for a ${gift.productName} gift card`}</h1>
       <GiftPot gift={gift} />
       <p className="field-hint">
-        Everyone's share goes on one card, sent to the recipient with the video. Between {formatMoney(gift.minAmount, gift.currency)} and{" "}
-        {formatMoney(gift.maxAmount - gift.potTotal, gift.currency)}.
+        {`Everyone's share goes on one card, sent to the recipient with the video. `}
+        {gift.roomLeft >= gift.minAmount
+          ? `Between ${formatMoney(gift.minAmount, gift.currency)} and ${formatMoney(gift.roomLeft, gift.currency)}.`
+          : "There is no room left on the card for now."}
+        {gift.heldAmount > 0
+          ? ` ${formatMoney(gift.heldAmount, gift.currency)} more is held by payments in progress, and is free again if they are not completed.`
+          : ""}
       </p>
       <FormMessages formError={reply?.formError} />
       <Form method="post" className="stack" noValidate>

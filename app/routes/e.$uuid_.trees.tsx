@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { Field, FormMessages } from "~/components/ui/field";
 import { TreesIcon } from "~/components/ui/icons";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -36,10 +37,48 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
+/** A whole number of trees the form takes, or null. */
+function treeCount(typed: string | undefined, quantity: { min: number; max: number }) {
+  const n = Number(typed);
+  return typed && Number.isInteger(n) && n >= quantity.min && n <= quantity.max ? n : null;
+}
+
+/**
+ * The running total before leaving the site: with the page's script it follows the count as it is
+ * typed; without it, after a refused post it is worked out for the count sent, and the price of one
+ * tree is always said beside the field.
+ */
+function TreesTotal({
+  count,
+  live,
+  price,
+  quantity,
+}: {
+  count: number | null;
+  live: boolean;
+  price: { unitAmount: number; currency: string };
+  quantity: { min: number; max: number };
+}) {
+  if (count === null && !live) return null;
+  return (
+    <p className="trees-total">
+      <output htmlFor="quantity" aria-live="polite">
+        {count === null
+          ? `Choose from ${quantity.min} to ${quantity.max} trees to see your total.`
+          : `${treesText(count)} × ${formatMoney(price.unitAmount, price.currency)} = ${formatMoney(count * price.unitAmount, price.currency)}`}
+      </output>
+    </p>
+  );
+}
+
 export default function TreesPage() {
   const page = useLoaderData<typeof loader>();
   const reply = useActionData<FormReply>();
   const values = reply?.values;
+  const [typed, setTyped] = useState<string | null>(null);
+  // Once the script runs, the total follows the field (which the browser may have refilled on a reload).
+  useEffect(() => setTyped((document.getElementById("quantity") as HTMLInputElement | null)?.value ?? ""), []);
+  const count = treeCount(typed ?? values?.quantity, page.quantity);
   return (
     <div className="stack">
       {page.certificate ? (
@@ -61,7 +100,7 @@ export default function TreesPage() {
         {page.canPlant ? (
           <>
             <p className="field-hint">
-              {`${formatMoney(page.price.unitAmount, page.price.currency)} a tree, ${page.quantity.min} to ${page.quantity.max} at a time, planted by our reforestation partner.`}
+              {`${formatMoney(page.price.unitAmount, page.price.currency)} a tree, so your total is ${formatMoney(page.price.unitAmount, page.price.currency)} × the number of trees; ${page.quantity.min} to ${page.quantity.max} at a time, planted by our reforestation partner.`}
             </p>
             <FormMessages formError={reply?.formError} />
             <Form method="post" className="stack" noValidate>
@@ -82,8 +121,10 @@ export default function TreesPage() {
                 min={page.quantity.min}
                 max={page.quantity.max}
                 defaultValue={values?.quantity ?? "1"}
+                onChange={(event) => setTyped(event.currentTarget.value)}
                 error={reply?.errors?.quantity}
               />
+              <TreesTotal count={count} live={typed !== null} price={page.price} quantity={page.quantity} />
               <SubmitButton pending="Opening the payment page…">Plant and pay</SubmitButton>
             </Form>
           </>

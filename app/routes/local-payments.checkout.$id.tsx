@@ -78,6 +78,18 @@ export default function LocalCheckoutPage() {
                 <span>{formatMoney(line.amount, session.currency)}</span>
               </li>
             ))}
+            {session.discount ? (
+              <>
+                <li className="local-checkout__subtotal">
+                  <span>Subtotal</span>
+                  <span>{formatMoney(session.subtotal, session.currency)}</span>
+                </li>
+                <li className="local-checkout__discount">
+                  <span>{session.discount.name}</span>
+                  <span>{`−${formatMoney(session.discount.amount, session.currency)}`}</span>
+                </li>
+              </>
+            ) : null}
             <li className="local-checkout__total">
               <span>Total</span>
               <span>{price}</span>

@@ -137,6 +137,38 @@ export const promoRedemptions = pgTable(
   (t) => [uniqueIndex("promo_redemptions_cart_unique").on(t.cartId), index("promo_redemptions_code_user_idx").on(t.promoCodeId, t.userId)],
 );
 
+// A use of a promo code held for an open payment page (docs/decisions/046-limits-held-while-a-page-is-open.md):
+// a code's limit counts its redemptions and the holds still live, so two pages cannot both be paid
+// with its last use. A hold is live until `expiresAt` (the page's own expiry) and is removed when the
+// page expires, when it could not be opened, or when its cart is settled (the redemption takes over).
+export const promoCodeHolds = pgTable(
+  "promo_code_holds",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    promoCodeId: uuid()
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: "cascade" }),
+    cartId: uuid()
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The checkout's idempotency key (`cart:<id>:v<version>`): pressing Pay again keeps the same hold. */
+    checkoutKey: text().notNull(),
+    checkoutSessionId: text(),
+    /** The page's expiry: a little later while the page is being opened, then its session's `expires_at`. */
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("promo_code_holds_checkout_key_unique").on(t.checkoutKey),
+    index("promo_code_holds_code_idx").on(t.promoCodeId, t.expiresAt),
+    index("promo_code_holds_session_idx").on(t.checkoutSessionId),
+    index("promo_code_holds_cart_idx").on(t.cartId),
+  ],
+);
+
 export const paymentStatus = pgEnum("payment_status", ["paid", "refunded", "partially_refunded"]);
 
 // Money the payment service took: one row per paid cart or membership invoice.
@@ -207,5 +239,6 @@ export type Cart = typeof carts.$inferSelect;
 export type CartProductRecord = typeof cartProducts.$inferSelect;
 export type PromoCode = typeof promoCodes.$inferSelect;
 export type PromoRedemption = typeof promoRedemptions.$inferSelect;
+export type PromoCodeHold = typeof promoCodeHolds.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
 export type Invoice = typeof invoices.$inferSelect;

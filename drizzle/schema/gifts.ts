@@ -66,6 +66,11 @@ export const giftContributions = pgTable(
     checkoutSessionId: text(),
     paymentIntentId: text(),
     amountRefunded: integer().notNull().default(0),
+    /**
+     * While pending, its amount is held out of the card's room until this moment (its payment page's
+     * expiry), so two open pages cannot both fill the same room (docs/decisions/046).
+     */
+    holdsUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),
     refundedAt: timestamp({ withTimezone: true }),

@@ -74,4 +74,69 @@ describe.skipIf(!chromiumPath)("the cart page in Chromium", () => {
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.context().close();
   });
+
+  test("with JavaScript at 375px: the total and the Pay button follow the ticked boxes and the country at once, and Pay charges that", async () => {
+    const user = await createUser();
+    const event = await createTestEvent(user);
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    const errors = collectPageErrors(page);
+    await logInBrowser(page, user.email, PASSWORD);
+    await gotoHydrated(page, `/e/${event.uuid}/checkout`);
+    // The total follows by itself: no button to ask for it.
+    await page.getByRole("button", { name: "Update the total" }).waitFor({ state: "detached" });
+
+    await page.getByLabel(/Premium finish/).check();
+    await page.getByRole("button", { name: "Pay $9.00" }).waitFor();
+    await page.getByLabel("Billing country").selectOption("GB");
+    // $9.00 + 20 % VAT.
+    await page.getByRole("button", { name: "Pay $10.80" }).waitFor();
+    const totals = (await page.locator(".checkout-totals").textContent()) ?? "";
+    expect(totals).toContain("Premium finish");
+    expect(totals).toContain("VAT 20 %");
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, "checkout-phone-live-total");
+
+    await page.getByRole("button", { name: "Pay $10.80" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/local-payments/checkout/"));
+    const main = page.locator("main");
+    await main.getByRole("heading", { name: "Pay $10.80" }).waitFor();
+    expect(await main.textContent()).toContain("Premium finish");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test("with JavaScript at 375px: a refused code stays in the field as typed, with why, and a code's discount shows on the payment page", async () => {
+    const user = await createUser();
+    const event = await createTestEvent(user);
+    const code = await insertPromoCode(db(), { code: `TWO-${event.eventId}`, kind: "amount", value: 200, currency: "usd" });
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    const errors = collectPageErrors(page);
+    await logInBrowser(page, user.email, PASSWORD);
+    await gotoHydrated(page, `/e/${event.uuid}/checkout`);
+    await page.getByRole("button", { name: "Update the total" }).waitFor({ state: "detached" });
+
+    const typo = `${code.code.slice(0, -1)}X`;
+    await page.getByLabel("Promo code").fill(typo);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("We don't know this code. Check it and try again.").waitFor();
+    expect(await page.getByLabel("Promo code").inputValue()).toBe(typo);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+
+    await page.getByLabel("Promo code").fill(code.code);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByRole("button", { name: "Pay $3.00" }).waitFor();
+    await page.getByRole("button", { name: "Pay $3.00" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/local-payments/checkout/"));
+    const lines = page.locator(".local-checkout__lines");
+    await lines.waitFor();
+    const text = (await lines.textContent()) ?? "";
+    expect(text).toContain("Your Chorus$5.00");
+    expect(text).toContain(`${code.code} ($2.00 off)−$2.00`);
+    expect(text).toContain("Total$3.00");
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, "local-checkout-phone-discount");
+    // The refused code's answer is a 400, which Chromium logs as a failed load: nothing else.
+    expect(errors.filter((error) => !error.includes("the server responded with a status of 400"))).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -30,6 +30,8 @@ describe.skipIf(!chromiumPath)("trees on a phone, in Chromium", () => {
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE, javaScriptEnabled: false });
     await page.goto(`/e/${event.uuid}/trees`);
     await fitsThePhone(page, "the trees form");
+    // Without the page's script the price of one tree is said, and how the total comes from it.
+    expect(await page.locator("main").textContent()).toContain("$2.50 a tree, so your total is $2.50 × the number of trees");
 
     const main = page.locator("main");
     await main.getByLabel("Your name").fill("Bea");
@@ -38,6 +40,12 @@ describe.skipIf(!chromiumPath)("trees on a phone, in Chromium", () => {
     await main.getByRole("button", { name: "Plant and pay" }).click();
     await page.getByText("Plant at least 1 tree.").waitFor();
     await fitsThePhone(page, "the refused form");
+    // After a plain post, the total is worked out for the count sent.
+    await main.getByLabel("How many trees").fill("2");
+    await main.getByLabel("Your e-mail, for the receipt").fill("not an address");
+    await main.getByRole("button", { name: "Plant and pay" }).click();
+    await page.getByText("2 trees × $2.50 = $5.00").waitFor();
+    await main.getByLabel("Your e-mail, for the receipt").fill("bea@example.test");
 
     await main.getByLabel("How many trees").fill("2");
     await main.getByRole("button", { name: "Plant and pay" }).click();
@@ -84,6 +92,24 @@ describe.skipIf(!chromiumPath)("trees on a phone, in Chromium", () => {
 
     await page.locator('[data-tree-count="4"]').waitFor({ timeout: 20_000 });
     expect(await count.textContent()).toContain("4 trees");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test("with JavaScript at 375 px: the total follows the number of trees as it is typed, before leaving the site", async () => {
+    const event = await chorus();
+    const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
+    const errors = collectPageErrors(page);
+    await gotoHydrated(page, `/e/${event.uuid}/trees`);
+    const total = page.locator("output.trees-total, .trees-total output");
+    await expect.poll(() => total.textContent()).toBe("1 tree × $2.50 = $2.50");
+    await page.locator("main").getByLabel("How many trees").fill("3");
+    await expect.poll(() => total.textContent()).toBe("3 trees × $2.50 = $7.50");
+    await page.locator("main").getByLabel("How many trees").fill("");
+    await expect.poll(() => total.textContent()).toBe("Choose from 1 to 100 trees to see your total.");
+    await page.locator("main").getByLabel("How many trees").fill("12");
+    await expect.poll(() => total.textContent()).toBe("12 trees × $2.50 = $30.00");
+    await fitsThePhone(page, "the trees form with its total");
     expect(errors).toEqual([]);
     await page.context().close();
   });

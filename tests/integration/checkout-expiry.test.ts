@@ -1,8 +1,10 @@
-import { giftContributions, gifts, paymentEvents, postcards, treeContributions } from "drizzle/schema";
+import crypto from "node:crypto";
+import { giftContributions, gifts, paymentEvents, postcards, promoCodeHolds, treeContributions } from "drizzle/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { db } from "~/lib/db.server";
 import { insertRecipient } from "~/models/event.server";
+import { insertPromoCode } from "~/models/promo-code.server";
 import type { RunningServer } from "../../server";
 import { loggedInUser, uniqueEmail } from "../support/accounts";
 import { createTestEvent } from "../support/events";
@@ -98,6 +100,38 @@ describe("a payment page nobody pays", () => {
         return row?.status === "abandoned";
       },
       { timeout: 20_000, what: "the unpaid contribution to be marked abandoned" },
+    );
+  });
+
+  test("a cart's page lets go of the promo code's use it held: the cart that was refused it can then pay with it", async () => {
+    const code = await insertPromoCode(db(), {
+      code: `HELD-${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
+      kind: "percent",
+      value: 40,
+      maxRedemptions: 1,
+    });
+    const buyers = [await loggedInUser(server.url), await loggedInUser(server.url)];
+    const carts: string[] = [];
+    for (const { user, client } of buyers) {
+      const event = await createTestEvent(user);
+      const cart = (await client.post("/api/v2/carts", { eventId: event.id })).body.data;
+      expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code })).status).toBe(200);
+      carts.push(cart.id);
+    }
+    const [first, second] = buyers as [(typeof buyers)[0], (typeof buyers)[0]];
+    const opened = await first.client.post("/api/v2/stripe/create-checkout-session", { cartId: carts[0] });
+    expect(opened.status).toBe(200);
+    const sessionId = sessionOf(opened.body.data.url);
+
+    await until(async () => (await expiredEventOf(sessionId))?.processedAt, {
+      timeout: 20_000,
+      what: "the payment page to expire and its webhook to let go of the code",
+    });
+    expect(await db().select().from(promoCodeHolds).where(eq(promoCodeHolds.checkoutSessionId, sessionId))).toHaveLength(0);
+    const after = await second.client.post("/api/v2/stripe/create-checkout-session", { cartId: carts[1] });
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect((await (await second.client.raw("GET", new URL(after.body.data.url).pathname)).text()).replaceAll("<!-- -->", "")).toContain(
+      "Pay $3.00",
     );
   });
 });

@@ -189,6 +189,19 @@ describe("promo codes on a cart", () => {
     expect(removed.body.data).toMatchObject({ promotion: null, promoCode: null, totals: { total: 800 } });
   });
 
+  test("the payment page shows the Chorus at its price, the code's line and the total", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const code = await newCode({ kind: "amount", value: 200, currency: "usd" });
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code })).body.data.totals.total).toBe(300);
+    const opened = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id });
+    const page = (await (await client.raw("GET", new URL(opened.body.data.url).pathname)).text()).replaceAll("<!-- -->", "");
+    expect(page).toMatch(/<span>Your Chorus<\/span><span>\$5\.00<\/span>/);
+    expect(page).toContain(`<span>${code.code} ($2.00 off)</span><span>−$2.00</span>`);
+    expect(page).toMatch(/<span>Total<\/span><span>\$3\.00<\/span>/);
+    expect(page).toContain("Pay $3.00");
+  });
+
   test("check: unknown, why not, and what it takes off a given cart", async () => {
     const { client, event } = await organiser();
     await openCart(client, event);
@@ -327,7 +340,7 @@ async function completedSessionFor(cartId: string, user: User) {
       object: "checkout.session",
       payment_status: "paid",
       payment_intent: `pi_${crypto.randomBytes(6).toString("hex")}`,
-      amount_total: input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0),
+      amount_total: input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0) - (input.discount?.amount ?? 0),
       currency: "usd",
       customer: `cus_${crypto.randomBytes(6).toString("hex")}`,
       client_reference_id: input.clientReferenceId,
@@ -350,9 +363,15 @@ describe("payment events", () => {
     const code = await newCode({ value: 15 });
     await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium"], promoCode: code.code, billingCountry: "SE" });
     const { input } = await completedSessionFor(cart.id, user);
-    // 900 − 15 % (75 + 60) = 765, + 25 % VAT = 191.25 → 191: 956.
-    expect(input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0)).toBe(956);
-    expect(input.lines.at(-1)).toMatchObject({ name: "VAT 25 %", unitAmount: 191 });
+    // 900 − 15 % (75 + 60) = 765, + 25 % VAT = 191.25 → 191: 956. The lines are charged at their
+    // price and the code's discount is a line of its own, as the payment page shows them.
+    expect(input.lines.map((l) => [l.name, l.unitAmount])).toEqual([
+      ["Your Chorus", 500],
+      ["Premium finish", 400],
+      ["VAT 25 %", 191],
+    ]);
+    expect(input.discount).toEqual({ name: `${code.code} (15 % off)`, amount: 135 });
+    expect(input.lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0) - input.discount!.amount).toBe(956);
     expect(input.idempotencyKey).toBe(`cart:${cart.id}:v2`);
     expect(input).toMatchObject({ customerEmail: user.email, clientReferenceId: cart.id });
     expect(input.metadata).toMatchObject({
@@ -619,6 +638,77 @@ describe("the cart page without JavaScript", () => {
     expect(await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).toContain("Paid — thank you");
   });
 
+  test("a payment page opened before the cart changed in another tab, then paid: the cart shows what was paid, and the event page says Paid", async () => {
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    const older = await client.post("/api/v2/stripe/create-checkout-session", { cartId: cart.id });
+    expect(older.status).toBe(200);
+    // Another tab adds to the cart: $12.00 + 20 % VAT.
+    const changed = await client.put(`/api/v2/carts/${cart.id}`, { selected: ["premium", "originals-zip"], billingCountry: "GB" });
+    expect(changed.body.data.totals.total).toBe(1440);
+
+    const paid = await client.form(new URL(older.body.data.url).pathname, {
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 40",
+      cvc: "123",
+    });
+    expect(paid.status).toBe(302);
+    await until(async () => (await findEventById(db(), event.id))!.paid, { timeout: 20_000, what: "the webhook to mark the Chorus paid" });
+
+    const [invoice] = await db().select().from(invoices).where(eq(invoices.cartId, cart.id));
+    expect(invoice).toMatchObject({ total: 500 });
+    const view = (await client.get(`/api/v2/carts/${cart.id}`)).body.data;
+    expect(view).toMatchObject({ status: "paid", invoiceNumber: invoice!.number, products: [{ key: "chorus", quantity: 1 }] });
+    expect(view.totals).toMatchObject({ subtotal: 500, tax: 0, total: 500 });
+    expect(view.lineItems.map((l: { key: string }) => l.key)).toEqual(["chorus"]);
+    const cartPage = (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+    expect(cartPage).toContain(`Invoice ${invoice!.number}, $5.00.`);
+    const eventPage = (await (await client.raw("GET", `/e/${event.uuid}`)).text()).replaceAll("<!-- -->", "");
+    expect(eventPage).toContain(`<strong>Paid</strong> — invoice ${invoice!.number}, $5.00.`);
+  });
+
+  test("a code used up while it sat in the cart does not block paying: Pay takes it out and pays what the page showed", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const { client, event } = await organiser();
+    const cart = await openCart(client, event);
+    expect((await client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code })).body.data.totals.total).toBe(300);
+    // Someone else pays with the code's only use meanwhile.
+    const other = await organiser();
+    const otherCart = await openCart(other.client, other.event);
+    await other.client.put(`/api/v2/carts/${otherCart.id}`, { promoCode: code.code });
+    await payForCartThroughWebhook(other.user, other.event);
+
+    const html = (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("This code has been used as many times as it can be.");
+    expect(html).toContain("Pay $5.00");
+    const pay = await form(client, event, {
+      intent: "pay",
+      version: await versionOn(client, event),
+      shownTotal: /name="shownTotal" value="(\d+)"/.exec(html)![1]!,
+      promoCode: code.code,
+      billingCountry: "",
+    });
+    expect(pay.status).toBe(302);
+    const checkout = new URL(pay.headers.get("location")!);
+    expect(checkout.pathname).toMatch(/^\/local-payments\/checkout\/cs_/);
+    expect((await (await client.raw("GET", checkout.pathname)).text()).replaceAll("<!-- -->", "")).toContain("Pay $5.00");
+    expect((await client.get(`/api/v2/carts/${cart.id}`)).body.data).toMatchObject({ promoCode: null, totals: { total: 500 } });
+  });
+
+  test("a refused code stays in the field, as it was typed, with why", async () => {
+    const { client, event } = await organiser();
+    const refused = await form(client, event, {
+      intent: "apply-promo",
+      version: await versionOn(client, event),
+      promoCode: "SPRNG-2O26",
+      billingCountry: "",
+    });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("We don&#x27;t know this code");
+    expect(html).toMatch(/id="promoCode"[^>]*value="SPRNG-2O26"/);
+  });
+
   test("a free cart is confirmed without a payment; only the organiser opens the page", async () => {
     const { client, event } = await organiser("getwell");
     const html = await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text();
@@ -633,6 +723,121 @@ describe("the cart page without JavaScript", () => {
     const stranger = await loggedInUser(server.url);
     expect((await stranger.client.raw("GET", `/e/${event.uuid}/checkout`)).status).toBe(403);
     expect((await form(stranger.client, event, { intent: "confirm", version: "1" })).status).toBe(403);
+  });
+});
+
+describe("a promo code's limit while payment pages are open", () => {
+  const payForm = (client: TestClient, event: Event, fields: Record<string, string>) =>
+    client.raw("POST", `/e/${event.uuid}/checkout`, {
+      body: new URLSearchParams({ billingCountry: "", ...fields }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  const cartPage = async (client: TestClient, event: Event) =>
+    (await (await client.raw("GET", `/e/${event.uuid}/checkout`)).text()).replaceAll("<!-- -->", "");
+  const versionOf = (html: string) => /name="version" value="(\d+)"/.exec(html)![1]!;
+  const payWithCard = (client: TestClient, location: string) =>
+    client.form(new URL(location).pathname, { cardNumber: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123" });
+
+  /** Two organisers whose carts both hold `code`, applied before any payment page opened. */
+  async function twoCartsWith(code: { code: string }) {
+    const buyers = [await organiser(), await organiser()];
+    const carts: { id: string }[] = [];
+    for (const buyer of buyers) {
+      const cart = await openCart(buyer.client, buyer.event);
+      const applied = await buyer.client.put(`/api/v2/carts/${cart.id}`, { promoCode: code.code });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+      carts.push(applied.body.data);
+    }
+    const [first, second] = buyers.map((buyer, i) => ({ ...buyer, cart: carts[i]! }));
+    return [first!, second!] as const;
+  }
+
+  test("a 1-use code in two carts, paid at once: it is used once; the second Pay is told why and pays the full price", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const buyers = await twoCartsWith(code);
+    const versions = await Promise.all(buyers.map(async (b) => versionOf(await cartPage(b.client, b.event))));
+    // Both were shown $3.00 and press Pay at the same moment.
+    const replies = await Promise.all(
+      buyers.map((b, i) => payForm(b.client, b.event, { intent: "pay", version: versions[i]!, shownTotal: "300" })),
+    );
+    const opened = replies.map((r) => r.headers.get("location") ?? "").map((location) => location.includes("/local-payments/checkout/"));
+    expect(opened.filter(Boolean)).toHaveLength(1);
+    const winner = buyers[opened.indexOf(true)]!;
+    const loser = buyers[opened.indexOf(false)]!;
+    expect(replies[opened.indexOf(false)]!.headers.get("location")).toBe(`/e/${loser.event.uuid}/checkout`);
+    const told = await cartPage(loser.client, loser.event);
+    expect(told).toContain(`Code ${code.code} removed`);
+    expect(told).toContain("This code&#x27;s last use is held by a payment in progress. It frees up in about 24 hours");
+    expect(told).toContain("Pay $5.00");
+
+    // Both pay: the winner what its page showed, the loser the full price it was then shown.
+    expect((await payWithCard(winner.client, replies[opened.indexOf(true)]!.headers.get("location")!)).status).toBe(302);
+    const second = await payForm(loser.client, loser.event, { intent: "pay", version: versionOf(told), shownTotal: "500" });
+    expect(second.headers.get("location")).toContain("/local-payments/checkout/");
+    expect(
+      (await (await loser.client.raw("GET", new URL(second.headers.get("location")!).pathname)).text()).replaceAll("<!-- -->", ""),
+    ).toContain("Pay $5.00");
+    expect((await payWithCard(loser.client, second.headers.get("location")!)).status).toBe(302);
+    for (const { event } of buyers)
+      await until(async () => (await findEventById(db(), event.id))!.paid, {
+        timeout: 20_000,
+        what: "the webhook to mark the Chorus paid",
+      });
+
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.promoCodeId, code.id))).toHaveLength(1);
+    const totals = async (event: Event) => (await db().select().from(invoices).where(eq(invoices.eventId, event.id)))[0];
+    expect(await totals(winner.event)).toMatchObject({ total: 300, promoCode: code.code });
+    expect(await totals(loser.event)).toMatchObject({ total: 500, promoCode: null });
+    const admin = await loggedInUser(server.url, "admin");
+    const list = (await (await admin.client.raw("GET", "/admin/promo-codes")).text()).replaceAll("<!-- -->", "");
+    expect(list).toMatch(new RegExp(`${code.code}</code>.*?1 / 1<`, "s"));
+  });
+
+  test("while a page holds a code's only use, another cart cannot open one with it: 409 saying when it frees up, and the code comes out", async () => {
+    const code = await newCode({ value: 40, maxRedemptions: 1 });
+    const [first, second] = await twoCartsWith(code);
+    const held = await first.client.post("/api/v2/stripe/create-checkout-session", { cartId: first.cart.id });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+
+    const refused = await second.client.post("/api/v2/stripe/create-checkout-session", { cartId: second.cart.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("PROMO_CODE_INVALID");
+    expect(refused.body.error.message).toMatch(
+      /held by a payment in progress\. It frees up in about 24 hours if that payment is not completed/,
+    );
+    expect(refused.body.error.message).toMatch(/taken out of your cart, which now comes to \$5\.00/);
+    expect((await second.client.get(`/api/v2/carts/${second.cart.id}`)).body.data).toMatchObject({
+      promoCode: null,
+      totals: { total: 500 },
+    });
+    const paysInFull = await second.client.post("/api/v2/stripe/create-checkout-session", { cartId: second.cart.id });
+    expect(paysInFull.status).toBe(200);
+
+    // Pressing Pay again on the first cart reuses its page and its hold; a third cart cannot take the code at all.
+    expect((await first.client.post("/api/v2/stripe/create-checkout-session", { cartId: first.cart.id })).body.data).toEqual(
+      held.body.data,
+    );
+    const third = await organiser();
+    const thirdCart = await openCart(third.client, third.event);
+    const apply = await third.client.put(`/api/v2/carts/${thirdCart.id}`, { promoCode: code.code });
+    expect(apply.status).toBe(400);
+    expect(apply.body.error.fields.promoCode).toMatch(/last use is held by a payment in progress/);
+    expect((await third.client.get(`/api/v2/promo-codes/check/${code.code}`)).body.data).toMatchObject({ applies: false, reason: "held" });
+  });
+
+  test("a free checkout cannot take a use that an open page holds", async () => {
+    // The Chorus free with the code, the premium finish not: one cart pays $4.00 by card, the other is free.
+    const code = await newCode({ value: 100, productKeys: ["chorus"], maxRedemptions: 1 });
+    const [paying, free] = await twoCartsWith(code);
+    await paying.client.put(`/api/v2/carts/${paying.cart.id}`, { selected: ["premium"] });
+    expect((await paying.client.post("/api/v2/stripe/create-checkout-session", { cartId: paying.cart.id })).status).toBe(200);
+
+    const finalized = await free.client.post(`/api/v2/carts/${free.cart.id}/finalize`);
+    expect(finalized.status).toBe(409);
+    expect(finalized.body.error).toMatchObject({ code: "PROMO_CODE_INVALID" });
+    expect(finalized.body.error.message).toMatch(/held by a payment in progress/);
+    expect((await findEventById(db(), free.event.id))!.paid).toBe(false);
+    expect(await db().select().from(promoRedemptions).where(eq(promoRedemptions.promoCodeId, code.id))).toHaveLength(0);
   });
 });
 

@@ -199,6 +199,111 @@ describe("contributors chip in", () => {
   });
 });
 
+describe("the card's room while payment pages are open", () => {
+  /** A Chorus with a $5 to $500 card on (Corner Bookshop, US). */
+  async function chorusWithBigCard() {
+    const { client, event } = await organiser();
+    expect(
+      (await client.form(`/e/${event.uuid}`, { intent: "gift", country: "US", productId: "LOCAL-BOOKS-USD", target: "" })).status,
+    ).toBe(200);
+    return { event, gift: (await giftOf(event.id))! };
+  }
+  const chipIn = (client: TestClient, eventUuid: string, amount: string) =>
+    client.post("/api/v2/tremendous/contributions", { eventUuid, name: "Friend", email: uniqueEmail("friend"), amount });
+  const potOf = async (giftId: string) =>
+    (await contributionsOf(giftId)).filter((c) => c.status === "paid").reduce((sum, c) => sum + c.amount - c.amountRefunded, 0);
+
+  test("$500 and $25 opened at once on a $500 card: one page opens, the other is told why; what opened is paid, and the pot stays within $500", async () => {
+    const { event, gift } = await chorusWithBigCard();
+    const [big, small] = [new TestClient(server.url), new TestClient(server.url)];
+    const [bigReply, smallReply] = await Promise.all([chipIn(big, event.uuid, "500"), chipIn(small, event.uuid, "25")]);
+    expect([bigReply.status, smallReply.status].sort()).toEqual([200, 400]);
+    if (bigReply.status === 200) {
+      expect(smallReply.body.error.fields.amount).toMatch(
+        /^The rest of this card \(\$500\.00\) is held by a payment in progress: it is free again in about 24 hours if that payment is not completed\.$/,
+      );
+      await payWithTestCard(big, bigReply.body.data.url);
+    } else {
+      expect(bigReply.body.error.fields.amount).toMatch(
+        /^At most \$475\.00 more fits on this card now: another \$25\.00 is held by a payment in progress, and is free again in about 24 hours if it is not completed\.$/,
+      );
+      await payWithTestCard(small, smallReply.body.data.url);
+      // The $500 contributor chips in what fits instead, and pays too.
+      const fits = await chipIn(big, event.uuid, "475");
+      expect(fits.status).toBe(200);
+      await payWithTestCard(big, fits.body.data.url);
+    }
+    await until(async () => (await contributionsOf(gift.id)).filter((c) => c.status === "pending").length === 0, {
+      timeout: 20_000,
+      what: "the webhook to record what was paid",
+    });
+    expect(await potOf(gift.id)).toBe(50_000);
+    // Full: the next one is told so.
+    expect((await chipIn(new TestClient(server.url), event.uuid, "5")).body.error.fields.amount).toBe("This card is full.");
+    expect(await (await new TestClient(server.url).raw("GET", `/e/${event.uuid}/gift`)).text()).toContain(
+      "There is no room left on the card for now.",
+    );
+  });
+
+  test("the chip-in page says how much room is left and how much is held by payments in progress", async () => {
+    const { event } = await chorusWithBigCard();
+    expect((await chipIn(new TestClient(server.url), event.uuid, "120")).status).toBe(200);
+    const page = (await (await new TestClient(server.url).raw("GET", `/e/${event.uuid}/gift`)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Between $5.00 and $380.00.");
+    expect(page).toContain("$120.00 more is held by payments in progress, and is free again if they are not completed.");
+  });
+
+  test("money that lands beyond the room is refunded at once, the part that does not fit, with a mail; the pot stays at $500 and balances", async () => {
+    const { event, gift } = await chorusWithBigCard();
+    // A page whose hold lapsed (its expiry long past) while its payment was still on its way.
+    const lateEmail = uniqueEmail("late");
+    const late = new TestClient(server.url);
+    const lateStart = await late.post("/api/v2/tremendous/contributions", {
+      eventUuid: event.uuid,
+      name: "Late",
+      email: lateEmail,
+      amount: "60",
+    });
+    expect(lateStart.status).toBe(200);
+    await db()
+      .update(giftContributions)
+      .set({ holdsUntil: new Date(Date.now() - 2 * 3_600_000) })
+      .where(eq(giftContributions.id, lateStart.body.data.id));
+    const other = new TestClient(server.url);
+    const filled = await chipIn(other, event.uuid, "460");
+    expect(filled.status).toBe(200);
+    await payWithTestCard(other, filled.body.data.url);
+    await until(async () => (await potOf(gift.id)) === 46_000, { timeout: 20_000, what: "the $460 to be recorded" });
+
+    await payWithTestCard(late, lateStart.body.data.url);
+    await until(async () => (await contributionsOf(gift.id)).find((c) => c.id === lateStart.body.data.id)?.status === "paid", {
+      timeout: 20_000,
+      what: "the late $60 to be recorded",
+    });
+    expect(await potOf(gift.id)).toBe(50_000);
+    const contributions = await contributionsOf(gift.id);
+    expect(contributions.find((c) => c.id === lateStart.body.data.id)).toMatchObject({ amount: 6000, amountRefunded: 2000 });
+    await expect
+      .poll(async () => {
+        const refunds = await db()
+          .select()
+          .from(localPaymentObjects)
+          .where(
+            and(
+              eq(localPaymentObjects.object, "refund"),
+              sql`${localPaymentObjects.data}->'metadata'->>'giftContributionId' = ${lateStart.body.data.id}`,
+            ),
+          );
+        return refunds.map((r) => (r.data as { amount: number }).amount);
+      })
+      .toEqual([2000]);
+    await expect.poll(async () => (await lastMailTo(lateEmail))?.subject ?? "").toBe("$20.00 of your $60.00 for a gift card is refunded");
+    const paidIn = contributions.reduce((sum, c) => sum + (c.status === "pending" ? 0 : c.amount), 0);
+    const refunded = contributions.reduce((sum, c) => sum + c.amountRefunded, 0);
+    expect(paidIn).toBe((await potOf(gift.id)) + refunded);
+  });
+});
+
 /** A paid Chorus with a recipient to deliver to, a gift on, and `amounts` paid into it through the webhook. */
 async function chorusWithPaidPot(amounts: string[]) {
   const { user, client } = await loggedInUser(server.url);

@@ -118,6 +118,24 @@ describe("the local payment service", () => {
     expect(await appliedEvents(ref.id)).toHaveLength(1);
   });
 
+  test("a discount is a coupon on the session: its page shows the lines at their price, the code's line and the total, which is what is charged", async () => {
+    const ref = await paymentsProvider().createPaymentCheckout(payment({ discount: { name: "SPRING (20 % off)", amount: 600 } }));
+    expect(ref.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const page = await pageText(await payer.raw("GET", checkoutPath(ref.url)));
+    expect(page).toContain("Printed copy × 2");
+    expect(page).toMatch(/Subtotal<\/span><span>\$30\.00/);
+    expect(page).toMatch(/SPRING \(20 % off\)<\/span><span>−\$6\.00/);
+    expect(page).toContain("Pay $24.00");
+
+    expect((await payer.form(checkoutPath(ref.url), card("4242 4242 4242 4242"))).status).toBe(302);
+    expect(await paymentsProvider().retrieveCheckoutSession(ref.id)).toMatchObject({ status: "complete", amountTotal: 2400 });
+    const [session] = await db().select().from(localPaymentObjects).where(eq(localPaymentObjects.id, ref.id));
+    expect(session!.data).toMatchObject({ amount_subtotal: 3000, amount_total: 2400, total_details: { amount_discount: 600 } });
+    const coupon = (session!.data as { discounts: { coupon: string }[] }).discounts[0]!.coupon;
+    const [stored] = await db().select().from(localPaymentObjects).where(eq(localPaymentObjects.id, coupon));
+    expect(stored!.data).toMatchObject({ object: "coupon", amount_off: 600, currency: "usd", times_redeemed: 1, max_redemptions: 1 });
+  });
+
   test("4000 0000 0000 0002 is declined with a message, and the session stays open and unpaid", async () => {
     const ref = await paymentsProvider().createPaymentCheckout(payment());
     const path = checkoutPath(ref.url);

@@ -112,6 +112,25 @@ describe("the Stripe provider through the official SDK", () => {
     expect(ref.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
   });
 
+  test("a discount is a one-off coupon of exactly its amount, named in the session's discounts, keyed with the session", async () => {
+    const input = checkout({ discount: { name: "SPRING-2026-LONG-NAME (20 % off) and more words", amount: 600 } });
+    const ref = await paymentsProvider().createPaymentCheckout(input);
+    const [couponRequest, sessionRequest] = standIn.requests.slice(-2);
+    expect(couponRequest).toMatchObject({ method: "POST", path: "/v1/coupons", idempotencyKey: `${input.idempotencyKey}:coupon` });
+    expect(Object.fromEntries(couponRequest!.form)).toMatchObject({
+      amount_off: "600",
+      currency: "usd",
+      duration: "once",
+      max_redemptions: "1",
+      name: "SPRING-2026-LONG-NAME (20 % off) and mor",
+    });
+    expect(sessionRequest!.form.get("discounts[0][coupon]")).toMatch(/^co_test_/);
+    // The lines go at their price; the coupon takes the discount off.
+    expect(sessionRequest!.form.get("line_items[0][price_data][unit_amount]")).toBe("1250");
+    expect(standIn.sessions.get(ref.id)).toMatchObject({ amount_subtotal: 3000, amount_total: 2400 });
+    expect(ref.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+  });
+
   test("the same idempotency key twice makes one session", async () => {
     const input = checkout();
     const before = standIn.sessions.size;

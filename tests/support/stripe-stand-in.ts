@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 
 // A stand-in for Stripe's API on loopback, for the parts the payments adapter calls: checkout
-// sessions (create, retrieve), billing portal sessions, refunds and a subscription's cancellation. The official SDK builds and
+// sessions (create, retrieve), coupons, billing portal sessions, refunds and a subscription's cancellation. The official SDK builds and
 // sends real requests to it (STRIPE_API_HOST/PORT/PROTOCOL); it records each one and answers as
 // Stripe does, idempotency keys included: a POST with a key it has seen gets the first answer again.
 
@@ -32,22 +32,35 @@ const id = (prefix: string) => `${prefix}_test_${crypto.randomBytes(8).toString(
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: RecordedStripeRequest[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const coupons = new Map<string, { amount_off: number }>();
   const replies = new Map<string, { status: number; body: unknown }>();
   const failures: StandInFailure[] = [];
   const held = new Set<http.ServerResponse>();
 
   function answer(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
     const checkout = /^\/v1\/checkout\/sessions(?:\/([^/]+))?$/.exec(path);
+    if (path === "/v1/coupons" && method === "POST") {
+      const coupon = { id: id("co"), object: "coupon", amount_off: Number(form.get("amount_off")), currency: form.get("currency") };
+      coupons.set(coupon.id, coupon);
+      return { status: 200, body: coupon };
+    }
     if (checkout && method === "POST" && !checkout[1]) {
+      const subtotal = [...form.keys()]
+        .filter((k) => /^line_items\[\d+\]\[quantity\]$/.test(k))
+        .reduce((sum, k) => sum + Number(form.get(k)) * Number(form.get(k.replace("[quantity]", "[price_data][unit_amount]"))), 0);
+      const coupon = coupons.get(form.get("discounts[0][coupon]") ?? "");
+      const created = Math.floor(Date.now() / 1000);
       const session = {
         id: id("cs"),
         object: "checkout.session",
         mode: form.get("mode"),
         status: "open",
         payment_status: "unpaid",
-        amount_total: [...form.keys()]
-          .filter((k) => /^line_items\[\d+\]\[quantity\]$/.test(k))
-          .reduce((sum, k) => sum + Number(form.get(k)) * Number(form.get(k.replace("[quantity]", "[price_data][unit_amount]"))), 0),
+        amount_subtotal: subtotal,
+        amount_total: subtotal - Math.min(coupon?.amount_off ?? 0, subtotal),
+        created,
+        // Stripe's own 24 hours unless the request names its expiry.
+        expires_at: Number(form.get("expires_at") ?? created + 86_400),
         currency: form.get("line_items[0][price_data][currency]"),
         customer: form.get("customer"),
         customer_email: form.get("customer_email"),

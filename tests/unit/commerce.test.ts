@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { summariseChoice } from "~/domain/commerce/cart-summary";
 import {
   addonsFor,
   BASE_PRODUCT_KEY,
@@ -9,6 +10,7 @@ import {
   productsLeftFor,
   upsellsFor,
 } from "~/domain/commerce/catalogue";
+import { describeWait, giftRoomRefusal } from "~/domain/commerce/holds";
 import { formatMoney, shareOf } from "~/domain/commerce/money";
 import { canUsePromoCode, priceCart, type PricingContext } from "~/domain/commerce/pricing";
 import {
@@ -166,6 +168,69 @@ describe("promo codes: whether one applies", () => {
     expect(promoApplicability(rule({ ownerEmail: "bo@example.test" }), buyer, usage())).toMatchObject({ reason: "not_yours" });
   });
   test("codes are compared in upper case without spaces", () => expect(normaliseCode("  save20 ")).toBe("SAVE20"));
+});
+
+describe("limits held by open payment pages", () => {
+  const held = (all: number, byBuyer = 0) => ({
+    all,
+    byBuyer,
+    firstFreesAt: new Date(NOW.getTime() + 25 * 60_000),
+    firstOfBuyerFreesAt: byBuyer ? new Date(NOW.getTime() + 3 * 3_600_000) : null,
+  });
+
+  test("a code's uses held by open pages count against its limit, said with when one frees up", () => {
+    expect(promoApplicability(rule({ maxRedemptions: 2 }), buyer, usage({ redemptions: 1, held: held(0) })).applies).toBe(true);
+    expect(promoApplicability(rule({ maxRedemptions: 2 }), buyer, usage({ redemptions: 1, held: held(1) }))).toEqual({
+      applies: false,
+      reason: "held",
+      message: "This code's last use is held by a payment in progress. It frees up in about 25 minutes if that payment is not completed.",
+    });
+    // Used up outright says so, held or not.
+    expect(promoApplicability(rule({ maxRedemptions: 1 }), buyer, usage({ redemptions: 1, held: held(1) }))).toMatchObject({
+      reason: "used_up",
+    });
+    expect(promoApplicability(rule({ maxPerUser: 1 }), buyer, usage({ held: held(1, 1) }))).toMatchObject({
+      reason: "held_by_you",
+      message: "You are using this code in another payment in progress. It frees up in about 3 hours if that payment is not completed.",
+    });
+  });
+
+  test("waits in words", () => {
+    expect(describeWait(new Date(NOW.getTime() - 1000), NOW)).toBe("in under a minute");
+    expect(describeWait(new Date(NOW.getTime() + 60_000), NOW)).toBe("in about 1 minute");
+    expect(describeWait(new Date(NOW.getTime() + 89 * 60_000), NOW)).toBe("in about 89 minutes");
+    expect(describeWait(new Date(NOW.getTime() + 24 * 3_600_000), NOW)).toBe("in about 24 hours");
+  });
+
+  test("a gift card's room: what is left, what open pages hold and when it is free again", () => {
+    const card = { maxAmount: 50_000, pot: 0, held: 0, lastFreesAt: null, currency: "USD" };
+    const later = new Date(NOW.getTime() + 24 * 3_600_000);
+    expect(giftRoomRefusal(50_000, card, NOW)).toBeNull();
+    expect(giftRoomRefusal(2_500, { ...card, held: 50_000, lastFreesAt: later }, NOW)).toBe(
+      "The rest of this card ($500.00) is held by a payment in progress: it is free again in about 24 hours if that payment is not completed.",
+    );
+    expect(giftRoomRefusal(50_000, { ...card, held: 2_500, lastFreesAt: later }, NOW)).toBe(
+      "At most $475.00 more fits on this card now: another $25.00 is held by a payment in progress, and is free again in about 24 hours if it is not completed.",
+    );
+    expect(giftRoomRefusal(10_001, { ...card, pot: 40_000 }, NOW)).toBe("At most $100.00 more fits on this card.");
+    expect(giftRoomRefusal(500, { ...card, pot: 50_000 }, NOW)).toBe("This card is full.");
+  });
+});
+
+describe("the cart page's live total", () => {
+  test("is the server's pricing of the ticked boxes and country, with the Chorus always in a first cart", () => {
+    const live = { context: PAYING, promo: null };
+    expect(summariseChoice(live, [], null)).toMatchObject({ total: "$5.00", totalAmount: 500, free: false });
+    const gb = summariseChoice(live, ["premium"], "GB");
+    expect(gb).toMatchObject({ total: "$10.80", tax: "VAT 20 %", taxAmount: "$1.80" });
+    expect(gb.lines.map((l) => l.key)).toEqual(["chorus", "premium"]);
+    // A code kept in the cart that covers only the premium finish counts as soon as it is ticked.
+    const premiumOnly = { context: PAYING, promo: rule({ value: 50, productKeys: ["premium"] }) };
+    expect(summariseChoice(premiumOnly, [], null).promotion).toBeNull();
+    expect(summariseChoice(premiumOnly, ["premium"], null)).toMatchObject({ total: "$7.00", promotion: { amount: "−$2.00" } });
+    expect(summariseChoice({ context: { ...PAYING, laterPurchase: true }, promo: null }, [], null)).toMatchObject({ nothingChosen: true });
+    expect(summariseChoice({ context: { ...PAYING, member: true }, promo: null }, ["premium"], null)).toMatchObject({ free: true });
+  });
 });
 
 describe("promo codes: what they take off", () => {

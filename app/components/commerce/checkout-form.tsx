@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { summariseChoice, type CartSummary } from "~/domain/commerce/cart-summary";
 import { keptContributorPromoCode } from "~/lib/browser/contributor-promo";
 import type { CheckoutPage } from "~/services/commerce/checkout-page.server";
 
@@ -17,7 +18,7 @@ function Gives({ lines }: { lines: readonly string[] }) {
 }
 
 /** The Chorus itself, always in a first cart, then the upsells and add-ons as boxes to tick. */
-function Products({ cart, disabled }: { cart: Cart; disabled: boolean }) {
+function Products({ cart, disabled, onTick }: { cart: Cart; disabled: boolean; onTick: () => void }) {
   return (
     <fieldset className="event-fieldset checkout-products">
       <legend>{cart.base ? "What your Chorus comes with" : "Add to your Chorus"}</legend>
@@ -35,7 +36,14 @@ function Products({ cart, disabled }: { cart: Cart; disabled: boolean }) {
       {cart.options.map((option) => (
         <div className="checkout-product" key={option.key}>
           <label className="event-check">
-            <input type="checkbox" name="selected" value={option.key} defaultChecked={option.selected} disabled={disabled} />
+            <input
+              type="checkbox"
+              name="selected"
+              value={option.key}
+              defaultChecked={option.selected}
+              disabled={disabled}
+              onChange={onTick}
+            />
             <span>
               <strong>{option.name}</strong> · {option.included ? "Included with your VIP membership" : option.price}
             </span>
@@ -47,9 +55,9 @@ function Products({ cart, disabled }: { cart: Cart; disabled: boolean }) {
   );
 }
 
-function Totals({ cart }: { cart: Cart }) {
+function Totals({ cart }: { cart: CartSummary }) {
   return (
-    <table className="table checkout-totals">
+    <table className="table checkout-totals" aria-live="polite">
       <caption className="visually-hidden">Your total</caption>
       <tbody>
         {cart.lines.map((line) => (
@@ -84,12 +92,46 @@ function Totals({ cart }: { cart: Cart }) {
 }
 
 /**
- * The cart as one plain form: every button posts all of it, so a code applied or a country
- * chosen keeps the ticked boxes, with or without JavaScript.
+ * What the form shows as ticked and chosen: the server's cart until the page's script runs, then
+ * worked out again in the browser from the boxes and the country as they change (the same pricing
+ * rules, docs/decisions/046), so the total and the Pay button follow at once.
  */
-export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Record<string, string> }) {
+function useLiveSummary(page: CheckoutPage, form: React.RefObject<HTMLFormElement | null>) {
+  const [choice, setChoice] = useState<{ ticked: string[]; country: string } | null>(null);
+  const read = useCallback(() => {
+    const element = form.current;
+    if (!element) return;
+    const data = new FormData(element);
+    setChoice({
+      ticked: data.getAll("selected").filter((v): v is string => typeof v === "string"),
+      country: String(data.get("billingCountry") ?? ""),
+    });
+  }, [form]);
+  // Read once the script runs (the browser may have restored boxes ticked before a reload), and
+  // again whenever the server's cart changes.
+  useEffect(read, [read, page.cart.version]);
+  const summary: CartSummary = choice ? summariseChoice(page.live, choice.ticked, choice.country) : page.cart;
+  return { summary, live: choice !== null, read };
+}
+
+/**
+ * The cart as one plain form: every button posts all of it, so a code applied or a country
+ * chosen keeps the ticked boxes, with or without JavaScript. It posts the total it shows, so Pay
+ * charges what was on screen or shows the new total first.
+ */
+export function CheckoutForm({
+  page,
+  errors,
+  values,
+}: {
+  page: CheckoutPage;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}) {
   const { cart } = page;
   const promoInput = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const { summary, live, read } = useLiveSummary(page, form);
   // A code this browser was given for contributing is offered, not applied: Apply uses it.
   useEffect(() => {
     const kept = keptContributorPromoCode();
@@ -100,8 +142,8 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
       <h2>Paid — thank you</h2>
       {cart.status === "paid" ? <Totals cart={cart} /> : null}
       <p>
-        {page.paid.invoiceNumber ? `Invoice ${page.paid.invoiceNumber}. ` : null}You can deliver your Chorus to the recipient and download
-        it in full quality.
+        {page.paid.invoiceNumber ? `Invoice ${page.paid.invoiceNumber}, ${page.paid.total}. ` : null}You can deliver your Chorus to the
+        recipient and download it in full quality.
       </p>
       {page.nothingLeftToBuy ? <p>Your Chorus has everything we offer: there is nothing left to buy.</p> : null}
       <a className="button" href={`/e/${page.uuid}#deliver`}>
@@ -114,9 +156,10 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
   return (
     <>
       {paid}
-      <Form method="post" className="card stack checkout-form">
+      <Form method="post" className="card stack checkout-form" ref={form}>
         <input type="hidden" name="version" value={cart.version} />
-        <Products cart={cart} disabled={false} />
+        <input type="hidden" name="shownTotal" value={summary.totalAmount} />
+        <Products cart={cart} disabled={false} onTick={read} />
         <div className="field">
           <label htmlFor="promoCode">Promo code</label>
           <div className="checkout-inline">
@@ -124,7 +167,7 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
               ref={promoInput}
               id="promoCode"
               name="promoCode"
-              defaultValue={cart.promoCode ?? ""}
+              defaultValue={values?.promoCode ?? cart.promoCode ?? ""}
               autoComplete="off"
               autoCapitalize="characters"
               aria-invalid={promoError ? true : undefined}
@@ -151,6 +194,7 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
             id="billingCountry"
             name="billingCountry"
             defaultValue={cart.billingCountry}
+            onChange={read}
             aria-invalid={errors?.billingCountry ? true : undefined}
             aria-describedby="billingCountry-hint"
           >
@@ -166,21 +210,26 @@ export function CheckoutForm({ page, errors }: { page: CheckoutPage; errors?: Re
           </p>
           {errors?.billingCountry ? <p className="field-error">{errors.billingCountry}</p> : null}
         </div>
-        <p>
-          <button className="button button--secondary" type="submit" name="intent" value="update">
-            Update the total
-          </button>
-        </p>
-        <Totals cart={cart} />
-        {cart.nothingChosen ? (
-          <p className="field-hint">Tick what you would like to add, then update the total.</p>
-        ) : cart.free ? (
+        {/* With the page's script the total follows the boxes at once; without it, this asks the server. */}
+        {live ? null : (
+          <p>
+            <button className="button button--secondary" type="submit" name="intent" value="update">
+              Update the total
+            </button>
+          </p>
+        )}
+        <Totals cart={summary} />
+        {summary.nothingChosen ? (
+          <p className="field-hint">
+            {live ? "Tick what you would like to add." : "Tick what you would like to add, then update the total."}
+          </p>
+        ) : summary.free ? (
           <SubmitButton name="intent" value="confirm" pending="Confirming…">
             Confirm — no payment needed
           </SubmitButton>
         ) : (
           <SubmitButton name="intent" value="pay" pending="Opening the payment page…">
-            {`Pay ${cart.total}`}
+            {`Pay ${summary.total}`}
           </SubmitButton>
         )}
       </Form>

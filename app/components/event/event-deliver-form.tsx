@@ -10,6 +10,12 @@ export function EventDeliverForm({ delivery }: { delivery: PageOf<"creator">["de
   return (
     <section className="card event-section" id="deliver" aria-labelledby="deliver-heading">
       <h2 id="deliver-heading">Deliver</h2>
+      {delivery.paid ? (
+        <p className="event-paid">
+          <strong>Paid</strong>
+          {delivery.paid.invoiceNumber ? ` — invoice ${delivery.paid.invoiceNumber}, ${delivery.paid.total}.` : "."}
+        </p>
+      ) : null}
       {delivery.deliveredAt ? <p>Delivered on {delivery.deliveredAt}.</p> : null}
       {delivery.scheduledFor ? <p>The private link will be sent on {delivery.scheduledFor}.</p> : null}
       {!delivery.unlocked || reply?.errors?.payment ? (

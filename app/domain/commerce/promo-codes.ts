@@ -1,3 +1,4 @@
+import { describeWait } from "./holds";
 import { formatMoney, shareOf } from "./money";
 
 // Promo code rules: whether a code applies to a buyer and a cart, and what it takes off. Pure: the
@@ -39,13 +40,27 @@ export interface PromoUsage {
   redemptionsByBuyer: number;
   /** Whether the buyer has paid for something before (a paid invoice above zero). */
   buyerHasPurchased: boolean;
+  /** Uses held by other carts' payment pages that are still open (docs/decisions/046); none when omitted. */
+  held?: PromoHolds;
 }
 
-export type PromoRefusal = "paused" | "expired" | "used_up" | "used_by_you" | "not_yours" | "first_purchase_only" | "no_matching_product";
+export interface PromoHolds {
+  /** Other carts whose open payment page holds a use of the code. */
+  all: number;
+  /** Those of them that are this buyer's. */
+  byBuyer: number;
+  /** When the first of those pages expires, should it not be paid (a use frees up then). */
+  firstFreesAt: Date | null;
+  /** The same, among the buyer's own. */
+  firstOfBuyerFreesAt: Date | null;
+}
+
+export type PromoRefusal =
+  "paused" | "expired" | "used_up" | "used_by_you" | "held" | "held_by_you" | "not_yours" | "first_purchase_only" | "no_matching_product";
 
 export type PromoVerdict = { applies: true } | { applies: false; reason: PromoRefusal; message: string };
 
-const MESSAGES: Record<PromoRefusal, string> = {
+const MESSAGES: Record<Exclude<PromoRefusal, "held" | "held_by_you">, string> = {
   paused: "This code is not active at the moment.",
   expired: "This code has expired.",
   used_up: "This code has been used as many times as it can be.",
@@ -55,7 +70,17 @@ const MESSAGES: Record<PromoRefusal, string> = {
   no_matching_product: "This code does not apply to anything in your cart.",
 };
 
-const refuse = (reason: PromoRefusal): PromoVerdict => ({ applies: false, reason, message: MESSAGES[reason] });
+const refuse = (reason: keyof typeof MESSAGES): PromoVerdict => ({ applies: false, reason, message: MESSAGES[reason] });
+
+/** Refused because the uses left are held by payment pages still open: said with when one frees up. */
+function refuseHeld(reason: "held" | "held_by_you", freesAt: Date | null, now: Date): PromoVerdict {
+  const when = freesAt ? ` It frees up ${describeWait(freesAt, now)} if that payment is not completed.` : "";
+  const message =
+    reason === "held"
+      ? `This code's last use is held by a payment in progress.${when}`
+      : `You are using this code in another payment in progress.${when}`;
+  return { applies: false, reason, message };
+}
 
 /** Codes are matched without regard to case or surrounding spaces. */
 export const normaliseCode = (code: string) => code.trim().toUpperCase();
@@ -72,8 +97,14 @@ export function promoApplicability(rule: PromoRule, buyer: PromoBuyer, usage: Pr
     (!rule.ownerUserId && rule.ownerEmail && !sameEmail(rule.ownerEmail, buyer.email))
   )
     return refuse("not_yours");
+  const held = usage.held ?? { all: 0, byBuyer: 0, firstFreesAt: null, firstOfBuyerFreesAt: null };
   if (rule.maxRedemptions !== null && usage.redemptions >= rule.maxRedemptions) return refuse("used_up");
   if (rule.maxPerUser !== null && usage.redemptionsByBuyer >= rule.maxPerUser) return refuse("used_by_you");
+  // Uses held by open payment pages count against the limit as uses do (docs/decisions/046).
+  if (rule.maxRedemptions !== null && usage.redemptions + held.all >= rule.maxRedemptions)
+    return refuseHeld("held", held.firstFreesAt, usage.now);
+  if (rule.maxPerUser !== null && usage.redemptionsByBuyer + held.byBuyer >= rule.maxPerUser)
+    return refuseHeld("held_by_you", held.firstOfBuyerFreesAt, usage.now);
   if (rule.firstPurchaseOnly && usage.buyerHasPurchased) return refuse("first_purchase_only");
   return { applies: true };
 }

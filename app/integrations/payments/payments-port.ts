@@ -36,8 +36,20 @@ interface CheckoutCommon {
   idempotencyKey: string;
 }
 
+/**
+ * A promo code's discount on a checkout, in the lines' currency: the payment page shows the lines at
+ * their price, then this as a line of its own, then the total (Stripe: a one-off coupon in `discounts`).
+ */
+export interface CheckoutDiscount {
+  /** What the page calls it: the code and what it takes off ("SPRING (20 % off)"). */
+  name: string;
+  /** Minor units taken off the lines' sum; never more than it. */
+  amount: number;
+}
+
 export interface PaymentCheckoutInput extends CheckoutCommon {
   lines: CheckoutLine[];
+  discount?: CheckoutDiscount;
 }
 
 export interface MembershipPlanPrice {
@@ -57,6 +69,8 @@ export interface CheckoutSessionRef {
   id: string;
   /** The hosted payment page to send the payer to. */
   url: string;
+  /** After this moment the page can no longer be paid (its `expires_at`); null when the service did not say. */
+  expiresAt: Date | null;
 }
 
 export interface CheckoutSessionView {

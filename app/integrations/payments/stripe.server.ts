@@ -126,8 +126,15 @@ function sessionView(session: Stripe.Checkout.Session): CheckoutSessionView {
 
 const sessionRef = (session: Stripe.Checkout.Session): CheckoutSessionRef => {
   if (!session.url) throw new PaymentServiceError("The payment service gave no payment page. Nothing was charged; please try again.", true);
-  return { id: session.id, url: session.url };
+  return {
+    id: session.id,
+    url: session.url,
+    expiresAt: typeof session.expires_at === "number" ? new Date(session.expires_at * 1000) : null,
+  };
 };
+
+// Stripe's coupon names are at most 40 characters.
+const COUPON_NAME_MAX = 40;
 
 /** Stripe through its official SDK; also the local service's client, which speaks the same API. */
 export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvider {
@@ -139,8 +146,23 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
     name: settings.name,
 
     createPaymentCheckout: (input) =>
-      call(async () =>
-        sessionRef(
+      call(async () => {
+        // A discount is a one-off coupon of exactly our amount (not Stripe's own percentage, which
+        // would round its own way), so the page shows the lines at their price, the code's line
+        // and our total to the cent. Keyed with the session, so pressing Pay again reuses both.
+        const coupon = input.discount
+          ? await stripe.coupons.create(
+              {
+                amount_off: input.discount.amount,
+                currency: input.lines[0]!.currency,
+                duration: "once",
+                max_redemptions: 1,
+                name: input.discount.name.slice(0, COUPON_NAME_MAX),
+              },
+              { idempotencyKey: `${input.idempotencyKey}:coupon` },
+            )
+          : null;
+        return sessionRef(
           await stripe.checkout.sessions.create(
             {
               mode: "payment",
@@ -152,6 +174,7 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
                   product_data: { name: line.name, ...(line.description ? { description: line.description } : {}) },
                 },
               })),
+              ...(coupon ? { discounts: [{ coupon: coupon.id }] } : {}),
               ...payer(input),
               client_reference_id: input.clientReferenceId,
               metadata: input.metadata,
@@ -163,8 +186,8 @@ export function stripePaymentsProvider(settings: StripeSettings): PaymentsProvid
             },
             { idempotencyKey: input.idempotencyKey },
           ),
-        ),
-      ),
+        );
+      }),
 
     createSubscriptionCheckout: (input) =>
       call(async () =>

@@ -1,6 +1,7 @@
 import type { Cart, CartProductRow, Event, PromoCode, User } from "drizzle/schema";
 import { BASE_PRODUCT_KEY, isLaterPurchase, productsLeftFor, type Product } from "~/domain/commerce/catalogue";
 import { inclusionOf, priceCart, type Pricing, type PricingContext } from "~/domain/commerce/pricing";
+import type { PromoRule } from "~/domain/commerce/promo-codes";
 import { coveredByMembership, isFreeOccasion } from "~/domain/commerce/unlock";
 import { db, type Db } from "~/lib/db.server";
 import { listCartProducts } from "~/models/cart.server";
@@ -46,6 +47,8 @@ export interface CartState {
   promoProblem: string | null;
   /** The code may no longer be used at all (not merely covering nothing): paying must not go ahead as if it did. */
   promoRefused: boolean;
+  /** The code's rule when it may be used (whether or not it covers anything in the cart now). */
+  promoRule: PromoRule | null;
   pricing: Pricing;
   /** A cart for what is bought after the Chorus was paid for: the Chorus itself is not in it. */
   laterPurchase: boolean;
@@ -71,7 +74,7 @@ export async function loadCartState(
   let promoRefused = false;
   // A paid cart keeps the discount it was sold with; an open one is judged again on every read.
   if (promoCode && cart.status === "open") {
-    const verdict = await judgePromoCode(promoCode, organiser, tx);
+    const verdict = await judgePromoCode(promoCode, organiser, tx, cart.id);
     if (!verdict.applies) [promoProblem, promoRefused] = [verdict.message, true];
   }
   const usable = promoCode && !promoProblem ? ruleOf(promoCode) : null;
@@ -88,6 +91,7 @@ export async function loadCartState(
     promoCode,
     promoProblem,
     promoRefused,
+    promoRule: usable,
     pricing,
     laterPurchase: !!context.laterPurchase,
     offers,

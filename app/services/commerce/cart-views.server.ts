@@ -1,7 +1,9 @@
-import type { Cart, CartProductRow, Event, Invoice, User } from "drizzle/schema";
+import type { Cart, CartProductRow, Event, Invoice, PromoCode, User } from "drizzle/schema";
 import { addonsFor, BASE_PRODUCT_KEY, productByKey, upsellsFor, type Product } from "~/domain/commerce/catalogue";
 import { formatMoney } from "~/domain/commerce/money";
-import { canUsePromoCode, inclusionOf } from "~/domain/commerce/pricing";
+import { canUsePromoCode, inclusionOf, type Inclusion, type Pricing } from "~/domain/commerce/pricing";
+import { describeDiscount } from "~/domain/commerce/promo-codes";
+import { formatRate } from "~/domain/commerce/tax";
 import { db } from "~/lib/db.server";
 import { findOpenCartOfEvent, listCartProducts } from "~/models/cart.server";
 import { findInvoiceOfCart } from "~/models/payment.server";
@@ -51,13 +53,61 @@ export async function promoCartOf(event: Event) {
   const products = open ? await listCartProducts(db(), open.id) : [{ key: BASE_PRODUCT_KEY, quantity: 1 }];
   return {
     buyer: organiser,
-    cart: { products, context: pricingContextOf(event, organiser, products), country: open?.billingCountry ?? null },
+    cart: {
+      cartId: open?.id ?? null,
+      products,
+      context: pricingContextOf(event, organiser, products),
+      country: open?.billingCountry ?? null,
+    },
   };
 }
 
-/** The cart as the API and the cart page show it (spec §3 "Cart"). */
+/**
+ * What a settled cart was sold for, from its invoice: the lines, discount, tax and the total as it
+ * was charged, whatever the catalogue or the organiser's membership say now.
+ */
+function soldPricing(invoice: Invoice, promoCode: PromoCode | null): Pricing {
+  const { currency } = invoice;
+  return {
+    lineItems: invoice.lines.map((line) => {
+      const product = productByKey(line.key);
+      return {
+        key: line.key,
+        kind: product?.kind ?? "addon",
+        name: line.name,
+        gives: product?.gives ?? [],
+        unitAmount: line.unitAmount,
+        quantity: line.quantity,
+        amount: line.amount,
+        included: line.included as Inclusion | null,
+        discount: line.discount,
+        net: line.net,
+        currency,
+      };
+    }),
+    promotion: invoice.promoCode
+      ? {
+          code: invoice.promoCode,
+          description: promoCode?.code === invoice.promoCode ? describeDiscount(promoCode) : "promo code",
+          discount: invoice.discount,
+        }
+      : null,
+    taxation: {
+      country: invoice.country,
+      label: invoice.taxLabel,
+      basisPoints: invoice.taxBasisPoints,
+      rate: formatRate({ basisPoints: invoice.taxBasisPoints }),
+      taxable: invoice.subtotal - invoice.discount,
+      amount: invoice.tax,
+    },
+    totals: { subtotal: invoice.subtotal, discount: invoice.discount, tax: invoice.tax, total: invoice.total, currency },
+  };
+}
+
+/** The cart as the API and the cart page show it (spec §3 "Cart"); a paid cart as its invoice says it was sold. */
 export function cartView(state: CartState, invoice: Invoice | null = null) {
-  const { cart, pricing } = state;
+  const { cart } = state;
+  const pricing = invoice ? soldPricing(invoice, state.promoCode) : state.pricing;
   return {
     id: cart.id,
     createdAt: cart.createdAt.toISOString(),

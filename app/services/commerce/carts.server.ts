@@ -37,8 +37,15 @@ export const cartNotFound = () => notFound("There is no cart with this id.");
  * have yet. A paid Chorus with nothing left to buy answers with the cart it was paid with.
  */
 export async function openCartOf(event: Event) {
-  const cart = await openCartFor(event);
-  return cart.status === "open" ? cartViewOf(await fitCartToEvent(cart, event)) : cartViewOf(cart);
+  return (await openCartStateOf(event)).view;
+}
+
+/** The event's cart as openCartOf finds it, read and priced, with its view. */
+export async function openCartStateOf(event: Event) {
+  const found = await openCartFor(event);
+  const cart = found.status === "open" ? await fitCartToEvent(found, event) : found;
+  const state = await loadCartState(cart);
+  return { state, view: cartView(state, cart.status === "paid" ? await findInvoiceOfCart(db(), cart.id) : null) };
 }
 
 async function openCartFor(event: Event) {
@@ -106,9 +113,14 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
     else {
       const code = await findPromoCodeByCode(db(), typed);
       if (!code) throw badRequest("Some fields need your attention.", { promoCode: "We don't know this code. Check it and try again." });
-      const organiser = (await findUserById(db(), cart.userId))!;
-      const verdict = await judgePromoCode(code, organiser);
-      if (!verdict.applies) throw badRequest("Some fields need your attention.", { promoCode: verdict.message });
+      // The code already in the cart, sent again with the rest of the form (Pay, or a box ticked), is
+      // not judged again here: if it can no longer be used, paying takes it out and says why
+      // (checkout.server.ts) rather than refuse the whole form.
+      if (code.id !== cart.promoCodeId) {
+        const organiser = (await findUserById(db(), cart.userId))!;
+        const verdict = await judgePromoCode(code, organiser, db(), cart.id);
+        if (!verdict.applies) throw badRequest("Some fields need your attention.", { promoCode: verdict.message });
+      }
       changes.promoCodeId = code.id;
     }
   }
@@ -143,6 +155,15 @@ export async function updateCart(cart: Cart, event: Event, input: CartUpdate) {
   if (!changed) throw paidAlready();
   // A code that is valid but covers nothing in the cart is kept (the buyer may add what it covers) and said so.
   return cartView(await loadCartState(changed));
+}
+
+/** Takes the code out of an open cart; its version goes up (a page opened with the code is not reused). */
+export async function dropPromoCode(cartId: string) {
+  return db().transaction(async (tx) => {
+    const locked = await lockCart(tx, cartId);
+    if (!locked || locked.status !== "open" || !locked.promoCodeId) return locked;
+    return changeCart(tx, cartId, { promoCodeId: null });
+  });
 }
 
 const sameProducts = (a: readonly CartProductRow[], b: readonly CartProductRow[]) => {

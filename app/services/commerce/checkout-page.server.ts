@@ -1,24 +1,24 @@
 import type { Event, User } from "drizzle/schema";
+import { summariseCart, type LivePricing } from "~/domain/commerce/cart-summary";
 import { mailProduct, type MailOrderKind } from "~/domain/commerce/mail-orders";
 import { formatMoney } from "~/domain/commerce/money";
-import { INCLUSION_LABEL } from "~/domain/commerce/pricing";
 import { canManageEvent } from "~/domain/event-permissions";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { forbidden, unauthorized } from "~/lib/http.server";
+import { forbidden, isApiError, unauthorized, type ApiError } from "~/lib/http.server";
 import type { Toast } from "~/lib/toast.server";
-import { findCartById, findOpenCartOfEvent, findPaidCartOfEvent } from "~/models/cart.server";
+import { findCartById, findOpenCartOfEvent } from "~/models/cart.server";
 import { listRecipients } from "~/models/event.server";
-import { findInvoiceOfCart } from "~/models/payment.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf } from "~/services/events/event-views.server";
 import { parseCartUpdate } from "./cart-input.server";
-import { loadCartState } from "./cart-state.server";
+import { pricingContextOf } from "./cart-state.server";
 import type { CartView } from "./cart-views.server";
-import { finalizeFreeCart, openCartOf, updateCart } from "./carts.server";
-import { startCartCheckout } from "./checkout.server";
+import { finalizeFreeCart, openCartStateOf, updateCart } from "./carts.server";
+import { dropCodeOf, startCartCheckout, withoutRefusedCode, type DroppedCode } from "./checkout.server";
 import { listCountries } from "./countries.server";
+import { chorusInvoiceOf } from "./invoices.server";
 
 // The cart page (/e/{uuid}/checkout): the organiser chooses what the Chorus comes with, applies a
 // promo code, picks a billing country, and pays (or confirms a cart that costs nothing). One
@@ -42,24 +42,21 @@ export async function openCheckout(user: User | null, rawUuid: string | undefine
  */
 const isPaymentServiceError = (error: unknown): error is Error => error instanceof Error && error.name === "PaymentServiceError";
 
-const money = (amount: number, cart: CartView) => formatMoney(amount, cart.totals.currency);
-
-/** The invoice the Chorus itself was paid with, for a paid Chorus's page (none when it was paid in another way). */
-async function chorusInvoiceNumber(event: Event) {
-  if (!event.paid) return null;
-  const paid = await findPaidCartOfEvent(db(), event.id);
-  return paid ? ((await findInvoiceOfCart(db(), paid.id))?.number ?? null) : null;
-}
-
 /** What the page shows: every amount already in words, worked out on the server. */
 export async function loadCheckoutPage({ event }: CheckoutContext) {
-  const cart = await openCartOf(event);
+  const { state, view: cart } = await openCartStateOf(event);
   const options = [...cart.upsells, ...cart.availableAddons];
+  const invoice = await chorusInvoiceOf(event);
+  // A paid cart's view is priced as its invoice says it was sold.
+  const summary = summariseCart(cart);
   return {
     uuid: event.uuid,
     headline: headlineOf(event, await listRecipients(db(), event.id)),
-    // Once paid for, the page says so, then offers what the Chorus does not have yet (or says there is nothing left).
-    paid: event.paid ? { invoiceNumber: await chorusInvoiceNumber(event) } : null,
+    // Once paid for, the page says so, with what the invoice was for, then offers what the Chorus
+    // does not have yet (or says there is nothing left).
+    paid: event.paid
+      ? { invoiceNumber: invoice?.number ?? null, total: invoice ? formatMoney(invoice.total, invoice.currency) : null }
+      : null,
     nothingLeftToBuy: event.paid && (cart.status === "paid" || !options.length),
     cart: {
       id: cart.id,
@@ -71,23 +68,24 @@ export async function loadCheckoutPage({ event }: CheckoutContext) {
       promoCodeProblem: cart.promoCodeProblem,
       canUsePromoCode: cart.canUsePromoCode,
       billingCountry: cart.billingCountry ?? "",
-      lines: cart.lineItems.map((l) => ({
-        key: l.key,
-        name: l.quantity > 1 ? `${l.name} × ${l.quantity}` : l.name,
-        price: l.included ? INCLUSION_LABEL[l.included] : money(l.amount, cart),
-        listPrice: l.included ? money(l.unitAmount * l.quantity, cart) : null,
-      })),
-      promotion: cart.promotion ? { ...cart.promotion, amount: `−${money(cart.promotion.discount, cart)}` } : null,
-      tax: cart.taxation.amount ? `${cart.taxation.label} ${cart.taxation.rate}` : null,
-      taxAmount: money(cart.taxation.amount, cart),
-      subtotal: money(cart.totals.subtotal, cart),
-      total: money(cart.totals.total, cart),
-      free: cart.totals.total === 0,
+      ...summary,
       laterPurchase: cart.laterPurchase,
       base: cart.laterPurchase ? null : cart.lineItems[0]!,
       options,
-      nothingChosen: !cart.lineItems.length,
     },
+    // The page prices the cart again in the browser as boxes are ticked (docs/decisions/046).
+    live: {
+      context: pricingContextOf(event, state.organiser, state.products),
+      promo: state.promoRule
+        ? {
+            code: state.promoRule.code,
+            kind: state.promoRule.kind,
+            value: state.promoRule.value,
+            productKeys: state.promoRule.productKeys,
+            currency: state.promoRule.currency,
+          }
+        : null,
+    } satisfies LivePricing,
     countries: listCountries("name"),
     byPost: byPostOffers(event),
   };
@@ -128,47 +126,84 @@ function updateFromForm(form: FormData, intent: string) {
   return parseCartUpdate(payload);
 }
 
+const isRefusedCode = (error: unknown): error is ApiError => isApiError(error) && error.code === "PROMO_CODE_INVALID";
+
+/** Back to the cart, saying the code was taken out and why, and what the cart now comes to. */
+const codeDropped = (page: string, dropped: DroppedCode, total: string): CheckoutOutcome => ({
+  redirect: page,
+  toast: {
+    type: "info",
+    title: `Code ${dropped.code} removed`,
+    description: `${dropped.reason} Your total is now ${total}: check it, then pay.`,
+  },
+});
+
+/**
+ * Pay or confirm, for what the organiser saw. The page sends the total it showed (`shownTotal`,
+ * kept up to date by the page's script as boxes are ticked); a form without it is taken at the
+ * version it showed. A code that can no longer be used is taken out rather than block paying:
+ * when the page already showed the total without it, paying goes ahead; otherwise the page is
+ * shown again with why, and its new total.
+ */
+async function payOrConfirm(
+  context: CheckoutContext,
+  intent: "pay" | "confirm",
+  form: FormData,
+  updated: CartView,
+): Promise<CheckoutOutcome> {
+  const { event } = context;
+  const page = `/e/${event.uuid}/checkout`;
+  const shownTotal = Number.parseInt(formText(form, "shownTotal"), 10);
+  const cart = (await findCartById(db(), updated.id))!;
+  let { state, dropped } = await withoutRefusedCode(cart);
+  const total = () => formatMoney(state.pricing.totals.total, state.pricing.totals.currency);
+  const sawIt = Number.isInteger(shownTotal)
+    ? shownTotal === state.pricing.totals.total
+    : updated.version === Number(formText(form, "version")) && !dropped;
+  if (!sawIt) {
+    if (dropped) return codeDropped(page, dropped, total());
+    return { redirect: page, toast: { type: "info", title: "Your total changed", description: "Check it, then confirm again." } };
+  }
+  if (intent === "confirm") {
+    await finalizeFreeCart(cart.id);
+    if (state.laterPurchase) return { redirect: `/e/${event.uuid}`, toast: { type: "success", title: "Added to your Chorus" } };
+    return {
+      redirect: `/e/${event.uuid}#deliver`,
+      toast: { type: "success", title: "All set", description: "Your Chorus is ready to deliver." },
+    };
+  }
+  const base = env().APP_URL;
+  try {
+    // The organiser pays, also when an admin presses Pay for them.
+    const session = await startCartCheckout(state, state.organiser, {
+      // The return page waits for the webhook, then links back to the event (metadata.eventUuid).
+      successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${base}${page}`,
+    });
+    return { redirect: session.url };
+  } catch (error) {
+    if (isPaymentServiceError(error)) return { reply: { intent, formError: error.message }, status: 503 };
+    // Its last use was taken (or held by another payment page) a moment ago: taken out, and said.
+    if (!isRefusedCode(error)) throw error;
+    ({ state, dropped } = await dropCodeOf(state, error.message));
+    return dropped ? codeDropped(page, dropped, total()) : { redirect: page };
+  }
+}
+
 /** Runs the page's form by the button pressed; a refusal is thrown as an ApiError for the route to show. */
-export async function runCheckoutIntent({ event }: CheckoutContext, intent: string, form: FormData): Promise<CheckoutOutcome> {
+export async function runCheckoutIntent(context: CheckoutContext, intent: string, form: FormData): Promise<CheckoutOutcome> {
+  const { event } = context;
   const page = `/e/${event.uuid}/checkout`;
   const opened = await findOpenCartOfEvent(db(), event.id);
   if (!opened) return { redirect: page };
-  const seenVersion = Number(formText(form, "version"));
   const updated = await updateCart(opened, event, updateFromForm(form, intent));
-  if (intent === "pay" || intent === "confirm") {
-    // What was ticked differs from the total on screen: show the new total before anything is charged.
-    if (updated.version !== seenVersion) {
-      return { redirect: page, toast: { type: "info", title: "Your total changed", description: "Check it, then confirm again." } };
-    }
-    if (intent === "confirm") {
-      await finalizeFreeCart(opened.id);
-      if (updated.laterPurchase) return { redirect: `/e/${event.uuid}`, toast: { type: "success", title: "Added to your Chorus" } };
-      return {
-        redirect: `/e/${event.uuid}#deliver`,
-        toast: { type: "success", title: "All set", description: "Your Chorus is ready to deliver." },
-      };
-    }
-    const state = await loadCartState((await findCartById(db(), opened.id))!);
-    const base = env().APP_URL;
-    try {
-      // The organiser pays, also when an admin presses Pay for them.
-      const session = await startCartCheckout(state, state.organiser, {
-        // The return page waits for the webhook, then links back to the event (metadata.eventUuid).
-        successUrl: `${base}/checkout/complete?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${base}${page}`,
-      });
-      return { redirect: session.url };
-    } catch (error) {
-      if (isPaymentServiceError(error)) return { reply: { intent, formError: error.message }, status: 503 };
-      throw error;
-    }
-  }
+  if (intent === "pay" || intent === "confirm") return payOrConfirm(context, intent, form, updated);
   const toast: Toast =
     intent === "apply-promo" && updated.promotion
       ? {
           type: "success",
           title: "Code applied",
-          description: `You save ${money(updated.promotion.discount, updated)}.`,
+          description: `You save ${formatMoney(updated.promotion.discount, updated.totals.currency)}.`,
         }
       : intent === "remove-promo"
         ? { type: "success", title: "Code removed" }

@@ -1,4 +1,4 @@
-import type { Invoice, User } from "drizzle/schema";
+import type { Event, Invoice, User } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { INCLUSION_LABEL, type Inclusion } from "~/domain/commerce/pricing";
 import { canAccessAccountOf } from "~/domain/membership";
@@ -6,8 +6,15 @@ import { PRODUCT_NAME } from "~/domain/product";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { notFound } from "~/lib/http.server";
+import { findPaidCartOfEvent } from "~/models/cart.server";
 import { findEventById } from "~/models/event.server";
-import { findInvoiceById, findInvoiceWithPayment, listInvoicesOfUser, type InvoiceWithPayment } from "~/models/payment.server";
+import {
+  findInvoiceById,
+  findInvoiceOfCart,
+  findInvoiceWithPayment,
+  listInvoicesOfUser,
+  type InvoiceWithPayment,
+} from "~/models/payment.server";
 import { findUserById } from "~/models/user.server";
 import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
@@ -33,6 +40,13 @@ const kindOf = (invoice: Invoice): InvoiceKind => (invoice.providerInvoiceId ? "
 
 /** "Your Chorus, Premium finish", "VIP membership, monthly". */
 const whatOf = (invoice: Invoice) => invoice.lines.map((l) => l.name).join(", ") || `${PRODUCT_NAME} purchase`;
+
+/** The invoice the Chorus itself was paid with (none while unpaid, or when it was paid in another way). */
+export async function chorusInvoiceOf(event: Pick<Event, "id" | "paid">) {
+  if (!event.paid) return null;
+  const paid = await findPaidCartOfEvent(db(), event.id);
+  return paid ? await findInvoiceOfCart(db(), paid.id) : null;
+}
 
 export function invoiceView(invoice: InvoiceWithPayment) {
   return {

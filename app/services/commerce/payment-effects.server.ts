@@ -52,6 +52,7 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
       return effect;
     }
     case "checkout.session.expired":
+    case "checkout.session.async_payment_failed":
       return checkoutExpired(object, tx);
     case "charge.refunded":
       return chargeRefunded(object, tx);

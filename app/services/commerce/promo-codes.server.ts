@@ -5,6 +5,7 @@ import { priceCart, type CartProduct, type PricingContext } from "~/domain/comme
 import { describeDiscount, normaliseCode, promoApplicability, type PromoRule, type PromoVerdict } from "~/domain/commerce/promo-codes";
 import { PRODUCT_NAME } from "~/domain/product";
 import { db, type Db } from "~/lib/db.server";
+import { countLiveHolds } from "~/models/promo-code-hold.server";
 import {
   countRedemptions,
   findOrInsertRsvpPromoCode,
@@ -31,14 +32,24 @@ export const ruleOf = (code: PromoCode): PromoRule => ({
   ownerEmail: code.ownerEmail,
 });
 
-/** Whether this buyer may use the code now (before any cart). Inside a transaction, lock the code first to count exactly. */
-export async function judgePromoCode(code: PromoCode, buyer: Pick<User, "id" | "email">, tx: Db = db()): Promise<PromoVerdict> {
-  const counts = await countRedemptions(tx, code.id, buyer.id);
+/**
+ * Whether this buyer may use the code now (before any cart). Uses held by open payment pages count
+ * as uses, but those of `cartId`'s own pages (a cart redeems once). Inside a transaction, lock the
+ * code first to count exactly.
+ */
+export async function judgePromoCode(
+  code: PromoCode,
+  buyer: Pick<User, "id" | "email">,
+  tx: Db = db(),
+  cartId: string | null = null,
+): Promise<PromoVerdict> {
+  const [counts, held] = await Promise.all([countRedemptions(tx, code.id, buyer.id), countLiveHolds(tx, code.id, buyer.id, cartId)]);
   return promoApplicability(ruleOf(code), buyer, {
     now: new Date(),
     redemptions: counts.all,
     redemptionsByBuyer: counts.byUser,
     buyerHasPurchased: code.firstPurchaseOnly ? await hasPaidInvoice(tx, buyer.id) : false,
+    held,
   });
 }
 
@@ -101,7 +112,7 @@ export async function contributorPromoCode(rsvp: Pick<Rsvp, "id" | "userId" | "e
 export async function checkPromoCode(buyer: Pick<User, "id" | "email">, typed: string, cart: PromoCartContext | null) {
   const code = await findPromoCodeByCode(db(), normaliseCode(typed));
   if (!code) return { code: normaliseCode(typed), applies: false, reason: "unknown", message: "We don't know this code." };
-  const verdict = await judgePromoCode(code, buyer);
+  const verdict = await judgePromoCode(code, buyer, db(), cart?.cartId ?? null);
   const base = { code: code.code, kind: code.kind, value: code.value, currency: code.currency, description: describeDiscount(code) };
   if (!verdict.applies) return { ...base, applies: false, reason: verdict.reason, message: verdict.message };
   if (!cart) return { ...base, applies: true, reason: null, message: `${describeDiscount(code)}.` };
@@ -120,6 +131,8 @@ export async function checkPromoCode(buyer: Pick<User, "id" | "email">, typed: s
 }
 
 export interface PromoCartContext {
+  /** The open cart, whose own payment pages' holds do not count against it. */
+  cartId: string | null;
   products: CartProduct[];
   context: PricingContext;
   country: string | null;

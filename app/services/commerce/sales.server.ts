@@ -1,9 +1,10 @@
 import type { Cart, Invoice, Payment } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
-import { markCartPaid } from "~/models/cart.server";
+import { markCartPaid, setCartAsSold } from "~/models/cart.server";
 import { markIncludedWithMembership, setEventPaid } from "~/models/event.server";
 import { findOrInsertInvoice } from "~/models/payment.server";
+import { releaseHoldsOfCart } from "~/models/promo-code-hold.server";
 import { insertRedemption } from "~/models/promo-code.server";
 import type { CartState } from "./cart-state.server";
 
@@ -19,6 +20,11 @@ export async function recordSale(
 ): Promise<{ cart: Cart; invoice: Invoice; created: boolean }> {
   const { state, payment, paidAt } = input;
   const { pricing } = state;
+  await setCartAsSold(tx, state.cart.id, {
+    products: state.products,
+    promoCodeId: state.promoCode?.id ?? null,
+    billingCountry: state.cart.billingCountry,
+  });
   const cart = (await markCartPaid(tx, state.cart.id, state.cart.paidAt ?? paidAt))!;
   // A later purchase adds to a Chorus already paid for: its standing is the first cart's to give.
   if (!state.laterPurchase) await setEventPaid(tx, state.event.id, true);
@@ -59,6 +65,8 @@ export async function recordSale(
       currency: pricing.totals.currency,
     });
   }
+  // The redemption counts from now on in place of what the cart's payment pages held (docs/decisions/046).
+  await releaseHoldsOfCart(tx, state.cart.id);
   if (created && invoice.total > 0) {
     await enqueue("invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}`, db: tx });
   }

@@ -1,4 +1,5 @@
-import type { Event, Recipient, User } from "drizzle/schema";
+import type { Event, Invoice, Recipient, User } from "drizzle/schema";
+import { formatMoney } from "~/domain/commerce/money";
 import { formatLongDay, formatMoment, formatShortDay, timeIn } from "~/domain/event-dates";
 import { acceptsContributions } from "~/domain/event-permissions";
 import { eventStatusOf, wasDelivered } from "~/domain/event-status";
@@ -12,6 +13,7 @@ import { uuidParam } from "~/lib/params.server";
 import { arrangementSaved } from "~/models/arrangement.server";
 import { findEventByUuid, listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
+import { chorusInvoiceOf } from "~/services/commerce/invoices.server";
 import { keepsakesOf } from "~/services/commerce/keepsakes.server";
 import { contributorOfferFor } from "~/services/commerce/promo-codes.server";
 import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
@@ -66,6 +68,7 @@ function creatorPage(
   recipients: Recipient[],
   media: OrganiserMedia,
   unlocked: boolean,
+  invoice: Pick<Invoice, "number" | "total" | "currency"> | null,
 ) {
   const collecting = acceptsContributions(event);
   const rsvps = view.rsvps;
@@ -119,6 +122,10 @@ function creatorPage(
       // Delivery is what payment unlocks; a locked Chorus links its cart instead.
       unlocked,
       cartPath: cartPathOf(event),
+      // A paid Chorus says so, with what its invoice came to (what was charged, docs/decisions/046).
+      paid: event.paid
+        ? { invoiceNumber: invoice?.number ?? null, total: invoice ? formatMoney(invoice.total, invoice.currency) : null }
+        : null,
     },
     thankYouMessage: view.thankYouMessage,
     media,
@@ -149,6 +156,7 @@ export async function loadEventPage(user: User | null, rawUuid: string | undefin
       await listRecipients(db(), event.id),
       await organiserMediaOf(event),
       await eventUnlocked(event),
+      await chorusInvoiceOf(event),
     );
     // The organiser (and an admin) watch the published video here whether or not it is paid for.
     const video = await currentVideoOf(event);

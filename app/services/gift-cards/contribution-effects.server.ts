@@ -1,6 +1,14 @@
+import type { Gift } from "drizzle/schema";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
-import { findGiftById, lockGiftContribution, markGiftContributionPaid } from "~/models/gift.server";
+import {
+  findGiftById,
+  giftPot,
+  heldGiftRoom,
+  lockGiftContribution,
+  markGiftContributionPaid,
+  setGiftContributionOverflow,
+} from "~/models/gift.server";
 
 // What a completed checkout for a gift contribution does (called from the payment webhook's
 // transaction, docs/decisions/019-payments.md): the ledger row becomes paid, once.
@@ -12,6 +20,25 @@ export type GiftContributionEffect =
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The pot never goes above the card's largest amount (docs/decisions/046). A contribution whose room
+ * was held while its page was open always fits; one that was not held (its hold lapsed) fits only in
+ * what paid money and the pages still holding room leave, and the part beyond is taken out of the
+ * pot at once and refunded, with a mail to its payer.
+ */
+async function refundWhatDoesNotFit(tx: Db, gift: Gift, contributionId: string, amount: number) {
+  const [pot, held] = [await giftPot(tx, gift.id), await heldGiftRoom(tx, gift.id)];
+  const over = Math.min(amount, pot.total + held.total - gift.maxAmount);
+  if (over <= 0) return;
+  console.warn(`gift contribution ${contributionId}: ${over} of ${amount} did not fit on gift ${gift.id}; refunding it`);
+  await setGiftContributionOverflow(tx, contributionId, over);
+  await enqueue(
+    "gift-contribution-overflow-refund",
+    { giftContributionId: contributionId, amount: over },
+    { singletonKey: `gift-contribution-overflow-refund:${contributionId}`, db: tx },
+  );
+}
 
 export async function giftContributionPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<GiftContributionEffect> {
   const metadata = (session.metadata ?? {}) as Record<string, unknown>;
@@ -39,6 +66,7 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   if (gift?.status === "ordering" || gift?.status === "delivered") {
     await enqueue("gift-contribution-refund", { giftContributionId: id }, { singletonKey: `gift-contribution-refund:${id}`, db: tx });
   }
+  if (gift?.status === "collecting") await refundWhatDoesNotFit(tx, gift, id, amount);
   if (gift?.status === "refunded" || gift?.status === "failed") {
     await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
   }

@@ -1,10 +1,11 @@
 import type { Event, Gift } from "drizzle/schema";
 import { z } from "zod";
+import { roomLeft } from "~/domain/commerce/holds";
 import { parseMoney } from "~/domain/commerce/money";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { badRequest, isApiError, parseWith } from "~/lib/http.server";
-import { deleteGift, findGiftOfEvent, giftPot, upsertGift } from "~/models/gift.server";
+import { deleteGift, findGiftOfEvent, giftPot, heldGiftRoom, upsertGift } from "~/models/gift.server";
 import { isCountryCode, listCountries } from "~/services/commerce/countries.server";
 import { listGiftCardProducts } from "./catalogue.server";
 
@@ -17,9 +18,10 @@ const giftInput = z.object({
   target: z.string().trim().max(20).default(""),
 });
 
-/** What a gift shows: its brand, limits, target and pot. */
+/** What a gift shows: its brand, limits, target, pot, and the room left on the card now. */
 export async function giftSummary(gift: Gift) {
   const pot = await giftPot(db(), gift.id);
+  const held = await heldGiftRoom(db(), gift.id);
   return {
     id: gift.id,
     status: gift.status,
@@ -30,6 +32,9 @@ export async function giftSummary(gift: Gift) {
     targetAmount: gift.targetAmount,
     potTotal: pot.total,
     contributions: pot.count,
+    /** Held by contributions whose payment page is still open (docs/decisions/046). */
+    heldAmount: held.total,
+    roomLeft: roomLeft({ maxAmount: gift.maxAmount, pot: pot.total, held: held.total }),
     claimUrl: gift.claimUrl,
     failure: gift.failure,
   };

@@ -1,4 +1,5 @@
 import type { Gift, GiftContribution } from "drizzle/schema";
+import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { enqueue } from "~/jobs/queue.server";
@@ -51,6 +52,35 @@ export async function refundLateGiftContribution(contributionId: string) {
   if (!gift || gift.status === "collecting") return;
   await refundContribution(gift, contribution, "it arrived after the card had been sent");
   await publishPot(gift.eventId);
+}
+
+/**
+ * The part of a contribution that did not fit on the card when its payment landed (docs/decisions/046):
+ * the webhook took it out of the pot already; this refunds it (keyed by the contribution, so a retry
+ * refunds once). The payer hears of it from the refund's own notice, which says why (docs/decisions/048).
+ */
+export async function refundGiftOverflow(contributionId: string, amount: number) {
+  const contribution = await findGiftContribution(db(), contributionId);
+  if (!contribution?.paymentIntentId || amount <= 0) return;
+  const gift = await findGiftById(db(), contribution.giftId);
+  const card = gift ? `a ${gift.productName} gift card` : "a gift card";
+  const fitted = formatMoney(contribution.amount - amount, contribution.currency);
+  await noteRefundReason(
+    db(),
+    contribution.paymentIntentId,
+    `You chipped in towards ${card} on a ${PRODUCT_NAME}, but by the time your payment went through only ${fitted} still fitted under the card's largest amount: that is on the gift card, and the rest is refunded.`,
+  );
+  try {
+    await paymentsProvider().refund({
+      paymentIntentId: contribution.paymentIntentId,
+      amount,
+      idempotencyKey: `gift-contribution-overflow-refund:${contribution.id}`,
+      metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
+    });
+  } catch (error) {
+    if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** One contribution back to its card; its contributor hears of it from the refund's own notice, which says why (docs/decisions/048). */

@@ -5,6 +5,7 @@ import { describeDiscount, promoCodeState } from "~/domain/commerce/promo-codes"
 import type { PromoCodeInput } from "~/domain/commerce/staff-input";
 import { db } from "~/lib/db.server";
 import { badRequest, notFound } from "~/lib/http.server";
+import { countLiveHoldsByCode } from "~/models/promo-code-hold.server";
 import {
   findPromoCodeById,
   insertPromoCode,
@@ -23,13 +24,15 @@ export const PROMO_CODES_PAGE_SIZE = 50;
 /** "2030-12-31 23:59 UTC": the last minute a code works. */
 const lastMinute = (expiresAt: Date) => `${new Date(expiresAt.getTime() - 60_000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-function codeView(code: PromoCode, uses: number, now: Date) {
+/** A code for staff; `held` counts the uses held by payment pages still open (docs/decisions/046). */
+function codeView(code: PromoCode, uses: number, held: number, now: Date) {
   return {
     id: code.id,
     code: code.code,
     kind: code.kind,
     description: describeDiscount(code),
     uses,
+    held,
     limit: code.maxRedemptions,
     perUser: code.maxPerUser,
     expires: code.expiresAt ? lastMinute(code.expiresAt) : null,
@@ -45,8 +48,13 @@ function codeView(code: PromoCode, uses: number, now: Date) {
 export async function listPromoCodesForStaff(page: number) {
   const now = new Date();
   const rows = await listPromoCodesWithUses(db(), { limit: PROMO_CODES_PAGE_SIZE + 1, offset: (page - 1) * PROMO_CODES_PAGE_SIZE });
+  const shown = rows.slice(0, PROMO_CODES_PAGE_SIZE);
+  const held = await countLiveHoldsByCode(
+    db(),
+    shown.map((row) => row.code.id),
+  );
   return {
-    codes: rows.slice(0, PROMO_CODES_PAGE_SIZE).map((row) => codeView(row.code, row.uses, now)),
+    codes: shown.map((row) => codeView(row.code, row.uses, held.get(row.code.id) ?? 0, now)),
     hasMore: rows.length > PROMO_CODES_PAGE_SIZE,
   };
 }
@@ -121,9 +129,13 @@ export async function setPromoCodePausedByStaff(admin: Pick<User, "id" | "email"
 /** A code with who used it and what staff did to it. */
 export async function promoCodeDetailForStaff(id: string) {
   const code = await requireCode(id);
-  const [redemptions, actions] = await Promise.all([listRedemptionsOfCode(db(), id), recentStaffActions({ type: "promo_code", id })]);
+  const [redemptions, actions, held] = await Promise.all([
+    listRedemptionsOfCode(db(), id),
+    recentStaffActions({ type: "promo_code", id }),
+    countLiveHoldsByCode(db(), [id]),
+  ]);
   return {
-    code: codeView(code, redemptions.length, new Date()),
+    code: codeView(code, redemptions.length, held.get(id) ?? 0, new Date()),
     redemptions: redemptions.map((row) => ({
       id: row.redemption.id,
       at: row.redemption.createdAt.toISOString(),

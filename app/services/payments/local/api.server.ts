@@ -9,6 +9,7 @@ import {
   type StoredObject,
 } from "~/models/local-payment.server";
 import { localPaymentsActive } from "../provider.server";
+import { couponCreate, createCoupon } from "./coupons.server";
 import { parseBracketedForm } from "./form-body";
 import { isLocalSecretKey } from "./keys.server";
 import {
@@ -102,6 +103,10 @@ async function answer(tx: Db, method: string, parts: string[], params: Record<st
       });
       return { status: 200, body: publicView(customer) };
     }
+    case "POST coupons":
+      return { status: 200, body: publicView(await couponCreate(tx, parse(createCoupon, params))) };
+    case "GET coupons/:id":
+      return found(await findLocalPaymentObject(tx, id!, "coupon"), "coupon", id!);
     case "GET customers/:id":
       return found(await findLocalPaymentObject(tx, id!, "customer"), "customer", id!);
     case "GET subscriptions/:id":

@@ -1,6 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import { saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
 import { addInterval, createCardPayment, createPaidSubscriptionInvoice, type CardUsed } from "./card-payments.server";
+import { redeemCoupon } from "./coupons.server";
 import { createObject, newId, nowSeconds, PRIVATE, type PendingEvent } from "./objects.server";
 import { customerNow, schedulePeriodEnd, type SubscriptionPrivate } from "./subscriptions.server";
 
@@ -16,6 +17,8 @@ interface SessionLine {
 
 export interface SessionPrivate {
   lines: SessionLine[];
+  /** The coupon in its `discounts`, and what it takes off the lines' sum (sessions made before coupons have none). */
+  discount?: { couponId: string; name: string; amount: number } | null;
   paymentIntentMetadata: Record<string, string>;
   subscriptionMetadata: Record<string, string>;
 }
@@ -103,6 +106,7 @@ export async function completeSession(tx: Db, session: StoredObject, payer: { em
   } else {
     session.payment_intent = payment.intentId;
   }
+  if (kept.discount) await redeemCoupon(tx, kept.discount.couponId);
   Object.assign(session, { status: "complete", payment_status: "paid", customer: customerId, customer_details: { email } });
   await saveLocalPaymentObject(tx, session);
   events.push({ type: "checkout.session.completed", object: session });

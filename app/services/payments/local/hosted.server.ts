@@ -20,6 +20,10 @@ export interface LocalCheckoutView {
   amountTotal: number;
   currency: string;
   lines: { name: string; quantity: number; unitAmount: number; amount: number }[];
+  /** The lines' sum, before the discount. */
+  subtotal: number;
+  /** A promo code's line (the session's coupon): what it is called and what it takes off. */
+  discount: { name: string; amount: number } | null;
   /** The membership's period, for a subscription. */
   interval: string | null;
   /** The payer's e-mail when the app gave it (then it is not asked for); masked for anyone but the payer. */
@@ -52,6 +56,8 @@ function checkoutView(session: StoredObject, email: string | null): LocalCheckou
       unitAmount: line.price.unit_amount,
       amount: line.amount_total,
     })),
+    subtotal: Number(session.amount_subtotal ?? session.amount_total),
+    discount: kept.discount ? { name: kept.discount.name, amount: kept.discount.amount } : null,
     interval: kept.lines[0]?.price.recurring?.interval ?? null,
     email,
     cancelUrl: (session.cancel_url as string | null) ?? null,

@@ -5,6 +5,7 @@ import type { Db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { validateInput } from "~/lib/http.server";
 import { findLocalPaymentObject, saveLocalPaymentObject, type StoredObject } from "~/models/local-payment.server";
+import { discountOf, sessionDiscounts } from "./coupons.server";
 import { createObject, LocalApiError, newId, noSuch, nowSeconds, PRIVATE, recordEvents, type PendingEvent } from "./objects.server";
 
 // The objects the local payment service keeps and changes as Stripe does (checkout sessions,
@@ -32,6 +33,7 @@ export const createCheckoutSession = z
       )
       .min(1)
       .max(100),
+    discounts: sessionDiscounts.optional(),
     customer: z.string().max(100).optional(),
     customer_email: z.email().optional(),
     client_reference_id: z.string().max(200).optional(),
@@ -116,7 +118,9 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
       product_data: line.price_data.product_data,
     },
   }));
-  const total = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const subtotal = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const discount = await discountOf(tx, input.discounts, currency, subtotal);
+  const total = subtotal - (discount?.amount ?? 0);
   const expiresAt = input.expires_at ?? created + CHECKOUT_HOURS * 3600;
   // Its expiry is sent as Stripe sends it, as an event, even when no one looks at the session again.
   await enqueue(
@@ -130,8 +134,10 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
     mode: input.mode,
     status: "open",
     payment_status: "unpaid",
-    amount_subtotal: total,
+    amount_subtotal: subtotal,
     amount_total: total,
+    total_details: { amount_discount: discount?.amount ?? 0, amount_shipping: 0, amount_tax: 0 },
+    discounts: discount ? [{ coupon: discount.couponId, promotion_code: null }] : [],
     currency,
     customer: input.customer ?? null,
     customer_email: input.customer_email ?? null,
@@ -149,6 +155,7 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
     livemode: false,
     [PRIVATE]: {
       lines,
+      discount: discount ? { couponId: discount.couponId, name: discount.name, amount: discount.amount } : null,
       paymentIntentMetadata: input.payment_intent_data?.metadata ?? {},
       subscriptionMetadata: input.subscription_data?.metadata ?? {},
     },
