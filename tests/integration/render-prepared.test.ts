@@ -265,14 +265,15 @@ describe("what the render panel promises is what the render reuses", { timeout: 
     const dropped = piecesOf(old).filter((p) => !kept.has(p.key));
     expect(dropped.length).toBeGreaterThan(0);
 
-    const made = await preparing;
-    // It ended without the old theme's remaining scenes and their crossfades.
+    await preparing;
+    // It ended without the old theme's remaining scenes and their crossfades. (How many pieces it made
+    // is no measure: a scene's run makes its parts too, and on a busy machine it makes more of them
+    // before the next look at the plan, a second later.)
     const stored = await findStoredRenderPieceKeys(
       db(),
       dropped.map((p) => p.key),
     );
     expect(stored.size).toBeLessThan(dropped.length);
-    expect(made).toBeLessThan(piecesOf(old).length);
     // The newer preparation, queued by the theme change, makes the new theme's pieces.
     const panel = await allPiecesPrepared(client, event);
     expect(panel.pieces).toBe(piecesOf(newer).length);
