@@ -26,8 +26,9 @@ import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
 import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
 import { tusRequestHandler } from "~/services/uploads/tus-append.server";
-import { closeUploadLocks, createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
+import { closeUploadLocks, corsOriginOf, createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";
 import { finishOnHead, startUploadCompletionSweep } from "~/services/uploads/upload-completion.server";
+import { uploaderOnly } from "~/services/uploads/uploader-only.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 /** What an event page's path looks like; any uuid serves to find the routes such a page uses. */
@@ -101,13 +102,17 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
   // (app/routes/uploads.tus.$id.ts), not tus's, which streams it to anyone holding the URL.
   const tus = tusRequestHandler(tusServer, TUS_PATH);
   const finishBeforeHead = finishOnHead(tusServer);
+  // An upload's HEAD, PATCH and DELETE are its uploader's alone (docs/decisions/013), before anything reads or changes it.
+  const refusedToStrangers = uploaderOnly(tusServer, corsOriginOf(tusServer));
   app.use(TUS_PATH, (req, res, next) => {
     if (req.method === "GET") return next();
     // Mounted at TUS_PATH, req.url is the rest of the path: tus matches on the whole of it.
     req.url = req.originalUrl;
     // A client resuming asks for the offset first: a complete upload is recorded before it hears "complete".
-    const ready = req.method === "HEAD" ? finishBeforeHead(req, res) : Promise.resolve(false);
-    ready.then((answered) => (answered ? undefined : tus(req, res))).catch(next);
+    refusedToStrangers(req, res)
+      .then((refused) => refused || (req.method === "HEAD" ? finishBeforeHead(req, res) : false))
+      .then((answered) => (answered ? undefined : tus(req, res)))
+      .catch(next);
   });
 
   // From 256 bytes, not compression's 1 KB: a first visit loads a dozen build chunks of 0.3–1 KB,

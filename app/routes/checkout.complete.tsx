@@ -32,8 +32,7 @@ export default function CheckoutCompletePage() {
     return () => window.clearInterval(timer);
   }, [confirming, revalidate]);
   const amount = payment.amountTotal !== null && payment.currency ? formatMoney(payment.amountTotal, payment.currency) : null;
-  const back =
-    payment.backTo === "/dashboard" ? "Go to My Choruses" : payment.mode === "subscription" ? "See your membership" : "Back to your Chorus";
+  const back = payment.backLabel;
   return (
     <div className="card form-card" role="status" aria-live="polite">
       {confirming ? (

@@ -105,6 +105,30 @@ describe("GET /api/stripe/retrieve-session and /checkout/complete", () => {
   });
 });
 
+describe("the return page's way back", () => {
+  test("a contributor who paid goes back to the page they paid from, in words that fit them; an organiser to their Chorus", async () => {
+    const { event } = await chorusWithRecipient();
+    const contributor = new TestClient(server.url);
+    const trees = await contributor.post("/api/v2/tree/contributions", {
+      eventUuid: event.uuid,
+      name: "Cy",
+      email: "cy@example.test",
+      quantity: 1,
+    });
+    const page = await (await contributor.raw("GET", `/checkout/complete?session_id=${sessionOf(trees.body.data.url)}`)).text();
+    expect(page).toContain(`href="/e/${event.uuid}/trees"`);
+    expect(page).toContain("Back to the trees");
+    expect(page).not.toContain("your Chorus");
+    const api = await contributor.get(`/api/stripe/retrieve-session?session_id=${sessionOf(trees.body.data.url)}`);
+    expect(api.body.data).toMatchObject({ backTo: `/e/${event.uuid}/trees`, backLabel: "Back to the trees" });
+
+    const { user, client: owner } = await loggedInUser(server.url);
+    const cart = await paymentsProvider().createPaymentCheckout(cartCheckout(user.id, user.email));
+    const own = await owner.get(`/api/stripe/retrieve-session?session_id=${cart.id}`);
+    expect(own.body.data.backLabel).toBe("Back to your Chorus");
+  });
+});
+
 describe("the local payment page", () => {
   test("shows the payer's e-mail to its payer, and only a masked form of it to anyone else holding its link", async () => {
     const email = `payer-${crypto.randomBytes(4).toString("hex")}@example.test`;

@@ -12,7 +12,7 @@ import { makePhoto, makeTempDir } from "../support/media-fixtures";
 import { startSmtpSink } from "../support/smtp-sink";
 import { testDatabaseName } from "../support/test-database";
 import { applyTestEnvironment } from "../support/test-server";
-import { create, head, patch } from "../support/tus-client";
+import { create, head, patch, uploaderHeaders } from "../support/tus-client";
 import { until } from "../support/wait";
 
 // What an operator running many machines relies on (docs/deploy.md), on the app as it runs for
@@ -199,6 +199,7 @@ describe("a graceful stop (SIGTERM)", () => {
           "Content-Type": "application/offset+octet-stream",
           "Upload-Offset": "0",
           "Content-Length": String(half),
+          ...uploaderHeaders(upload),
         },
       });
       request.on("error", reject);

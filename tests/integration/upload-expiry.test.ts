@@ -12,7 +12,7 @@ import { createUser } from "../support/accounts";
 import { createTestEvent } from "../support/events";
 import { makePhoto, makeTempDir, mp4LikeBytes } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";
-import { TusRequestError, create, head, patch, uploadFile } from "../support/tus-client";
+import { TusRequestError, create, head, patch, uploadFile, uploaderHeaders } from "../support/tus-client";
 import { until } from "../support/wait";
 
 const HOUR = 60 * 60 * 1000;
@@ -150,7 +150,12 @@ describe("the uploads-expire sweep", () => {
     await age(uploadPath, 40, { lastChunk: false });
     const response = await fetch(new URL(uploadPath, server.url), {
       method: "PATCH",
-      headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        "Content-Type": "application/offset+octet-stream",
+        "Upload-Offset": "0",
+        ...uploaderHeaders(uploadPath),
+      },
       body: mp4LikeBytes(100),
     });
     expect(response.status).toBe(204);

@@ -29,7 +29,7 @@ import {
   truncateFile,
 } from "../support/media-fixtures";
 import { startTestServer } from "../support/test-server";
-import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile } from "../support/tus-client";
+import { TusRequestError, create, encodeMetadata, head, patch, terminate, uploadFile, uploaderHeaders } from "../support/tus-client";
 import { until } from "../support/wait";
 
 const MB = 1024 * 1024;
@@ -115,6 +115,7 @@ function patchFirstBytes(baseUrl: string, path: string, chunk: Buffer, sendFirst
         "Content-Type": "application/offset+octet-stream",
         "Upload-Offset": "0",
         "Content-Length": String(chunk.length),
+        ...uploaderHeaders(path),
       },
     });
     const waited = setTimeout(() => {

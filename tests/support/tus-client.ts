@@ -12,6 +12,17 @@ const PATCH_HEADERS = { ...TUS_VERSION, "Content-Type": "application/offset+octe
 // Connections are reused between chunks, as a browser does.
 const agent = new http.Agent({ keepAlive: true });
 
+/**
+ * The token each upload this client made was made with (its metadata's uploadToken), by upload path:
+ * sent in X-Upload-Token with the upload's own requests, as the browser's client sends it (the
+ * server answers an upload's HEAD, PATCH and DELETE only with it: docs/decisions/013).
+ */
+const uploadTokens = new Map<string, string>();
+export const uploaderHeaders = (path: string): Record<string, string> => {
+  const token = uploadTokens.get(new URL(path, "http://localhost").pathname);
+  return token ? { "X-Upload-Token": token } : {};
+};
+
 /** A refused tus request: its status and body (our JSON error shape when the app refused it). */
 export class TusRequestError extends Error {
   constructor(
@@ -83,12 +94,14 @@ export async function create(baseUrl: string, size: number, metadata: Record<str
   if (reply.status !== 201) throw new TusRequestError(reply.status, reply.body);
   const location = header(reply, "location");
   if (!location) throw new Error("tus create answered 201 without a Location");
-  return new URL(location, baseUrl).pathname;
+  const path = new URL(location, baseUrl).pathname;
+  if (metadata.uploadToken) uploadTokens.set(path, metadata.uploadToken);
+  return path;
 }
 
 /** What a HEAD answers: its status, the offset the server holds and, for a recorded upload, its item. */
 export async function headReply(baseUrl: string, path: string) {
-  const reply = await send(new URL(path, baseUrl), "HEAD", TUS_VERSION);
+  const reply = await send(new URL(path, baseUrl), "HEAD", { ...TUS_VERSION, ...uploaderHeaders(path) });
   return { status: reply.status, offset: Number(header(reply, "upload-offset")), mediaUuid: header(reply, "chorus-media-id") };
 }
 
@@ -107,14 +120,19 @@ export interface PatchResult {
 
 /** Sends `bytes` at `offset`; resolves to the new offset. */
 export async function patch(baseUrl: string, path: string, offset: number, bytes: Uint8Array): Promise<PatchResult> {
-  const reply = await send(new URL(path, baseUrl), "PATCH", { ...PATCH_HEADERS, "Upload-Offset": String(offset) }, bytes);
+  const reply = await send(
+    new URL(path, baseUrl),
+    "PATCH",
+    { ...PATCH_HEADERS, ...uploaderHeaders(path), "Upload-Offset": String(offset) },
+    bytes,
+  );
   if (reply.status !== 204 && reply.status !== 200) throw new TusRequestError(reply.status, reply.body);
   return { offset: Number(header(reply, "upload-offset")), mediaUuid: header(reply, "chorus-media-id") };
 }
 
 /** Asks the server to drop an upload (tus termination); resolves to the status it answered. */
 export async function terminate(baseUrl: string, path: string): Promise<number> {
-  return (await send(new URL(path, baseUrl), "DELETE", TUS_VERSION)).status;
+  return (await send(new URL(path, baseUrl), "DELETE", { ...TUS_VERSION, ...uploaderHeaders(path) })).status;
 }
 
 /**
@@ -134,7 +152,7 @@ export function patchAndCut(
     // A connection of its own (no agent): it is about to be destroyed.
     const request = http.request(new URL(path, baseUrl), {
       method: "PATCH",
-      headers: { ...PATCH_HEADERS, "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
+      headers: { ...PATCH_HEADERS, ...uploaderHeaders(path), "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
     });
     // The server may answer or reset before the cut; either way the chunk is unfinished.
     request.on("error", () => {});
@@ -278,7 +296,7 @@ export function patchSlowly(
     // A connection of its own: the server may close it.
     const request = http.request(new URL(path, baseUrl), {
       method: "PATCH",
-      headers: { ...PATCH_HEADERS, "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
+      headers: { ...PATCH_HEADERS, ...uploaderHeaders(path), "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
     });
     let settled = false;
     const settle = (reply: SlowPatchReply) => {
@@ -321,7 +339,7 @@ export function patchSlowly(
 export function patchAndStall(baseUrl: string, path: string, offset: number, bytes: Uint8Array, sendFirst: number) {
   const request = http.request(new URL(path, baseUrl), {
     method: "PATCH",
-    headers: { ...PATCH_HEADERS, "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
+    headers: { ...PATCH_HEADERS, ...uploaderHeaders(path), "Upload-Offset": String(offset), "Content-Length": String(bytes.byteLength) },
   });
   request.on("error", () => {});
   request.on("response", (response) => response.resume());

@@ -28,6 +28,8 @@ export const EARLY_UPLOADS_TUS = `
       }
       xhr.open(method, url);
       xhr.setRequestHeader("Tus-Resumable", "1.0.0");
+      // An upload's requests are its uploader's alone: the server asks for the token it was made with.
+      xhr.setRequestHeader("X-Upload-Token", token());
       Object.keys(headers).forEach(function (name) {
         xhr.setRequestHeader(name, headers[name]);
       });

@@ -58,6 +58,9 @@ export function createUpload(file: File, metadata: Record<string, string>, event
     retryDelays: RETRY_DELAYS,
     removeFingerprintOnSuccess: true,
     metadata,
+    // The upload's own requests (its offset, its chunks, a cancel) are the uploader's alone: the server
+    // answers them only with the token the upload was made with (docs/decisions/013).
+    headers: metadata.uploadToken ? { "X-Upload-Token": metadata.uploadToken } : {},
     onShouldRetry: (error) => {
       upload.options.chunkSize = chunkSizeAfterFailure();
       const retrying = shouldRetry(error);

@@ -22,8 +22,10 @@ export interface CheckoutReturn {
   mode: "payment" | "subscription";
   amountTotal: number | null;
   currency: string | null;
-  /** Where "back" goes: the event the payment was for, the billing page for a membership, else the dashboard. */
+  /** Where "back" goes: the page the payment was made from (the Chorus, its gift card, its trees, a postcard), the billing page for a membership, else the dashboard. */
   backTo: string;
+  /** The words of that link, fit for who paid: an organiser's Chorus is theirs, a contributor's is not. */
+  backLabel: string;
 }
 
 const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/);
@@ -49,15 +51,42 @@ export async function checkoutReturn(id: string | null, payer: CheckoutPayer): P
     const applied = session.mode === "subscription" ? membershipApplied(session.subscriptionId) : cartApplied(session.id);
     state = (await applied) ? "paid" : "confirming";
   }
-  const eventUuid = uuid.safeParse(session.metadata.eventUuid);
+  const back = backLinkOf(session.metadata, session.mode);
   return {
     sessionId: session.id,
     state,
     mode: session.mode,
     amountTotal: session.amountTotal,
     currency: session.currency,
-    backTo: eventUuid.success ? `/e/${eventUuid.data}` : session.mode === "subscription" ? "/settings/billing" : "/dashboard",
+    backTo: back.href,
+    backLabel: back.label,
   };
+}
+
+/**
+ * Where the return page leads back to, by what was paid for. Contributors who chipped in or planted
+ * trees (anyone with the link, usually without an account) go back to that page of the Chorus, which
+ * is not "theirs"; only the organiser's own cart goes back to "your Chorus".
+ */
+function backLinkOf(metadata: Record<string, string>, mode: "payment" | "subscription") {
+  const event = uuid.safeParse(metadata.eventUuid);
+  const chorus = event.success ? `/e/${event.data}` : null;
+  if (mode === "subscription" || metadata.kind === "membership") return { href: "/settings/billing", label: "See your membership" };
+  if (!chorus) return { href: "/dashboard", label: "Go to My Choruses" };
+  switch (metadata.kind) {
+    case "gift-contribution":
+      return { href: `${chorus}/gift`, label: "Back to the gift card" };
+    case "tree-contribution":
+      return { href: `${chorus}/trees`, label: "Back to the trees" };
+    case "postcard": {
+      const postcard = uuid.safeParse(metadata.postcardId);
+      return { href: postcard.success ? `${chorus}/postcards/${postcard.data}` : `${chorus}/postcards`, label: "See your postcard" };
+    }
+    case "mail-order":
+      return { href: `${chorus}/post`, label: "See your order" };
+    default:
+      return { href: chorus, label: "Back to your Chorus" };
+  }
 }
 
 const cartApplied = (sessionId: string) => paymentEventApplied(db(), sessionId, "checkout.session.completed");

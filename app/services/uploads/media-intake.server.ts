@@ -8,7 +8,7 @@ import { ApiError, fieldErrors, validateInput } from "~/lib/http.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findEventByUuid } from "~/models/event.server";
 import { eventUsage, insertMedia } from "~/models/media.server";
-import { findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
+import { findRsvpById, findRsvpByInviteToken, findRsvpOfUser } from "~/models/rsvp.server";
 import { queueMediaProcessing } from "~/services/media/media-queue.server";
 
 /** What a browser says about an upload when it starts one (tus metadata or the plain form). */
@@ -26,11 +26,50 @@ export const uploadMetadataSchema = z.object({
 });
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 
+const digest = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * What a tus upload keeps of its metadata from its creation to its last byte (keptUploadMetadata),
+ * where tus echoes it to whoever asks (HEAD): the secrets it came with only as their digests, and the
+ * invitation as the invitee it named. Uploads created before keep their secrets as sent, and are read
+ * as they were.
+ */
+const keptMetadataSchema = uploadMetadataSchema
+  .omit({ uploadToken: true })
+  .extend({
+    uploadToken: uploadMetadataSchema.shape.uploadToken.optional(),
+    uploadTokenHash: digest.optional(),
+    privateKeyHash: digest.optional(),
+    rsvpId: z.uuid().optional(),
+  })
+  .refine((meta) => meta.uploadToken || meta.uploadTokenHash, { path: ["uploadToken"], message: "Missing upload token." });
+
+type KeptMetadata = z.infer<typeof keptMetadataSchema>;
+
+/** An upload's details as checked: no secret, and the uploader's token known by its digest alone. */
+export type CheckedUploadMetadata = Omit<UploadMetadata, "uploadToken" | "privateKey" | "invite"> & { uploadTokenHash: string };
+
 export interface AuthorisedUpload {
   event: Event;
-  meta: UploadMetadata;
+  meta: CheckedUploadMetadata;
   uploader: User | null;
   rsvp: Rsvp | null;
+}
+
+/** The metadata an upload keeps once it is authorised: no secret, only what finishing it needs (docs/decisions/013). */
+export function keptUploadMetadata({ meta, rsvp }: AuthorisedUpload, privateKey: unknown): Record<string, string> {
+  return {
+    ...meta,
+    ...(typeof privateKey === "string" && privateKey ? { privateKeyHash: hashToken(privateKey) } : {}),
+    ...(rsvp ? { rsvpId: rsvp.id } : {}),
+  };
+}
+
+/** The token an upload was created with, for the uploader's own requests to it (HEAD, PATCH, DELETE). */
+export function uploadTokenHashOf(metadata: Record<string, unknown> | undefined): string | null {
+  if (!metadata) return null;
+  if (typeof metadata.uploadTokenHash === "string") return metadata.uploadTokenHash;
+  return typeof metadata.uploadToken === "string" ? hashToken(metadata.uploadToken) : null;
 }
 
 const refuse = (status: number, code: string, message: string) => new ApiError(status, code, message);
@@ -61,20 +100,24 @@ export async function authoriseUpload(
 ): Promise<AuthorisedUpload> {
   // tus sends a key without a value (an empty caption) as null.
   const parsed = validateInput(
-    uploadMetadataSchema,
+    // Finishing reads what the upload kept: digests of its secrets (keptUploadMetadata).
+    stage === "finish" ? keptMetadataSchema : uploadMetadataSchema,
     Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined)),
   );
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);
     throw new ApiError(400, "BAD_UPLOAD_METADATA", Object.values(fields)[0] ?? "This upload is missing details.", fields);
   }
-  const meta = parsed.data;
+  const data: KeptMetadata = parsed.data;
+  const { uploadToken, uploadTokenHash, privateKey, privateKeyHash, invite, rsvpId, ...details } = data;
+  const meta: CheckedUploadMetadata = { ...details, uploadTokenHash: uploadTokenHash ?? hashToken(uploadToken!) };
   const event = await findEventByUuid(db(), meta.eventUuid);
   if (!event) throw refuse(404, "NOT_FOUND", "There is no Chorus at this link.");
   // Taken down by staff: nothing more goes into it, whoever sends it and however far it got.
   if (event.takenDownAt) throw refuse(410, "CHORUS_UNAVAILABLE", "This Chorus is unavailable.");
   if (meta.purpose === "thank_you") {
-    if (!keysMatch(meta.privateKey, event.privateKey)) throw refuse(403, "FORBIDDEN", "Only the recipient can add a thank-you video.");
+    const recipient = privateKeyHash ? keysMatch(privateKeyHash, hashToken(event.privateKey)) : keysMatch(privateKey, event.privateKey);
+    if (!recipient) throw refuse(403, "FORBIDDEN", "Only the recipient can add a thank-you video.");
   } else if (stage === "start" && !acceptsContributions(event)) {
     // Checked when an upload starts only: one that began in time is kept even if the deadline
     // passes while the last bytes arrive over a slow link.
@@ -93,7 +136,9 @@ export async function authoriseUpload(
     throw refuse(413, "QUOTA_EXCEEDED", "This Chorus has no room for more files. Ask the organiser to make space.");
   }
   let rsvp: Rsvp | null = null;
-  if (meta.invite) rsvp = await findRsvpByInviteToken(db(), event.id, meta.invite);
+  if (rsvpId) rsvp = await findRsvpById(db(), rsvpId);
+  else if (invite) rsvp = await findRsvpByInviteToken(db(), event.id, invite);
+  if (rsvp && rsvp.eventId !== event.id) rsvp = null;
   if (!rsvp && uploader) rsvp = await findRsvpOfUser(db(), event.id, uploader);
   return { event, meta, uploader, rsvp };
 }
@@ -117,7 +162,7 @@ export async function recordUpload(upload: AuthorisedUpload, file: { uploadId: s
       caption: meta.caption,
       uploaderId: uploader?.id ?? null,
       rsvpId: rsvp?.id ?? null,
-      uploadTokenHash: hashToken(meta.uploadToken),
+      uploadTokenHash: meta.uploadTokenHash,
       uploadId: file.uploadId,
     });
     await queueMediaProcessing(record, tx);

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { FileStore } from "@tus/file-store";
 import { ERRORS, EVENTS, HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";
-import { tusErrorAnswer } from "~/services/uploads/tus-endpoint.server";
+import { corsOriginOf, tusErrorAnswer } from "~/services/uploads/tus-endpoint.server";
 import { firstChunkCheck } from "~/services/uploads/tus-first-chunk.server";
 
 /** A chunk's body is written in writes of up to 1 MiB, not the 16 KiB a write stream defaults to. */
@@ -37,7 +37,8 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
   const lockerOption = tus.options.locker;
   const locker =
     !(store instanceof FileStore) ||
-    allowedOrigins ||
+    // One allowed origin is answered here as tus answers it (corsOriginOf); anything else is tus's.
+    (allowedOrigins !== undefined && !(Array.isArray(allowedOrigins) && allowedOrigins.length === 1)) ||
     allowedCredentials ||
     onIncomingRequest ||
     getFileIdFromRequest ||
@@ -46,7 +47,7 @@ export function tusRequestHandler(tus: Server, endpoint: string): NodeHandler {
       : Promise.resolve(lockerOption);
   const answerHeaders = {
     "Tus-Resumable": TUS_RESUMABLE,
-    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Origin": corsOriginOf(tus),
     "Access-Control-Expose-Headers": [...HEADERS, ...exposedHeaders].join(", "),
   };
   const delegate: NodeHandler = (req, res) => tus.handle(req, res);

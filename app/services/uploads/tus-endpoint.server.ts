@@ -7,11 +7,23 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "~/lib/datab
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { stagingInBucket } from "~/services/uploads/bucket-staging.server";
-import { authoriseUpload, formatBytes, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
+import { authoriseUpload, formatBytes, keptUploadMetadata, recordUpload, uploadLimits } from "~/services/uploads/media-intake.server";
 import { uploadStagingDir, uploadStore } from "~/services/uploads/upload-expiry.server";
 import { UploadLocker } from "~/services/uploads/upload-lock.server";
 
 export const TUS_PATH = "/uploads/tus";
+
+/**
+ * The one origin whose pages may read the upload endpoint's answers (Access-Control-Allow-Origin):
+ * the app's own. tus's default, `*`, let any site's script read them.
+ */
+export const uploadsCorsOrigin = () => new URL(env().APP_URL).origin;
+
+/** What every answer written beside tus's says for cross-origin reads (tus says the same with one allowed origin). */
+export function corsOriginOf(tus: Server) {
+  const allowed = tus.options.allowedOrigins;
+  return Array.isArray(allowed) && allowed.length === 1 ? allowed[0]! : "*";
+}
 
 const errorBody = (code: string, message: string, fields?: Record<string, string>) =>
   JSON.stringify({ success: false, error: { code, message, ...(fields ? { fields } : {}) } });
@@ -70,8 +82,10 @@ const largestUpload = () => Math.max(uploadLimits().maxVideoBytes, uploadLimits(
 export function createTusServer() {
   const onUploadCreate: ServerOptions["onUploadCreate"] = async (req, upload) => {
     try {
-      await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size);
-      return { metadata: upload.metadata };
+      const authorised = await authoriseUpload(await getUser(req), upload.metadata ?? {}, upload.size);
+      // What tus keeps, and echoes to a HEAD, holds no secret: the uploader's token and the
+      // recipient's key as their digests, the invitation as its invitee (docs/decisions/013).
+      return { metadata: keptUploadMetadata(authorised, upload.metadata?.privateKey) };
     } catch (error) {
       throw tusErrorAnswer(error);
     }
@@ -102,6 +116,7 @@ export function createTusServer() {
     // cancel racing the last chunk, must not remove it from under its media record.
     disableTerminationForFinishedUploads: true,
     exposedHeaders: ["Chorus-Media-Id"],
+    allowedOrigins: [uploadsCorsOrigin()],
     onUploadCreate,
     onUploadFinish,
     // tus answers an over-size Upload-Length in plain text; the browser shows only our JSON messages.

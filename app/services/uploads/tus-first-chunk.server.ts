@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HEADERS, type Server, TUS_RESUMABLE } from "@tus/server";
 import { SIGNATURE_BYTES, refusalForHead } from "~/media/file-signature";
+import { corsOriginOf } from "~/services/uploads/tus-endpoint.server";
 
 const NUMBER = /^(0|[1-9]\d*)$/;
 const UPLOAD_ID = /^[\w-]+$/;
@@ -41,7 +42,7 @@ export function firstChunkCheck(tus: Server, endpoint: string, exposedHeaders: s
       .writeHead(415, {
         "Content-Type": "application/json",
         "Tus-Resumable": TUS_RESUMABLE,
-        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Origin": corsOriginOf(tus),
         "Access-Control-Expose-Headers": [...HEADERS, ...exposedHeaders].join(", "),
       })
       .end(JSON.stringify({ success: false, error: { code: refusal.code, message: refusal.message } }));

@@ -23,7 +23,7 @@ const UPLOAD_ID = /^[\w-]+$/;
 const isComplete = (upload: Upload) => upload.size !== undefined && upload.offset === upload.size;
 
 /** The upload named by a tus address (`/uploads/tus/{id}`), or null. */
-function uploadIdOf(url: string | undefined) {
+export function uploadIdOf(url: string | undefined) {
   const pathname = (url ?? "").split("?")[0]!;
   const id = pathname.startsWith(`${TUS_PATH}/`) ? pathname.slice(TUS_PATH.length + 1) : "";
   return UPLOAD_ID.test(id) ? id : null;
