@@ -123,16 +123,19 @@ export async function grabFrame(videoFile: string, atSeconds: number, frameFile:
 }
 
 /**
- * A clip's poster: the frame at 1 s (or 10% in, for clips under 10 s), upright, as a full-size
- * JPEG at `output`, plus its thumbnails beside it (`<name>-320.webp`…).
+ * A clip's poster: the frame at 1 s (or 10% in, for clips under 10 s) into what the video shows of
+ * it (`kept`: its default trim, so never the black before a thumb left the lens), upright, as a
+ * full-size JPEG at `output`, plus its thumbnails beside it (`<name>-320.webp`…).
  */
 export async function videoPoster(
   videoFile: string,
   output: string,
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, kept }: { signal?: AbortSignal; kept?: { trimStart: number; trimEnd: number | null } } = {},
 ): Promise<{ poster: WrittenImage; thumbnails: WrittenImage[] }> {
   const { duration } = await probeMedia(videoFile, { signal });
-  const at = Math.min(1, (duration ?? 0) * 0.1);
+  const start = kept?.trimStart ?? 0;
+  const end = kept?.trimEnd ?? duration ?? 0;
+  const at = start + Math.min(1, Math.max(0, end - start) * 0.1);
   const scratch = await mkdtemp(path.join(tmpdir(), "chorus-poster-"));
   try {
     const frame = path.join(scratch, "frame.png");

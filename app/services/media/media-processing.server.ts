@@ -83,7 +83,9 @@ export async function processMedia(mediaId: string, { finalAttempt = false, job 
     } else {
       const renditionFile = path.join(work, "rendition.mp4");
       const { review, focus } = await prepareClip(original.path, renditionFile, { workDir: work });
-      const { poster, thumbnails: posterThumbs } = await videoPoster(renditionFile, path.join(work, "poster.jpg"));
+      // The poster shows what the video will: the clip's own trim, or the default one found now.
+      const kept = record.trimChosen ? record : review;
+      const { poster, thumbnails: posterThumbs } = await videoPoster(renditionFile, path.join(work, "poster.jpg"), { kept });
       renditionKey = `${base}/rendition.mp4`;
       await storage().putFile(renditionKey, renditionFile, "video/mp4");
       posterKey = `${base}/poster.jpg`;
