@@ -7,6 +7,7 @@ import { RENDITION_DEFAULTS } from "./normalise-video.server";
 import { type PhotoEdits, assertCropInside, photoEditsSchema } from "./photo-edits";
 import { probeMedia } from "./probe.server";
 import { runFfmpeg } from "./run.server";
+import { type Focus, attentionFocus } from "./subject-focus.server";
 import { DEFAULT_UPLOAD_LIMITS } from "./validate.server";
 
 export { InvalidPhotoEditError, type PhotoEdits, photoEditsSchema } from "./photo-edits";
@@ -23,12 +24,16 @@ const open = (input: string | Buffer) => sharp(input, { limitInputPixels: DEFAUL
  */
 export const PHOTO_BACKDROP = "#ffffff";
 
+/** A photo's rendition, and where its subject is in it (shares of the frame; null when it could not tell). */
+export type PhotoRendition = WrittenImage & { focus: Focus | null };
+
 /**
  * A photo as a frame of the montage: upright, fitted inside the frame on a blurred, scaled-up copy
  * of itself (the same look as clips, see blur-fill-graph.ts), JPEG quality 90. Transparent parts
- * show white (PHOTO_BACKDROP), in the photo and in its blurred copy.
+ * show white (PHOTO_BACKDROP), in the photo and in its blurred copy. Its subject is looked for in
+ * the photo itself, not the fill, and placed in the frame (docs/decisions/053).
  */
-export async function photoRendition(input: string, output: string, frame: Frame = RENDITION_DEFAULTS): Promise<WrittenImage> {
+export async function photoRendition(input: string, output: string, frame: Frame = RENDITION_DEFAULTS): Promise<PhotoRendition> {
   const { width = 1, height = 1 } = await open(input)
     .autoOrient()
     .metadata()
@@ -54,7 +59,15 @@ export async function photoRendition(input: string, output: string, frame: Frame
     .composite([{ input: picture, gravity: "centre" }])
     .jpeg({ quality: 90, mozjpeg: true })
     .toFile(output);
-  return { path: output, width: info.width, height: info.height, format: info.format };
+  // Where sharp's "centre" gravity put the picture: half the room left on each side, rounded down.
+  const left = Math.floor((frame.width - fitted.width) / 2);
+  const top = Math.floor((frame.height - fitted.height) / 2);
+  const inPicture = await attentionFocus(picture);
+  const focus = inPicture && {
+    x: (left + inPicture.x * fitted.width) / frame.width,
+    y: (top + inPicture.y * fitted.height) / frame.height,
+  };
+  return { path: output, width: info.width, height: info.height, format: info.format, focus };
 }
 
 export const THUMBNAIL_WIDTHS = [320, 640] as const;
@@ -110,16 +123,19 @@ export async function grabFrame(videoFile: string, atSeconds: number, frameFile:
 }
 
 /**
- * A clip's poster: the frame at 1 s (or 10% in, for clips under 10 s), upright, as a full-size
- * JPEG at `output`, plus its thumbnails beside it (`<name>-320.webp`…).
+ * A clip's poster: the frame at 1 s (or 10% in, for clips under 10 s) into what the video shows of
+ * it (`kept`: its default trim, so never the black before a thumb left the lens), upright, as a
+ * full-size JPEG at `output`, plus its thumbnails beside it (`<name>-320.webp`…).
  */
 export async function videoPoster(
   videoFile: string,
   output: string,
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, kept }: { signal?: AbortSignal; kept?: { trimStart: number; trimEnd: number | null } } = {},
 ): Promise<{ poster: WrittenImage; thumbnails: WrittenImage[] }> {
   const { duration } = await probeMedia(videoFile, { signal });
-  const at = Math.min(1, (duration ?? 0) * 0.1);
+  const start = kept?.trimStart ?? 0;
+  const end = kept?.trimEnd ?? duration ?? 0;
+  const at = start + Math.min(1, Math.max(0, end - start) * 0.1);
   const scratch = await mkdtemp(path.join(tmpdir(), "chorus-poster-"));
   try {
     const frame = path.join(scratch, "frame.png");

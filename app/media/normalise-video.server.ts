@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import { type Frame, blurFillGraph } from "./blur-fill-graph";
+import { PROBE_AUDIO_RATE } from "./clip-signals";
 import { LOUDNORM_FILTER, LOUDNORM_MIN_SECONDS, STEREO_MIX, gainToTarget, measureLoudness } from "./loudness.server";
 import { type MediaProbe, UnreadableMediaError, probeMedia } from "./probe.server";
 import { type FfmpegProgress, runFfmpeg } from "./run.server";
@@ -16,7 +17,16 @@ export type NormaliseOptions = {
   onProgress?: (progress: NormaliseProgress) => void;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The source's probe, when the caller has it already. */
+  source?: MediaProbe;
+  /** Where a portrait clip's subject is, down its height: it is framed on it (blur-fill-graph.ts). */
+  focusY?: number;
+  /** Files to write the clip's signals to, from the same decode (clip-review.server.ts). */
+  probe?: ProbeOutputs;
 };
+
+/** The small grey frames and the speech band's sound that the clip's review reads (docs/decisions/053). */
+export type ProbeOutputs = { frames: string; frameSize: Frame; sound: string | null };
 
 // Every render reads renditions made with these settings (docs/architecture.md, docs/rendering.md): a fixed
 // size and a constant rate, so segments can be joined without re-encoding; a key frame every second,
@@ -42,7 +52,7 @@ export function renditionMaxKbits(frame: Frame) {
  * Resolves to the probe of the output.
  */
 export async function normaliseVideo(input: string, output: string, options: NormaliseOptions = {}): Promise<MediaProbe> {
-  const source = await probeMedia(input, { signal: options.signal });
+  const source = options.source ?? (await probeMedia(input, { signal: options.signal }));
   const duration = source.video?.duration ?? source.duration;
   if (source.kind !== "video" || !duration) throw new UnreadableMediaError("not a video with a duration");
   const audioGainDb =
@@ -57,6 +67,8 @@ export async function normaliseVideo(input: string, output: string, options: Nor
     frame: { width: options.width ?? RENDITION_DEFAULTS.width, height: options.height ?? RENDITION_DEFAULTS.height },
     fps: options.fps ?? RENDITION_DEFAULTS.fps,
     audioGainDb,
+    focusY: options.focusY,
+    probe: options.probe,
   });
   const { onProgress } = options;
   try {
@@ -66,7 +78,7 @@ export async function normaliseVideo(input: string, output: string, options: Nor
       onProgress: onProgress && ((progress) => onProgress({ ...progress, fraction: fractionDone(progress, duration) })),
     });
   } catch (error) {
-    await rm(output, { force: true });
+    await Promise.all([output, options.probe?.frames, options.probe?.sound].map((file) => file && rm(file, { force: true })));
     throw error;
   }
   return probeMedia(output, { signal: options.signal });
@@ -86,6 +98,8 @@ export function normaliseArgs({
   frame,
   fps,
   audioGainDb,
+  focusY,
+  probe,
 }: {
   input: string;
   output: string;
@@ -96,6 +110,8 @@ export function normaliseArgs({
   fps: number;
   /** A fixed gain instead of loudnorm, for clips too short for it (see loudness.server.ts). */
   audioGainDb?: number;
+  focusY?: number;
+  probe?: ProbeOutputs;
 }) {
   const video = source.video;
   if (!video) throw new UnreadableMediaError("no video stream");
@@ -107,7 +123,8 @@ export function normaliseArgs({
     : // A silent track keeps every rendition alike: the soundtrack job can then treat all clips the same.
       `anullsrc=channel_layout=stereo:sample_rate=${AUDIO_RATE}[a]`;
   const maxKbits = renditionMaxKbits(frame);
-  const graph = `${blurFillGraph(`0:${video.index}`, "v", aspect, frame, fps)};${audio}`;
+  const probeGraph = probe ? probeChains(source, probe, fps) : [];
+  const graph = [blurFillGraph(`0:${video.index}`, "v", aspect, frame, fps, focusY), audio, ...probeGraph].join(";");
   return [
     "-hide_banner",
     "-v",
@@ -175,5 +192,34 @@ export function normaliseArgs({
     "-f",
     "mp4",
     output,
+    ...(probe ? probeOutputArgs(probe, duration, !!source.audio) : []),
+  ];
+}
+
+/**
+ * The clip's signals, from the frames the rendition decodes anyway: each frame of the source at
+ * the rendition's rate, grey and small (its own shape, not the rendition's fill, whose blurred
+ * copy would move with the picture), and the speech band (200 Hz–4 kHz) of its sound, mono at 8 kHz.
+ * Both builds of ffmpeg feed one decoded stream to two chains.
+ */
+function probeChains(source: MediaProbe, probe: ProbeOutputs, fps: number) {
+  const { width, height } = probe.frameSize;
+  const chains = [`[0:${source.video!.index}]fps=${fps},scale=${width}:${height}:flags=area,format=gray[probe_v]`];
+  if (probe.sound && source.audio) {
+    chains.push(
+      `[0:${source.audio.index}]aformat=channel_layouts=mono,highpass=f=200,lowpass=f=4000,` +
+        `aresample=${PROBE_AUDIO_RATE},aformat=sample_fmts=s16[probe_a]`,
+    );
+  }
+  return chains;
+}
+
+function probeOutputArgs(probe: ProbeOutputs, duration: number, hasSound: boolean) {
+  const t = ["-t", duration.toFixed(6)];
+  return [
+    ...["-map", "[probe_v]", ...t, "-f", "rawvideo", "-pix_fmt", "gray", probe.frames],
+    ...(probe.sound && hasSound
+      ? ["-map", "[probe_a]", ...t, "-f", "s16le", "-ac", "1", "-ar", String(PROBE_AUDIO_RATE), probe.sound]
+      : []),
   ];
 }

@@ -74,6 +74,19 @@ export async function countContributionsInProcessing(db: Db, eventId: string) {
 
 export type MediaChanges = Partial<Omit<Media, "id" | "mediaUuid" | "eventId" | "createdAt">>;
 
+/**
+ * Gives a clip the trim processing found, in one conditional update: not when the organiser has
+ * set one (trimChosen), also if they did so while it was being processed. The updated row, or null.
+ */
+export async function applyDefaultTrim(db: Db, id: string, trim: Pick<Media, "trimStart" | "trimEnd">) {
+  const [row] = await db
+    .update(media)
+    .set({ ...trim, updatedAt: new Date() })
+    .where(and(eq(media.id, id), eq(media.trimChosen, false)))
+    .returning();
+  return row ?? null;
+}
+
 export async function updateMedia(db: Db, id: string, changes: MediaChanges) {
   const [row] = await db
     .update(media)

@@ -42,6 +42,14 @@ export interface PlanMedia {
   archived: boolean;
   position: number;
   hasAudio: boolean;
+  /** Where a photo's subject is in its rendition (docs/decisions/053); null or absent when not known. */
+  focus?: PhotoFocus | null;
+}
+
+/** A point of a photo's rendition, as shares of its width and height. */
+export interface PhotoFocus {
+  x: number;
+  y: number;
 }
 
 export interface PlanTrack {
@@ -147,7 +155,16 @@ export type Segment =
       textBox: TextBox | null;
       style: ThemeStyle;
     })
-  | (SegmentBase & { kind: "photo"; mediaId: string; source: string; motion: PhotoMotion; textBox: TextBox | null; style: ThemeStyle })
+  | (SegmentBase & {
+      kind: "photo";
+      mediaId: string;
+      source: string;
+      motion: PhotoMotion;
+      /** Its subject, which the camera move ends on; absent when not known (then the move is centred). */
+      focus?: PhotoFocus;
+      textBox: TextBox | null;
+      style: ThemeStyle;
+    })
   | (SegmentBase & { kind: "collage"; mediaIds: string[]; sources: string[]; textBox: TextBox | null; style: ThemeStyle });
 
 export interface Transition {

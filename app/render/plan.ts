@@ -3,15 +3,16 @@
 // Pure: no I/O, no ffmpeg. Everything a piece needs to be rendered is in its segment, and each
 // piece carries a key that hashes exactly those inputs, so a change re-renders only what it touched.
 
+import { photoMotionFor } from "./camera";
 import { sha256Hex } from "./hash";
 import {
   DEFAULT_TIMING,
   FPS,
-  PHOTO_MOTIONS,
   PROFILES,
   type MusicPlan,
   type PlanInput,
   type PlanMedia,
+  type PhotoFocus,
   type PlanTheme,
   type RenderPlan,
   type ScenePart,
@@ -100,6 +101,16 @@ function scenesOf(items: PlanMedia[], theme: PlanTheme, timing: Timing): Draft[]
   return drafts;
 }
 
+/**
+ * A photo's subject to a thousandth of the picture (two pixels at 1080p): finer would change the
+ * scene's keys for nothing anyone could see.
+ */
+function focusOf(item: PlanMedia): PhotoFocus | null {
+  if (!item.focus) return null;
+  const share = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
+  return { x: share(item.focus.x), y: share(item.focus.y) };
+}
+
 /** What a clip, photo or collage shows, its text box aside. */
 function sceneContent(draft: Exclude<Draft, { kind: "title" }>, index: number, fps: number) {
   if (draft.kind === "clip") {
@@ -114,11 +125,14 @@ function sceneContent(draft: Exclude<Draft, { kind: "title" }>, index: number, f
     return { content, textBox: textBoxOf(draft.item) };
   }
   if (draft.kind === "photo") {
+    const focus = focusOf(draft.item);
     const content = {
       kind: "photo" as const,
       mediaId: draft.item.id,
       source: draft.item.renditionKey!,
-      motion: PHOTO_MOTIONS[index % PHOTO_MOTIONS.length]!,
+      motion: photoMotionFor(index, focus),
+      // In the scene's keys only when known: a photo never looked at keeps the pieces it has.
+      ...(focus ? { focus } : {}),
     };
     return { content, textBox: textBoxOf(draft.item) };
   }

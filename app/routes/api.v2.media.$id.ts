@@ -8,7 +8,16 @@ import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media/
 import { mediaView } from "~/services/media/media-views.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
-  /** PUT /api/v2/media/{id}: caption and name (organiser or contributor), position, trim and hidden (organiser). */
+  /**
+   * GET /api/v2/media/{id}: the item as its organiser, or the contributor who sent it, sees it: its
+   * status, trim and the trim processing suggested, and any advice about it.
+   */
+  async GET({ request, params }) {
+    const id = uuidParam(params.id, "photo or clip");
+    const { record } = await requireMedia(await mediaCredentialsOf(request), { id }, "view");
+    return ok(mediaView(record));
+  },
+  /** PUT /api/v2/media/{id}: caption and name (organiser or contributor); position, trim (or back to the suggested one) and hidden (organiser). */
   async PUT({ request, params }) {
     const id = uuidParam(params.id, "photo or clip");
     const changes = await parseBody(request, mediaChangesSchema);

@@ -26,6 +26,23 @@ export const media = pgTable(
     position: integer().notNull().default(0),
     trimStart: real().notNull().default(0),
     trimEnd: real(),
+    // The trim processing found for a clip: where its dead air (black or frozen picture with no
+    // speech) ends at the start and begins at the end (docs/decisions/053). Null until a clip is
+    // analysed; an end of null keeps the clip to its end. It is the clip's trim until the
+    // organiser sets one (trimChosen), whose choice then stays, processed again or not.
+    autoTrimStart: real(),
+    autoTrimEnd: real(),
+    trimChosen: boolean().notNull().default(false),
+    // What processing noticed about a clip that may disappoint ("dark", "quiet", "short",
+    // "shaky"; app/domain/clip-advice.ts): said on the cards, never a reason to refuse it.
+    advice: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    // Where the subject of a photo's rendition is (shares of its width and height, sharp's
+    // attention strategy): its camera move ends on it. Null before it was looked for.
+    focusX: real(),
+    focusY: real(),
     hidden: boolean().notNull().default(false),
     archivedAt: timestamp({ withTimezone: true }),
     uploaderId: uuid().references(() => users.id, { onDelete: "set null" }),

@@ -7,6 +7,7 @@ import { insertAnnouncement } from "~/models/announcement.server";
 import { insertEventReport, setEventTakenDown } from "~/models/event-report.server";
 import { findEventById, insertRecipient, updateEvent } from "~/models/event.server";
 import { upsertGift } from "~/models/gift.server";
+import { insertMedia } from "~/models/media.server";
 import { insertPromoCode } from "~/models/promo-code.server";
 import { insertRenderJob, updateRenderJob } from "~/models/render-job.server";
 import { insertRsvp } from "~/models/rsvp.server";
@@ -27,6 +28,8 @@ let creatorUser: User;
 let cartId: string;
 let promoCode: string;
 let otherEvent: Event;
+/** A contribution to another Chorus of the same organiser (its original is not stored), sent from the contributor's account. */
+let mediaId: string;
 /** A guestbook Chorus of the same organiser, with its printable keepsake bought. */
 let guestbookEvent: Event;
 const clients = {} as Record<Kind, TestClient>;
@@ -55,6 +58,19 @@ beforeAll(async () => {
     viaSms: false,
   });
   creatorUser = creator.user;
+  const mediaEvent = await createTestEvent(creator.user);
+  mediaId = (
+    await insertMedia(db(), {
+      eventId: mediaEvent.id,
+      purpose: "contribution",
+      originalKey: `events/${mediaEvent.id}/uploads/matrix`,
+      originalName: "clip.mp4",
+      mimeType: "video/mp4",
+      sizeBytes: 1,
+      uploaderId: contributor.user.id,
+      uploadId: `matrix-${mediaEvent.id}`,
+    })
+  ).id;
   await grantProducts(event, ["originals-zip"]);
   guestbookEvent = await createPaidTestEvent(creator.user, { guestbook: true });
   await grantProducts(guestbookEvent, ["guestbook-book"]);
@@ -315,6 +331,12 @@ const CASES: Case[] = [
       path: `/api/v2/tremendous/orders${keysOf(k)}`,
       body: { eventId: await freshDeliveredGiftEventId() },
     }),
+  },
+  {
+    // Its organiser and staff with edit rights manage it; the contributor who sent it sees it.
+    call: "GET /api/v2/media/{id}",
+    allowed: ["contributor", "creator", "editor", "admin"],
+    request: async () => ({ method: "GET", path: `/api/v2/media/${mediaId}` }),
   },
   { call: "GET /api/v2/notifications", allowed: loggedInKinds, request: async () => ({ method: "GET", path: "/api/v2/notifications" }) },
   {

@@ -20,7 +20,23 @@ interface Prepared {
   mimeType: string;
   originalName: string;
   /** The ready row's fields that processing set (its keys are replaced by each copy's own). */
-  found: Pick<Media, "kind" | "mimeType" | "width" | "height" | "durationSeconds" | "rotation" | "hasAudio">;
+  found: Pick<
+    Media,
+    | "kind"
+    | "mimeType"
+    | "width"
+    | "height"
+    | "durationSeconds"
+    | "rotation"
+    | "hasAudio"
+    | "trimStart"
+    | "trimEnd"
+    | "autoTrimStart"
+    | "autoTrimEnd"
+    | "advice"
+    | "focusX"
+    | "focusY"
+  >;
   /** Stored files by their name in the item's folder (rendition.mp4, poster.jpg, thumb-640.jpg…). */
   files: Map<string, { local: string; contentType: string }>;
   posterName: string;
@@ -107,6 +123,14 @@ async function processFirst(event: Event, kind: "photo" | "video", workDir: Work
       durationSeconds: ready.durationSeconds,
       rotation: ready.rotation,
       hasAudio: ready.hasAudio,
+      // What it learnt of the picture: a clip's default trim and advice, a subject (docs/decisions/053).
+      trimStart: ready.trimStart,
+      trimEnd: ready.trimEnd,
+      autoTrimStart: ready.autoTrimStart,
+      autoTrimEnd: ready.autoTrimEnd,
+      advice: ready.advice,
+      focusX: ready.focusX,
+      focusY: ready.focusY,
     },
     files,
     posterName: path.posix.basename(ready.posterKey!),

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { photoMotionFor } from "~/render/camera";
 import { ThemeAssetError, resolveThemeAsset } from "~/render/pieces/assets.server";
 import { collageCells } from "~/render/pieces/collage.server";
 import { videoEncodingArgs } from "~/render/pieces/encoding";
@@ -185,6 +186,64 @@ describe("camera moves over stills", () => {
     }
     const [wholePan, tailPan] = [cameraMove("pan-left", 150, 0, hd), cameraMove("pan-left", 150, 135, hd)];
     for (const n of [0, 7, 14]) expect(panWindow(tailPan, n)).toEqual(panWindow(wholePan, 135 + n));
+  });
+
+  test("framed on a subject anywhere, every move keeps it in view from its first frame to its last", () => {
+    const frames = 150;
+    const shares = [0.03, 0.1, 0.25, 0.5, 0.75, 0.9, 0.97];
+    for (const x of shares) {
+      for (const y of shares) {
+        const focus = { x, y };
+        for (const index of [0, 1, 2, 3]) {
+          const motion = photoMotionFor(index, focus);
+          const window = cameraWindow(motion, frames, 0, focus);
+          for (const n of [0, frames - 1]) {
+            const at = (line: readonly [number, number]) => line[0] + line[1] * n;
+            const where = `${motion} at (${x}, ${y}), frame ${n}`;
+            expect(at(window.left), where).toBeLessThanOrEqual(x);
+            expect(at(window.right), where).toBeGreaterThanOrEqual(x);
+            expect(at(window.top), where).toBeLessThanOrEqual(y);
+            expect(at(window.bottom), where).toBeGreaterThanOrEqual(y);
+            expect(Math.min(at(window.left), at(window.top)), where).toBeGreaterThanOrEqual(-1e-9);
+            expect(Math.max(at(window.right), at(window.bottom)), where).toBeLessThanOrEqual(1 + 1e-9);
+          }
+        }
+      }
+    }
+  });
+
+  test("a zoom closes in on the subject; a pan drifts towards it, or is a zoom when it could hardly move", () => {
+    const at = (line: readonly [number, number], n: number) => line[0] + line[1] * n;
+    const zoom = cameraWindow("zoom-in", 150, 0, { x: 0.52, y: 0.47 });
+    expect((at(zoom.left, 149) + at(zoom.right, 149)) / 2).toBeCloseTo(0.52, 9);
+    expect((at(zoom.top, 149) + at(zoom.bottom, 149)) / 2).toBeCloseTo(0.47, 9);
+    // As near as the picture allows: its last window reaches the side and the top the subject is near.
+    const near = cameraWindow("zoom-in", 150, 0, { x: 0.7, y: 0.1 });
+    expect(at(near.right, 149)).toBeCloseTo(1, 9);
+    expect(at(near.top, 149)).toBeCloseTo(0, 9);
+    // A zoom out starts there.
+    expect(at(cameraWindow("zoom-out", 150, 0, { x: 0.7, y: 0.1 }).right, 0)).toBeCloseTo(1, 9);
+    // Planned as a pan to the left, it goes right, where the subject is, at its height.
+    const pan = cameraWindow("pan-left", 150, 0, { x: 0.7, y: 0.2 });
+    expect(pan.left[1]).toBeGreaterThan(0);
+    expect(at(pan.top, 0)).toBeCloseTo(0, 9);
+    expect(photoMotionFor(2, { x: 0.7, y: 0.2 })).toBe("pan-left");
+    expect(photoMotionFor(2, { x: 0.97, y: 0.5 })).toBe("zoom-in");
+    // With nothing known, as before: centred zooms and pans across the whole picture.
+    expect(cameraWindow("pan-left", 150, 0, null)).toEqual(cameraWindow("pan-left", 150));
+    expect(photoMotionFor(2, null)).toBe("pan-left");
+  });
+
+  test("a pan at its subject's height is still placed within 1/174 of a pixel, its crops inside the picture", () => {
+    const focus = { x: 0.72, y: 0.12 };
+    const filter = cameraMove("pan-right", 151, 0, hd, focus);
+    const window = cameraWindow("pan-right", 151, 0, focus);
+    for (let n = 0; n < 151; n++) {
+      const placed = panWindow(filter, n);
+      expect(placed.inside).toBe(true);
+      expect(Math.abs(placed.left - (window.left[0] + window.left[1] * n) * 1920)).toBeLessThanOrEqual(1 / 174 + 1e-9);
+      expect(Math.abs(placed.top - window.top[0] * 1080)).toBeLessThanOrEqual(1 / 174 + 1e-9);
+    }
   });
 
   test("holds a one-frame still without dividing by zero", () => {

@@ -293,6 +293,24 @@ describe("render planning", () => {
     expect(key(media, { track: null })).not.toBe(base);
   });
 
+  test("a photo's keys stay as they were until its subject is found, and change only when it moves visibly", () => {
+    const [clip, photo] = [item("video"), item("photo")];
+    const keysOf = (changes: Partial<PlanMedia>) => {
+      const plan = planRender(input([clip, { ...photo, ...changes }]));
+      return { scene: plan.segments[2]!, clip: plan.segments[1]!.key };
+    };
+    const unknown = keysOf({});
+    expect(keysOf({ focus: null }).scene.key).toBe(unknown.scene.key);
+    expect(unknown.scene).not.toHaveProperty("focus");
+    const found = keysOf({ focus: { x: 0.8, y: 0.3 } });
+    expect(found.scene.key).not.toBe(unknown.scene.key);
+    expect(found.scene).toMatchObject({ focus: { x: 0.8, y: 0.3 } });
+    // Under a thousandth of the picture (two pixels at 1080p) is the same picture.
+    expect(keysOf({ focus: { x: 0.80004, y: 0.3 } }).scene.key).toBe(found.scene.key);
+    expect(keysOf({ focus: { x: 0.7, y: 0.3 } }).scene.key).not.toBe(found.scene.key);
+    expect(found.clip).toBe(unknown.clip);
+  });
+
   test("720p output has its own profile and keys", () => {
     const media = [item("video")];
     const full = planRender(input(media));

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from "react";
+import { IntentButton, IntentForm } from "~/components/event/event-intent-form";
 import type { ArrangePage } from "~/services/arrange/page.server";
 import type { PreviewScene } from "~/services/arrange/preview-panel.server";
 
@@ -75,7 +76,13 @@ function SceneLayer({ scene, style, active }: { scene: PreviewScene; style: Styl
         </div>
       ) : null}
       {scene.kind === "photo" ? (
-        <img className={`preview-photo preview-motion--${scene.motion}`} style={duration} src={scene.imageUrl} alt="" />
+        <img
+          className={`preview-photo preview-motion--${scene.motion}`}
+          // The move closes in on the photo's subject, as in the rendered video.
+          style={scene.focus ? { ...duration, transformOrigin: `${scene.focus.x * 100}% ${scene.focus.y * 100}%` } : duration}
+          src={scene.imageUrl}
+          alt=""
+        />
       ) : null}
       {scene.kind === "collage" ? (
         <div className={`preview-collage preview-collage--${scene.imageUrls.length}`}>
@@ -131,7 +138,25 @@ function usePlayer(data: Data) {
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
 
 /** Watch the arrangement now, before rendering: the renditions in order with the theme drawn on top. */
-export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
+/** A clip's default trim in the running order, with the way back and where to change it by hand (decision 053). */
+function ClipTrimNote({ scene, eventUuid }: { scene: Extract<PreviewScene, { kind: "clip" }>; eventUuid: string }) {
+  const note = scene.trimNote!;
+  return (
+    <div className="preview-order__trim">
+      <span>{note.text}</span>
+      <IntentForm intent="clip-trim" section="preview">
+        <input type="hidden" name="mediaId" value={scene.mediaId} />
+        <input type="hidden" name="trim" value={note.offer} />
+        <IntentButton intent="clip-trim" row={{ name: "mediaId", value: scene.mediaId }} pending="Saving…" secondary>
+          {note.offer === "whole" ? "Use the whole clip" : "Use the suggested trim"}
+        </IntentButton>
+      </IntentForm>
+      <a href={`/e/${eventUuid}#media-${scene.mediaId}`}>Change the trim</a>
+    </div>
+  );
+}
+
+export function PreviewPanel({ data, eventUuid }: { data: Data; eventUuid: string }) {
   const { index, play, stop, music, startMusic } = usePlayer(data);
   const items = data.scenes.filter((s) => s.kind !== "title");
   const playing = index >= 0;
@@ -186,6 +211,7 @@ export function PreviewPanel({ data }: { data: Data; eventUuid: string }) {
             {scene.kind !== "title" && scene.textBox
               ? ` · ${[scene.textBox.name, scene.textBox.message].filter(Boolean).join(": ")}`
               : null}
+            {scene.kind === "clip" && scene.trimNote ? <ClipTrimNote scene={scene} eventUuid={eventUuid} /> : null}
           </li>
         ))}
       </ol>

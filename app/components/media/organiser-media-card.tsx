@@ -2,6 +2,8 @@ import type { DragEvent } from "react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
 import { FilmIcon, PhotoIcon } from "~/components/ui/icons";
+import { adviceForOrganiser } from "~/domain/clip-advice";
+import { defaultTrimNote } from "~/domain/default-trim";
 import { formatDuration } from "~/domain/media-rules";
 import type { MediaView } from "~/services/media/media-views.server";
 
@@ -135,6 +137,30 @@ function EditForm({ item }: { item: MediaView }) {
   );
 }
 
+/**
+ * What processing noticed about a clip (docs/decisions/053): advice, and the trim it gave itself
+ * with the way back to the whole clip (or, once changed, to that trim). Plain forms, as every
+ * action on the card.
+ */
+function ClipNotes({ item }: { item: MediaView }) {
+  const advice = adviceForOrganiser(item.advice, nameOf(item));
+  const trim = item.kind === "video" ? defaultTrimNote(item) : null;
+  if (!advice && !trim) return null;
+  return (
+    <div className="organiser-media__notes">
+      {advice ? <p className="organiser-media__advice">{advice}</p> : null}
+      {trim ? (
+        <div className="organiser-media__trim">
+          <p>{trim.text}</p>
+          <ItemButton item={item} intent="media-trim" fields={{ trim: trim.offer }} pending="Saving…">
+            {trim.offer === "whole" ? "Use the whole clip" : "Use the suggested trim"}
+          </ItemButton>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 export interface DragHandlers {
   onDragStart: (event: DragEvent<HTMLLIElement>) => void;
   onDragOver: (event: DragEvent<HTMLLIElement>) => void;
@@ -171,6 +197,7 @@ export function OrganiserMediaCard({
           <StatusBadge item={item} />
           {item.hidden ? <span className="badge badge--muted">Hidden</span> : null}
         </p>
+        <ClipNotes item={item} />
         <div className="organiser-media__actions">
           {index > 0 ? (
             <ItemButton item={item} intent="media-move" fields={{ position: String(index - 1) }} pending="Moving…">

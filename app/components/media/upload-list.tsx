@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { AlertIcon } from "~/components/ui/icons";
 import { connectRealtime } from "~/realtime/client";
+import { ClipAdviceNote } from "./clip-advice-note";
 import type { SentWords, UploadContext } from "./sending-files";
 import { keptFilesModule, loadUploader } from "./upload-modules";
 import { useUploads } from "./use-uploads";
@@ -119,6 +120,9 @@ export function UploadList({ context, onReady }: { context: UploadContext; onRea
                 )}
                 {item.downscaled ? <p className="field-hint">Shrunk on your phone before sending.</p> : null}
                 {item.alreadySent ? <p className="field-hint">You sent this file earlier: it is not sent again.</p> : null}
+                {item.state === "done" && item.mediaUuid && processing[item.mediaUuid] === "ready" ? (
+                  <ClipAdviceNote mediaUuid={item.mediaUuid} onRecorded={(picked) => void add(picked)} />
+                ) : null}
                 {item.error ? <p className="field-error">{item.error}</p> : null}
                 <div className="row">
                   {item.state === "failed" ? (

@@ -1,7 +1,8 @@
 // Filter snippets shared by the piece graphs (pure). Expressions avoid commas, so nothing in
 // them needs filtergraph escaping.
 
-import type { PhotoMotion } from "../plan";
+import { type CameraMotion, PAN_SHARE, cameraPath, isPan } from "../camera";
+import type { PhotoFocus } from "../plan";
 import type { FrameSize } from "./cards.server";
 
 /**
@@ -14,31 +15,6 @@ export const stillToFrame = ({ width, height }: FrameSize, pixels: "yuv420p" | "
 /** A transparent PNG ready to be overlaid on the video, in the same colours. */
 export const overlayImage = () => "scale=out_color_matrix=bt709:out_range=tv,format=yuva420p";
 
-/** The slow camera move over a still: where the visible window starts and ends. */
-interface Move {
-  /** Visible share of the picture's width and height at the first and last frame (1 = all of it). */
-  from: { size: number; centreX: number };
-  to: { size: number; centreX: number };
-}
-
-const ZOOM = 1.12;
-/**
- * A pan shows 79/87 of the picture's width and height: a 1.1× zoom to 0.12%, as a fraction whose
- * odd denominator sets how finely the window is placed (see `panPlacement`).
- */
-const PAN_SHARE = { num: 79, den: 87 } as const;
-const PAN_SIZE = PAN_SHARE.num / PAN_SHARE.den;
-
-const moves: Record<PhotoMotion | "gentle-zoom", Move> = {
-  "zoom-in": { from: { size: 1, centreX: 0.5 }, to: { size: 1 / ZOOM, centreX: 0.5 } },
-  "zoom-out": { from: { size: 1 / ZOOM, centreX: 0.5 }, to: { size: 1, centreX: 0.5 } },
-  "pan-left": { from: { size: PAN_SIZE, centreX: 1 - PAN_SIZE / 2 }, to: { size: PAN_SIZE, centreX: PAN_SIZE / 2 } },
-  "pan-right": { from: { size: PAN_SIZE, centreX: PAN_SIZE / 2 }, to: { size: PAN_SIZE, centreX: 1 - PAN_SIZE / 2 } },
-  "gentle-zoom": { from: { size: 1, centreX: 0.5 }, to: { size: 1 / 1.04, centreX: 0.5 } },
-};
-
-const isPan = (motion: PhotoMotion | "gentle-zoom") => motion === "pan-left" || motion === "pan-right";
-
 const number = (n: number) => (Math.abs(n) < 1e-12 ? "0" : n.toFixed(10).replace(/\.?0+$/, ""));
 
 /** An edge of the window as a share of the picture, `a + b * n` at the chain's own frame `n`. */
@@ -46,18 +22,19 @@ type Line = readonly [a: number, b: number];
 
 /**
  * The window's edges (shares of the picture) for a chain whose frame 0 is frame `firstFrame` of a
- * move of `frames` frames: it moves linearly from the first to the last frame of the move.
+ * move of `frames` frames: it moves linearly from the first to the last frame of the move, framed
+ * on the photo's subject when it is known (camera.ts).
  */
-export function cameraWindow(motion: PhotoMotion | "gentle-zoom", frames: number, firstFrame = 0) {
-  const { from, to } = moves[motion];
+export function cameraWindow(motion: CameraMotion, frames: number, firstFrame = 0, focus: PhotoFocus | null = null) {
+  const { from, to } = cameraPath(motion, focus);
   const step = frames > 1 ? 1 / (frames - 1) : 0;
   const edge = (centre: number, size: number, side: -1 | 1) => centre + (side * size) / 2;
   const line = (start: number, end: number): Line => [start + (end - start) * step * firstFrame, (end - start) * step];
   return {
     left: line(edge(from.centreX, from.size, -1), edge(to.centreX, to.size, -1)),
     right: line(edge(from.centreX, from.size, 1), edge(to.centreX, to.size, 1)),
-    top: line(edge(0.5, from.size, -1), edge(0.5, to.size, -1)),
-    bottom: line(edge(0.5, from.size, 1), edge(0.5, to.size, 1)),
+    top: line(edge(from.centreY, from.size, -1), edge(to.centreY, to.size, -1)),
+    bottom: line(edge(from.centreY, from.size, 1), edge(to.centreY, to.size, 1)),
   };
 }
 
@@ -66,7 +43,7 @@ export function cameraWindow(motion: PhotoMotion | "gentle-zoom", frames: number
  * repeated). A pan's is in full-resolution colour, so its crops can start at any pixel, with a
  * margin of repeated edge pixels (see `panPlacement`).
  */
-export function cameraSource(motion: PhotoMotion | "gentle-zoom", frame: FrameSize): string {
+export function cameraSource(motion: CameraMotion, frame: FrameSize): string {
   if (!isPan(motion)) return stillToFrame(frame);
   const m = PAN_MARGIN;
   return (
@@ -81,8 +58,14 @@ export function cameraSource(motion: PhotoMotion | "gentle-zoom", frame: FrameSi
  * stepping a whole pixel at a time as crop and zoompan do. The window moves linearly from the first
  * to the last of `frames` frames; the filter's own frames start at frame `firstFrame` of that move.
  */
-export function cameraMove(motion: PhotoMotion | "gentle-zoom", frames: number, firstFrame: number, frame: FrameSize): string {
-  const window = cameraWindow(motion, frames, firstFrame);
+export function cameraMove(
+  motion: CameraMotion,
+  frames: number,
+  firstFrame: number,
+  frame: FrameSize,
+  focus: PhotoFocus | null = null,
+): string {
+  const window = cameraWindow(motion, frames, firstFrame, focus);
   return isPan(motion) ? panMove(window, frame) : perspectiveMove(window);
 }
 

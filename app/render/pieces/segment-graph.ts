@@ -256,7 +256,7 @@ export function segmentArgs(
 
 /** The still's effects for a chain whose first frame is frame `first` of the item. */
 function stillEffects(segment: Segment, frame: FrameSize, fps: number, first: number) {
-  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames, first, frame)}`;
+  if (segment.kind === "photo") return `,${cameraMove(segment.motion, segment.frames, first, frame, segment.focus ?? null)}`;
   if (segment.kind === "collage") return `,${cameraMove("gentle-zoom", segment.frames, first, frame)}`;
   if (segment.kind !== "title") return "";
   const fade = Math.max(1, Math.min(Math.round(TITLE_FADE_SECONDS * fps), Math.floor(segment.frames / 3)));

@@ -28,7 +28,7 @@ export async function openArrangement(user: User | null, rawUuid: string | undef
  * form must show what was typed) a reply to the form with its status. The route makes the answer.
  */
 export type ArrangeOutcome =
-  { section: "theme" | "music" | "render"; toast: z.input<typeof toastSchema> } | { reply: EventFormReply; status: number };
+  { section: "theme" | "music" | "preview" | "render"; toast: z.input<typeof toastSchema> } | { reply: EventFormReply; status: number };
 
 /** A plain-form handler on the arrange page, by intent. */
 export type ArrangeIntent = (context: ArrangeContext, form: FormData) => Promise<ArrangeOutcome>;

@@ -1,16 +1,42 @@
 import type { Media } from "drizzle/schema";
+import { type DefaultTrimNote, defaultTrimNote } from "~/domain/default-trim";
 import { db } from "~/lib/db.server";
+import { parseWith } from "~/lib/http.server";
 import { signedMediaUrl } from "~/lib/media-url.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
+import { formText } from "~/services/events/event-page-form.server";
+import { mediaOfEvent } from "~/services/media/media-access.server";
+import { changeMedia, mediaChangesSchema } from "~/services/media/media-actions.server";
+import { clipTrimOf } from "~/services/media/media-views.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
 
 /** One scene of the in-browser preview: what to show, for how long, with which words on top. */
 export type PreviewScene =
   | { kind: "title"; key: string; seconds: number; heading: string; subheading: string; backgroundUrl: string }
-  | { kind: "clip"; key: string; seconds: number; videoUrl: string; posterUrl: string | null; inSeconds: number; textBox: TextBox | null }
-  | { kind: "photo"; key: string; seconds: number; imageUrl: string; motion: string; textBox: TextBox | null }
+  | {
+      kind: "clip";
+      key: string;
+      mediaId: string;
+      seconds: number;
+      videoUrl: string;
+      posterUrl: string | null;
+      inSeconds: number;
+      textBox: TextBox | null;
+      /** What its default trim left out, and the way back (docs/decisions/053); null when nothing. */
+      trimNote: DefaultTrimNote | null;
+    }
+  | {
+      kind: "photo";
+      key: string;
+      seconds: number;
+      imageUrl: string;
+      motion: string;
+      /** Its subject, which the move closes in on (docs/decisions/053); null when not known. */
+      focus: { x: number; y: number } | null;
+      textBox: TextBox | null;
+    }
   | { kind: "collage"; key: string; seconds: number; imageUrls: string[]; textBox: TextBox | null };
 
 function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): PreviewScene | null {
@@ -38,11 +64,13 @@ function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): Previ
     return {
       kind: "clip",
       key: segment.key,
+      mediaId: item.id,
       seconds,
       videoUrl: signedMediaUrl(item.mediaUuid, "rendition"),
       posterUrl: item.posterKey ? signedMediaUrl(item.mediaUuid, "poster") : null,
       inSeconds: segment.inSeconds,
       textBox: segment.textBox,
+      trimNote: defaultTrimNote(clipTrimOf(item)),
     };
   }
   return {
@@ -51,6 +79,7 @@ function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): Previ
     seconds,
     imageUrl: signedMediaUrl(item.mediaUuid, "rendition"),
     motion: segment.motion,
+    focus: segment.focus ?? null,
     textBox: segment.textBox,
   };
 }
@@ -80,4 +109,12 @@ export async function loadPreviewPanel({ event }: ArrangeContext) {
   };
 }
 
-export const previewIntents: Record<string, ArrangeIntent> = {};
+export const previewIntents: Record<string, ArrangeIntent> = {
+  // Beside a clip of the running order: back to the whole clip, or to the trim processing found.
+  async "clip-trim"({ event, user }, form) {
+    const whole = formText(form, "trim") !== "default";
+    const item = await mediaOfEvent(event, user, formText(form, "mediaId"));
+    await changeMedia(item, parseWith(mediaChangesSchema, whole ? { trimStart: 0, trimEnd: null } : { useDefaultTrim: true }));
+    return { section: "preview", toast: { type: "success", title: whole ? "The whole clip plays now." : "The suggested trim is back." } };
+  },
+};

@@ -41,9 +41,15 @@ export const mediaChangesSchema = z
     trimStart: z.number({ error: "Give the start in seconds." }).min(0, "Start at 0 seconds or later."),
     trimEnd: z.number({ error: "Give the end in seconds." }).positive("The end must be after 0 seconds.").nullable(),
     hidden: z.boolean({ error: "Say true or false." }),
+    /** Back to the trim processing found (docs/decisions/053): the whole clip when it found none. */
+    useDefaultTrim: z.literal(true, { error: "Send true to go back to the suggested trim." }),
   })
   .partial()
-  .refine((changes) => Object.values(changes).some((value) => value !== undefined), { message: "There is nothing to change." });
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), { message: "There is nothing to change." })
+  .refine((changes) => !(changes.useDefaultTrim && (changes.trimStart !== undefined || changes.trimEnd !== undefined)), {
+    message: "Set the trim, or go back to the suggested one: not both.",
+    path: ["useDefaultTrim"],
+  });
 export type MediaChangeInput = z.infer<typeof mediaChangesSchema>;
 
 async function announce(rows: Media[]) {
@@ -52,12 +58,18 @@ async function announce(rows: Media[]) {
 
 /** Applies a checked change in one transaction: a move renumbers the montage with it. */
 export async function changeMedia({ record }: OpenedMedia, changes: MediaChangeInput) {
-  const { position, trimStart, trimEnd, ...rest } = changes;
+  const { position, trimStart, trimEnd, useDefaultTrim, ...rest } = changes;
   const fields: MediaChanges = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   if (trimStart !== undefined || trimEnd !== undefined) {
     const trim = checkTrim({ trimStart, trimEnd }, record);
     if (!trim.ok) throw badRequest("Some fields need your attention.", trim.errors);
-    Object.assign(fields, { trimStart: trim.trimStart, trimEnd: trim.trimEnd });
+    // Only a trim that differs is the organiser's choice: a form saved for its caption sends the trim it showed.
+    if (!sameTrim(trim, record)) Object.assign(fields, { trimStart: trim.trimStart, trimEnd: trim.trimEnd, trimChosen: true });
+  }
+  if (useDefaultTrim) {
+    const trim = defaultTrimOf(record);
+    if (!trim.ok) throw badRequest("Some fields need your attention.", { useDefaultTrim: Object.values(trim.errors)[0]! });
+    Object.assign(fields, { trimStart: trim.trimStart, trimEnd: trim.trimEnd, trimChosen: false });
   }
   if (position !== undefined && (record.archivedAt || record.purpose !== "contribution")) {
     throw badRequest("Some fields need your attention.", {
@@ -75,6 +87,15 @@ export async function changeMedia({ record }: OpenedMedia, changes: MediaChangeI
   // A new caption or trim changes this item's scene; render it again ahead of publishing.
   if (updated.purpose === "contribution") await queuePiecePreparation(updated.eventId);
   return updated;
+}
+
+const sameTrim = (a: { trimStart: number; trimEnd: number | null }, b: { trimStart: number; trimEnd: number | null }) =>
+  Math.abs(a.trimStart - b.trimStart) < 0.001 &&
+  (a.trimEnd === null || b.trimEnd === null ? a.trimEnd === b.trimEnd : Math.abs(a.trimEnd - b.trimEnd) < 0.001);
+
+/** The trim processing found for a clip, checked as any trim is; a clip it found none for plays whole. */
+function defaultTrimOf(record: Media) {
+  return checkTrim({ trimStart: record.autoTrimStart ?? 0, trimEnd: record.autoTrimStart === null ? null : record.autoTrimEnd }, record);
 }
 
 /** DELETE /v2/media/{id}: archived, not deleted. The original stays and the organiser can restore it. */

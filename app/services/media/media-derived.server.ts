@@ -11,8 +11,11 @@ import { storageKeysInUse } from "~/models/media-file-references.server";
 import { findMediaVersion, updateMedia } from "~/models/media.server";
 import { storage } from "~/services/media/storage.server";
 
-/** What renders use of a photo, made from one source file. */
-export type DerivedImages = Pick<Media, "renditionKey" | "posterKey" | "thumbnails" | "width" | "height">;
+/** What renders use of a photo, made from one source file: its images and where its subject is in the rendition. */
+export type DerivedImages = Pick<Media, "renditionKey" | "posterKey" | "thumbnails" | "width" | "height" | "focusX" | "focusY">;
+
+/** A subject found (shares of the rendition; docs/decisions/053), as the row keeps it. */
+export const focusFields = (focus: { x: number; y: number } | null) => ({ focusX: focus?.x ?? null, focusY: focus?.y ?? null });
 
 /** The file a photo's renders are made from: its active version (an approved upscale, an edit), or the original. */
 export async function renditionSourceKey(record: Media) {
@@ -41,7 +44,8 @@ export async function renderDerivedImages(record: Media, sourceKey: string): Pro
       await storage().putFile(thumbs[name], image.path, image.format === "webp" ? "image/webp" : "image/jpeg");
     }
     const { width, height } = (await sharp(photo).metadata()).autoOrient;
-    return { renditionKey, posterKey: thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!, thumbnails: thumbs, width, height };
+    const posterKey = thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!;
+    return { renditionKey, posterKey, thumbnails: thumbs, width, height, ...focusFields(rendition.focus) };
   } finally {
     await fs.rm(work, { recursive: true, force: true });
     await source.release();

@@ -47,6 +47,15 @@ export const mediaIntents: Record<string, EventIntent> = {
     await changeMedia(await itemOf(context), changes);
     return done("media-edit", "Your changes are saved.");
   },
+  // Back to the whole clip, or to the trim processing found for it (docs/decisions/053).
+  async "media-trim"(context) {
+    const whole = text(context.form, "trim") !== "default";
+    await changeMedia(
+      await itemOf(context),
+      parseWith(mediaChangesSchema, whole ? { trimStart: 0, trimEnd: null } : { useDefaultTrim: true }),
+    );
+    return done("media-trim", whole ? "The whole clip plays now." : "The suggested trim is back.");
+  },
   // The stock photo picker (stock-photo-pick.server.ts): a photo named by its id joins the contributions.
   async "stock-add"({ event, viewer, form }) {
     if (!viewer.user) throw forbidden("Only the organiser can do that.");

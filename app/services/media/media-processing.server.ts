@@ -2,14 +2,14 @@ import path from "node:path";
 import type { Media } from "drizzle/schema";
 import { openWorkDir, type JobRef } from "~/jobs/work-dir.server";
 import { db } from "~/lib/db.server";
+import { prepareClip } from "~/media/clip-review.server";
 import { photoRendition, thumbnails, videoPoster, type WrittenImage } from "~/media/images.server";
-import { normaliseVideo } from "~/media/normalise-video.server";
 import { validateUpload } from "~/media/validate.server";
 import { findEventById } from "~/models/event.server";
-import { findMediaById, updateMedia } from "~/models/media.server";
+import { applyDefaultTrim, findMediaById, updateMedia } from "~/models/media.server";
 import { updateRsvp } from "~/models/rsvp.server";
 import { queueContributionDigest } from "~/services/events/digest.server";
-import { deleteReplacedDerivedFiles } from "~/services/media/media-derived.server";
+import { deleteReplacedDerivedFiles, focusFields } from "~/services/media/media-derived.server";
 import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { storage } from "~/services/media/storage.server";
 import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
@@ -69,6 +69,8 @@ export async function processMedia(mediaId: string, { finalAttempt = false, job 
     let renditionKey: string;
     let posterKey: string;
     let thumbs: Record<string, string>;
+    // What processing learns beyond the files: a photo's subject, a clip's default trim and advice.
+    let found: Pick<Media, "focusX" | "focusY" | "autoTrimStart" | "autoTrimEnd" | "advice">;
     if (checked.kind === "photo") {
       // A HEIC photo is read from its decoded pixels (sharp cannot decode HEVC).
       const photo = checked.decodedPhoto ?? original.path;
@@ -77,29 +79,39 @@ export async function processMedia(mediaId: string, { finalAttempt = false, job 
       await storage().putFile(renditionKey, rendition.path, "image/jpeg");
       thumbs = await storeImages(base, await thumbnails(photo, work));
       posterKey = thumbs["thumb-640.jpg"] ?? Object.values(thumbs)[0]!;
+      found = { ...focusFields(rendition.focus), autoTrimStart: null, autoTrimEnd: null, advice: [] };
     } else {
       const renditionFile = path.join(work, "rendition.mp4");
-      await normaliseVideo(original.path, renditionFile);
-      const { poster, thumbnails: posterThumbs } = await videoPoster(renditionFile, path.join(work, "poster.jpg"));
+      const { review, focus } = await prepareClip(original.path, renditionFile, { workDir: work });
+      // The poster shows what the video will: the clip's own trim, or the default one found now.
+      const kept = record.trimChosen ? record : review;
+      const { poster, thumbnails: posterThumbs } = await videoPoster(renditionFile, path.join(work, "poster.jpg"), { kept });
       renditionKey = `${base}/rendition.mp4`;
       await storage().putFile(renditionKey, renditionFile, "video/mp4");
       posterKey = `${base}/poster.jpg`;
       await storage().putFile(posterKey, poster.path, "image/jpeg");
       thumbs = await storeImages(base, posterThumbs);
+      found = { ...focusFields(focus), autoTrimStart: review.trimStart, autoTrimEnd: review.trimEnd, advice: review.advice };
     }
-    const ready = await updateMedia(db(), record.id, {
-      kind: checked.kind,
-      mimeType: checked.mime,
-      width: checked.width,
-      height: checked.height,
-      durationSeconds: checked.duration,
-      rotation: checked.rotation,
-      hasAudio: checked.hasAudio,
-      renditionKey,
-      posterKey,
-      thumbnails: thumbs,
-      status: "ready",
-      failureReason: null,
+    const ready = await db().transaction(async (tx) => {
+      const row = await updateMedia(tx, record.id, {
+        kind: checked.kind,
+        mimeType: checked.mime,
+        width: checked.width,
+        height: checked.height,
+        durationSeconds: checked.duration,
+        rotation: checked.rotation,
+        hasAudio: checked.hasAudio,
+        renditionKey,
+        posterKey,
+        thumbnails: thumbs,
+        ...found,
+        status: "ready",
+        failureReason: null,
+      });
+      // The dead air found becomes the clip's trim, unless the organiser has set one: theirs stays.
+      if (checked.kind !== "video") return row;
+      return (await applyDefaultTrim(tx, record.id, { trimStart: found.autoTrimStart ?? 0, trimEnd: found.autoTrimEnd })) ?? row;
     });
     await publishMediaUpdate(ready!);
     // Its scene of the video is rendered now, so publishing later is quick (docs/rendering.md).

@@ -1,5 +1,23 @@
 import type { Media } from "drizzle/schema";
+import { knownAdvice } from "~/domain/clip-advice";
+import type { ClipTrim } from "~/domain/default-trim";
 import { signedMediaUrl } from "~/lib/media-url.server";
+
+const seconds = (value: number) => Math.round(value * 1000) / 1000;
+
+/** A clip's trim and the one processing found for it, in seconds as people type them (docs/decisions/053). */
+export function clipTrimOf(record: Media): ClipTrim {
+  return {
+    durationSeconds: record.durationSeconds,
+    trimStart: seconds(record.trimStart),
+    trimEnd: record.trimEnd === null ? null : seconds(record.trimEnd),
+    defaultTrim:
+      record.autoTrimStart === null
+        ? null
+        : { trimStart: seconds(record.autoTrimStart), trimEnd: record.autoTrimEnd === null ? null : seconds(record.autoTrimEnd) },
+    trimChosen: record.trimChosen,
+  };
+}
 
 /** A media record as the organiser (or the contributor who sent it) sees it, with signed file links. */
 export function mediaView(record: Media) {
@@ -20,8 +38,15 @@ export function mediaView(record: Media) {
     contributorName: record.contributorName,
     caption: record.caption,
     position: record.position,
-    trimStart: record.trimStart,
-    trimEnd: record.trimEnd,
+    // Stored as 4-byte floats: 1.9 reads back as 1.8999999762, which no one typed.
+    trimStart: seconds(record.trimStart),
+    trimEnd: record.trimEnd === null ? null : seconds(record.trimEnd),
+    /** The trim processing found (its dead air left out; docs/decisions/053): null before a clip is analysed. */
+    defaultTrim: clipTrimOf(record).defaultTrim,
+    /** The organiser set the trim: the default no longer replaces it. */
+    trimChosen: record.trimChosen,
+    /** What may disappoint about a clip ("dark", "quiet", "short", "shaky"). */
+    advice: knownAdvice(record.advice),
     hidden: record.hidden,
     archived: !!record.archivedAt,
     approved: record.approved,

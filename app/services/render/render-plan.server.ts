@@ -24,6 +24,7 @@ const planMedia = (item: Media): PlanMedia => ({
   archived: !!item.archivedAt,
   position: item.position,
   hasAudio: item.hasAudio,
+  focus: item.focusX === null || item.focusY === null ? null : { x: item.focusX, y: item.focusY },
 });
 
 export const planTheme = (theme: Theme): PlanTheme => ({ id: theme.id, ...themeLookOf(theme) });
