@@ -15,6 +15,10 @@ export default defineConfig({
     // expect.poll's own default gives up after one second: on two cores shared by three test files,
     // a browser and ffmpeg, a page or a job can take longer than that to get there.
     expect: { poll: { timeout: 15_000, interval: 100 } },
+    // The app's server build (build/index.js, 1.4 MB, loaded by every file that starts a server) is
+    // loaded by node as production loads it, not passed through vite's transform and module runner:
+    // each such file spent ~0.5–1 s more CPU evaluating the transformed copy (docs/decisions/016).
+    server: { deps: { external: [/\/build\/index\.js$/] } },
     // The longest files start first (tests/support/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     // One pool of processes for every project but unit, one test file at a time in each; each worker has
