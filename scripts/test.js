@@ -19,20 +19,31 @@ const run = async (args, env = {}) => {
 };
 
 // The whole suite (no arguments) also checks the code as it reads: types, lint, format and unused
-// code (`npm run validate`). The checks run one after another beside the tests, whose workers spend
-// much of their time waiting on servers, jobs and ffmpeg; their verdict is given at the end. A run of
-// some files or projects skips them.
+// code (`npm run validate`). The checks run beside the tests, whose workers spend much of their time
+// waiting on servers, jobs and ffmpeg; their verdict is given at the end. They run as two chains of
+// about the same length (tsc then knip; eslint then prettier), one a core: at the lowest priority
+// they get little while the tests keep both cores busy, and one chain left what the tests left to a
+// single core, finishing alone after the tests on a busy machine (docs/decisions/016). A run of some
+// files or projects skips them.
 const vitestArgs = process.argv.slice(2);
 let checking = Promise.resolve(null);
 if (vitestArgs.length === 0) {
   const bin = (pkg, file) => path.join(root, "node_modules", pkg, file);
   const started = Date.now();
-  checking = runChecks([
-    ["types", [bin("typescript", "bin/tsc"), "--noEmit"]],
-    ["lint", [bin("eslint", "bin/eslint.js"), "."]],
-    ["format", [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level=warn", "."]],
-    ["unused code", [bin("knip", "bin/knip.js"), "--no-progress"]],
-  ]).then((outcome) => ({ ...outcome, seconds: Math.round((Date.now() - started) / 1000) }));
+  checking = Promise.all([
+    runChecks([
+      ["types", [bin("typescript", "bin/tsc"), "--noEmit"]],
+      ["unused code", [bin("knip", "bin/knip.js"), "--no-progress"]],
+    ]),
+    runChecks([
+      ["lint", [bin("eslint", "bin/eslint.js"), "."]],
+      ["format", [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level=warn", "."]],
+    ]),
+  ]).then((chains) => ({
+    failed: chains.flatMap((chain) => chain.failed),
+    output: chains.map((chain) => chain.output).join(""),
+    seconds: Math.round((Date.now() - started) / 1000),
+  }));
 }
 
 /** Runs each [name, args] check in turn, keeping its output; resolves with the output and what failed. */
