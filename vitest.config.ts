@@ -5,7 +5,7 @@ import { LongestFirst } from "./tests/support/longest-first";
 // The same aliases as tsconfig.json's `paths`.
 const alias = { "~": path.resolve(__dirname, "app"), drizzle: path.resolve(__dirname, "drizzle") };
 const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
-// Files another vitest of the same run takes (scripts/test.js: the throttled-link browser files' lane).
+// Files another vitest of the same run takes (scripts/test.js: the lane of files that mostly wait).
 const EXCLUDED = [...configDefaults.exclude, ...(process.env.TEST_EXCLUDE ?? "").split(",").filter(Boolean)];
 
 export default defineConfig({
@@ -64,6 +64,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: EXCLUDED,
           globalSetup: ["tests/support/global-database.ts"],
           setupFiles: ["tests/support/worker-database.ts", "tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,

