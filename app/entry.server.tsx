@@ -93,6 +93,8 @@ export default function handleRequest(
     const kept = gzip ? keptPageGzipped(key, nonce) : keptPage(key, nonce);
     if (kept !== null) {
       if (gzip) responseHeaders.set("Content-Encoding", "gzip");
+      // Its length known, the answer goes out in one write, without chunked encoding's framing.
+      responseHeaders.set("Content-Length", String(typeof kept === "string" ? Buffer.byteLength(kept) : kept.length));
       return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
     }
   }
