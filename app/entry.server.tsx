@@ -10,7 +10,8 @@ import { SENTRY_TRACES_SAMPLE_RATE } from "./domain/error-reporting";
 import { APP_STYLES } from "./lib/app-styles.server";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./lib/database-errors.server";
 import { env } from "./lib/env.server";
-import { keepPage, keptPage, renderKey } from "./lib/rendered-pages.server";
+import { acceptsGzip } from "./lib/gzip-template.server";
+import { keepPage, keptPage, keptPageGzipped, renderKey } from "./lib/rendered-pages.server";
 import { plainErrorPage } from "./lib/request-guards.server";
 import { stripNulBytes } from "./lib/strip-nul-bytes.server";
 
@@ -85,9 +86,17 @@ export default function handleRequest(
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   const key = keepingKey(request, responseStatusCode, remixContext, readyEvent);
   if (key) {
-    const kept = keptPage(key, nonce);
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    if (kept !== null) return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+    // Gzipped once when kept, with the nonce put in per answer: Express's compression leaves an
+    // answer that says its encoding as it is (docs/decisions/060-the-event-page-on-any-machine.md).
+    const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+    const kept = gzip ? keptPageGzipped(key, nonce) : keptPage(key, nonce);
+    if (kept !== null) {
+      if (gzip) responseHeaders.set("Content-Encoding", "gzip");
+      // Its length known, the answer goes out in one write, without chunked encoding's framing.
+      responseHeaders.set("Content-Length", String(typeof kept === "string" ? Buffer.byteLength(kept) : kept.length));
+      return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+    }
   }
   return new Promise((resolve, reject) => {
     let shellRendered = false;

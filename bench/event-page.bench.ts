@@ -9,12 +9,15 @@
 // the same run: the static file is what the machine serves when the app does no work of its own.
 // Each round measures the static file, the contributor's page and the recipient's page, one after
 // the other; it prints requests a second, p50 and p99 latency, the page's share of the static
-// figure, and the load average. Target: the event page ≥ 400 req/s with p99 ≤ 100 ms.
+// figure, the server's CPU time a request (its process's user + system time over the figure, read
+// from /proc: unlike requests a second, it hardly moves with the machine's other work), and the
+// load average. Target: the event page ≥ 400 req/s with p99 ≤ 100 ms.
 // `--cpu-prof` writes the server's CPU profile (all rounds) into the folder it names at the end;
 // `--only=contributor` (say) loads that one alone, for a profile of it.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,6 +63,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const contributor = `${base}/e/${event.uuid}`;
   const recipient = `${base}/e/${event.uuid}?privateKey=${event.privateKey}`;
   const page = await (await get(contributor)).text();
+  const sent = await bytesSent(contributor);
   if (!page.includes("Add your photos")) throw new Error("the contributor's page did not answer as expected");
   if (!(await (await get(recipient)).text()).includes("Ana")) throw new Error("the recipient's page did not answer as expected");
   // The first script the page preloads: a fingerprinted file served as it is, compressed on the way.
@@ -79,11 +83,18 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   console.log(
     `${CONNECTIONS} connections, ${SECONDS} s a figure, ${ROUNDS} rounds; target: event page ≥ ${TARGET_RPS} req/s, p99 ≤ ${TARGET_P99_MS} ms`,
   );
+  // What the server spends with nothing to answer (timers, the job queue's polls), counted in every figure below.
+  const idleBefore = server.cpuMs();
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  console.log(`the server idle: ${((server.cpuMs() - idleBefore) / 5).toFixed(0)} ms of CPU a second`);
+  console.log(`the contributor's page: ${kilobytes(Buffer.byteLength(page))} of HTML, ${kilobytes(sent.bytes)} as sent (${sent.encoding})`);
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`\nround ${round} (load average before: ${loadAverage()})`);
     let staticRps = 0;
     for (const [name, url] of targets) {
+      const cpuBefore = server.cpuMs();
       const result = await load(url, SECONDS);
+      const cpuPerRequest = ((server.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
       const rps = result.requests.average;
       if (name.startsWith("static")) staticRps = rps;
       const failed = result.non2xx + result.errors + result.timeouts;
@@ -91,7 +102,9 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
       console.log(
         `  ${name.padEnd(36)} ${rps.toFixed(0).padStart(5)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  p99 ${String(
           result.latency.p99,
-        ).padStart(4)} ms${share}${failed ? `  (${failed} failed)` : ""}  load ${loadAverage()}`,
+        ).padStart(
+          4,
+        )} ms${share}  CPU ${cpuPerRequest.toFixed(0).padStart(4)} µs a request${failed ? `  (${failed} failed)` : ""}  load ${loadAverage()}`,
       );
     }
   }
@@ -125,10 +138,30 @@ async function startAppProcess(root: string, cleanUps: Array<() => Promise<unkno
     if (Date.now() > deadline) throw new Error("the server was not ready within 120 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { stop, profileDir };
+  /** The server process's CPU time so far (user + system), in milliseconds. */
+  const cpuMs = () => {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  return { stop, profileDir, cpuMs };
 }
 
 const get = (url: string) => fetch(url, { headers: HEADERS });
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** How many bytes the page takes on the wire, and in which encoding (fetch would decode them). */
+function bytesSent(url: string) {
+  return new Promise<{ bytes: number; encoding: string }>((resolve, reject) => {
+    http
+      .get(url, { headers: HEADERS }, (reply) => {
+        let bytes = 0;
+        reply.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        reply.on("end", () => resolve({ bytes, encoding: String(reply.headers["content-encoding"] ?? "identity") }));
+      })
+      .on("error", reject);
+  });
+}
 
 function load(url: string, seconds: number) {
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS });

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import http from "node:http";
+import zlib from "node:zlib";
 import { events, media, rsvps, type Event, type Media, type User } from "drizzle/schema";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -156,6 +158,28 @@ describe("what each viewer sees on /e/{uuid}", () => {
     expect(changed.html).not.toContain("Record a short clip for Ana and Bo!");
     // The organiser, signed in, sees their own page, never a visitor's.
     expect(await pageOf(await client.raw("GET", `/e/${event.uuid}`))).toContain(event.privateKey);
+  });
+
+  test("a page kept for the same data goes out gzipped, its length said, with the answer's own nonce", async () => {
+    const { event } = await organiser();
+    const get = () =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const request = http.get(`${server.url}/e/${event.uuid}`, { headers: { "accept-encoding": "gzip, deflate, br" } }, (reply) => {
+          const chunks: Buffer[] = [];
+          reply.on("data", (chunk: Buffer) => chunks.push(chunk));
+          reply.on("end", () => resolve({ headers: reply.headers, body: Buffer.concat(chunks) }));
+        });
+        request.on("error", reject);
+      });
+    await get();
+    const kept = await get();
+    expect(kept.headers["content-encoding"]).toBe("gzip");
+    expect(kept.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(kept.headers["content-length"])).toBe(kept.body.length);
+    const html = zlib.gunzipSync(kept.body).toString("utf8");
+    const nonce = /'nonce-([^']+)'/.exec(String(kept.headers["content-security-policy"]))?.[1];
+    expect(html).toContain("Add your photos");
+    expect(new Set([...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]))).toEqual(new Set([nonce]));
   });
 
   test("the recipient's page names invitees who contributed, then the shown contributions that are ready, each once", async () => {

@@ -1,5 +1,6 @@
+import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { keepPage, keptPage, renderKey } from "~/lib/rendered-pages.server";
+import { keepPage, keptPage, keptPageGzipped, renderKey } from "~/lib/rendered-pages.server";
 
 const NONCE = "rendered+with/this+nonce==";
 const page = (text: string) => `<script nonce="${NONCE}">${text}</script><p>${text}</p>`;
@@ -11,6 +12,17 @@ describe("rendered pages kept per state", () => {
     expect(keptPage(key, "theAskingRequestsOwnNonce")).toBe(
       '<script nonce="theAskingRequestsOwnNonce">one</script><p>one</p><style nonce="theAskingRequestsOwnNonce"></style>',
     );
+  });
+
+  test("a kept page comes gzipped with the asking request's nonce, the same page for each request", () => {
+    const key = renderKey(["onShellReady", "http://localhost/e/gzipped", "200", '{"state":1}']);
+    keepPage(key, `<style nonce="${NONCE}">${"p { margin: 0 }".repeat(500)}</style>${page("gzipped")}`, NONCE);
+    for (const nonce of ["theFirstRequestsOwnNonce", "theSecondRequestsNonce!!"]) {
+      const gzipped = keptPageGzipped(key, nonce);
+      expect(zlib.gunzipSync(gzipped!).toString("utf8")).toBe(keptPage(key, nonce));
+      expect(zlib.gunzipSync(gzipped!).toString("utf8")).toContain(`<script nonce="${nonce}">gzipped</script>`);
+    }
+    expect(keptPageGzipped(renderKey(["not kept"]), "n".repeat(24))).toBeNull();
   });
 
   test("any difference in what was rendered is another key", () => {
