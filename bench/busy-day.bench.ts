@@ -65,7 +65,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
     TRUST_PROXY: "true",
   };
   await startBenchDatabase(root, cleanUps, settings);
-  const { createTestEvent } = await import("../tests/support/events");
+  const { createPaidTestEvent } = await import("../tests/support/events");
   const { loggedInUser } = await import("../tests/support/accounts");
   const { db } = await import("~/lib/db.server");
   const { env } = await import("~/lib/env.server");
@@ -104,7 +104,8 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
     const fresh: BenchChorus[] = [];
     for (let i = 0; i < Math.ceil(arrivals / PER_CHORUS); i++) {
       const { client, user } = await loggedInUser(app.url);
-      const event = await createTestEvent(user);
+      // Paid for: before payment only its organiser sees the video (decision 045), not its recipient.
+      const event = await createPaidTestEvent(user);
       const expected = Math.min(PER_CHORUS, arrivals - i * PER_CHORUS);
       fresh.push({ id: event.id, uuid: event.uuid, privateKey: event.privateKey, organiser: client, uploaded: new Map(), expected });
     }

@@ -73,20 +73,30 @@ export async function startTopology(
 
 /**
  * A load balancer without sticky sessions, in a few lines: each request goes to the next process in
- * turn, its body streamed through unbuffered. Consecutive chunks of one upload reach different processes.
+ * turn, its body streamed through unbuffered. Consecutive chunks of one upload reach different
+ * processes. As nginx does by default, a GET or HEAD whose connection failed before any answer is
+ * tried once more on the next process (a kept-alive connection the process closed as it was reused).
  */
 async function startRoundRobinProxy(port: number, targets: Array<{ host: string; port: number }>) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   let next = 0;
-  const server = http.createServer((req, res) => {
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, triesLeft: number) => {
     const target = targets[next++ % targets.length]!;
     const forwarded = http.request({ ...target, agent, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
-    forwarded.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-    req.on("error", () => forwarded.destroy());
-    req.pipe(forwarded);
+    forwarded.on("error", () => {
+      if (res.headersSent) return void res.destroy();
+      if (triesLeft > 0 && (req.method === "GET" || req.method === "HEAD")) return forward(req, res, triesLeft - 1);
+      res.writeHead(502).end();
+    });
+    if (req.method === "GET" || req.method === "HEAD") forwarded.end();
+    else req.pipe(forwarded);
+  };
+  const server = http.createServer((req, res) => {
+    req.on("error", () => res.destroy());
+    forward(req, res, 1);
   });
   await new Promise<void>((resolve) => server.listen(port, resolve));
   return {
