@@ -1,9 +1,10 @@
 import type { HeadersFunction, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
 import * as rendered from "~/components/event/event-views-ssr.server";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
-import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { retryingImport } from "~/lib/browser/retrying-import";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
@@ -99,29 +100,10 @@ export default function EventPage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 410) {
-    // Taken down by staff after a report: the same page for the public, recipients and contributors.
-    return (
-      <div className="card empty-state">
-        <h1>This {PRODUCT_NAME} is unavailable</h1>
-        <p>It has been taken down and can no longer be viewed or added to.</p>
-        <Link className="button" to={START_PATH}>
-          Start your own {PRODUCT_NAME}
-        </Link>
-      </div>
-    );
-  }
-  if (!isRouteErrorResponse(error) || error.status !== 404) {
-    return <UnexpectedErrorCard error={error} />;
-  }
   return (
-    <div className="card empty-state">
-      <h1>We couldn't find this {PRODUCT_NAME}</h1>
-      <p>The link may be incomplete, or the organiser may have removed it. Ask them for a fresh link.</p>
-      <Link className="button" to={START_PATH}>
-        Start your own {PRODUCT_NAME}
-      </Link>
-    </div>
+    <PageError
+      words={chorusPageRefusals(`This page is for the people the organiser shared its link with.`)}
+      back={{ to: START_PATH, label: `Start your own ${PRODUCT_NAME}` }}
+    />
   );
 }

@@ -5,9 +5,11 @@ import { PreviewPanel } from "~/components/arrange/preview-panel";
 import { RenderPanel } from "~/components/arrange/render-panel";
 import { ThemePanel } from "~/components/arrange/theme-panel";
 import { OriginalsSection } from "~/components/commerce/keepsake-links";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
-import { PRODUCT_NAME } from "~/domain/product";
+import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
@@ -88,5 +90,14 @@ export default function ArrangePage() {
       <RenderPanel data={page.render} eventUuid={uuid} />
       <OriginalsSection offer={page.originals} />
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={chorusPageRefusals(`Only the organiser of a ${PRODUCT_NAME} makes its video.`)}
+      back={{ to: "/dashboard", label: DASHBOARD_TITLE }}
+    />
   );
 }

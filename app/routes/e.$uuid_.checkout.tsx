@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CheckoutForm } from "~/components/commerce/checkout-form";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
-import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
-import { PRODUCT_NAME } from "~/domain/product";
+import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError, asPageError } from "~/lib/http.server";
@@ -76,21 +76,19 @@ export default function CheckoutPage() {
   );
 }
 
+const notOpened = (text: string) => ({ title: "We couldn't open this checkout", text });
+const ORGANISER_ONLY = notOpened(`Only the organiser of a ${PRODUCT_NAME} can pay for it. Log in with their account and try again.`);
+
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status >= 500) {
-    return <UnexpectedErrorCard error={error} />;
-  }
   return (
-    <div className="card empty-state">
-      <h1>We couldn't open this checkout</h1>
-      <p>
-        {error.status === 404
-          ? `There is no ${PRODUCT_NAME} at this address.`
-          : error.status === 410
-            ? `This ${PRODUCT_NAME} is unavailable.`
-            : `Only the organiser of a ${PRODUCT_NAME} can pay for it. Log in with their account and try again.`}
-      </p>
-    </div>
+    <PageError
+      words={{
+        401: ORGANISER_ONLY,
+        403: ORGANISER_ONLY,
+        404: notOpened(`There is no ${PRODUCT_NAME} at this address.`),
+        410: notOpened(`This ${PRODUCT_NAME} is unavailable.`),
+      }}
+      back={{ to: "/dashboard", label: DASHBOARD_TITLE }}
+    />
   );
 }
