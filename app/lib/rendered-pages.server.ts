@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 // anyway) — so a page is only ever reused for a request whose loaders returned exactly the same
 // data: nothing one visitor sees can reach another whose data differs, and a change to the
 // Chorus (a new recipient, a gift, a tree) makes new data and so a new key. Which pages may be
-// kept is said by their route (`handle.keepRendered`, routes/e.$uuid.tsx); entry.server.tsx asks.
+// kept is said by their route (`handle.keepRendered`, routes/e.$uuid/route.tsx); entry.server.tsx asks.
 // docs/decisions/034-event-page-throughput.md.
 
 /** Pages kept per process, the least recently used dropped first (~30–60 KB each). */

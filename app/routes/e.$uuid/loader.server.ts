@@ -1,21 +1,16 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { getUser } from "~/lib/auth.server";
-import { readForm } from "~/lib/form.server";
-import { asPageError, clientIp, isApiError } from "~/lib/http.server";
+import { asPageError, clientIp } from "~/lib/http.server";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader } from "~/lib/toast.server";
-import { keysFromUrl } from "./event-access.server";
-import { runEventIntent } from "./event-page-actions.server";
-import { formText } from "./event-page-form.server";
-import { loadEventPage, openEventByUuid, type EventFormReply } from "./event-page.server";
+import { keysFromUrl } from "~/services/events/event-access.server";
+import { loadEventPage } from "~/services/events/event-page.server";
 
-// The loader and action of the event page (routes/e.$uuid.tsx). They live here, not in the route
-// module, so that the browser's copy of the route imports one server module, whose empty stand-in
-// then rides in the route's own chunk: each server module the browser's route modules import from
-// more than one place becomes a chunk of its own, a request for a few empty bytes.
+// The loader and the action sit in modules of their own beside the route, each imported by the
+// route alone: in the browser's build their empty stand-ins then ride in the route's own chunk. A
+// server module that the browser's route modules import from more than one place becomes a chunk of
+// its own, a request for a few empty bytes (bench/README.md).
 
-export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const url = new URL(request.url);
     const search = url.searchParams;
@@ -33,23 +28,5 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
     return json(page, { headers });
   } catch (error) {
     throw asPageError(error);
-  }
-}
-
-/** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
-export async function eventPageAction({ request, params }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const intent = formText(form, "intent");
-  const values: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (typeof value === "string") values[key] = value;
-  try {
-    const { event, viewer } = await openEventByUuid(await getUser(request), params.uuid, keysFromUrl(new URL(request.url)));
-    const outcome = await runEventIntent({ event, viewer, form }, intent);
-    if ("reply" in outcome) return json<EventFormReply>(outcome.reply);
-    const to = `/e/${event.uuid}${outcome.section ? `#${outcome.section}` : ""}`;
-    return redirectWithCookies(to, [await toastHeader(outcome.toast)]);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
   }
 }

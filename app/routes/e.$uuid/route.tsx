@@ -8,8 +8,9 @@ import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { retryingImport } from "~/lib/browser/retrying-import";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
-import { eventPageAction, eventPageLoader } from "~/services/events/event-page-route.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import { action } from "./action.server";
+import { loader } from "./loader.server";
+import type { EventPageReply } from "./view";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -31,7 +32,7 @@ function descriptionOf(kind: string) {
  */
 export const handle = { keepRendered: true };
 
-export const loader = eventPageLoader;
+export { loader };
 
 /**
  * The page says when the service worker may keep it (docs/decisions/027): a contributor's page
@@ -46,7 +47,7 @@ export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
 };
 
 /** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
-export const action = eventPageAction;
+export { action };
 
 /**
  * Each view of the page (the organiser's, the largest; the contributor's; the recipient's; the
@@ -71,7 +72,7 @@ const EventPublicView =
 
 export default function EventPage() {
   const { page, takenDown } = useLoaderData<typeof loader>();
-  const reply = useActionData<EventFormReply>();
+  const reply = useActionData<EventPageReply>();
   // A refused action (someone who is not the organiser) has no form of its own on this view.
   const refused = reply && (reply.intent === "" || (page.kind !== "creator" && reply.intent !== "thank-you")) ? reply : undefined;
   return (

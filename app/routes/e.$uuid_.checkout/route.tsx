@@ -1,53 +1,23 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CheckoutForm } from "~/components/commerce/checkout-form";
 import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
-import { readForm } from "~/lib/form.server";
-import { isApiError, asPageError } from "~/lib/http.server";
-import { redirectWithCookies } from "~/lib/redirects.server";
-import { toastHeader } from "~/lib/toast.server";
-import { loadCheckoutPage, openCheckout, runCheckoutIntent } from "~/services/commerce/checkout-page.server";
-import { formText } from "~/services/events/event-page-form.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import { action } from "./action.server";
+import { loader } from "./loader.server";
+import type { CheckoutPageReply } from "./view";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Checkout — ${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  try {
-    return json(
-      { page: await loadCheckoutPage(await openCheckout(await getUser(request), params.uuid)) },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
-  } catch (error) {
-    throw asPageError(error);
-  }
-}
-
-/** The page's one form, by the button pressed: update, apply or remove a code, pay, or confirm a free cart. */
-export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const intent = formText(form, "intent");
-  try {
-    const outcome = await runCheckoutIntent(await openCheckout(await getUser(request), params.uuid), intent, form);
-    if ("reply" in outcome) return json<EventFormReply>(outcome.reply, { status: outcome.status });
-    return redirectWithCookies(outcome.redirect, outcome.toast ? [await toastHeader(outcome.toast)] : []);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    // What was typed stays in the field, so a refused code's typo can be seen.
-    const values = form.has("promoCode") ? { promoCode: formText(form, "promoCode") } : undefined;
-    return json<EventFormReply>({ intent, formError: error.message, errors: error.fields, values }, { status: error.status });
-  }
-}
+export { action, loader };
 
 export default function CheckoutPage() {
   const { page } = useLoaderData<typeof loader>();
-  const reply = useActionData<EventFormReply>();
+  const reply = useActionData<CheckoutPageReply>();
   return (
     <div className="checkout-page stack">
       <header className="event-head">
