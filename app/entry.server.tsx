@@ -114,7 +114,7 @@ export default function handleRequest(
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           if (key) {
             // A page to keep is sent whole once rendered: it has nothing that waits, so the shell
-            // is all of it (its views are rendered without lazy loading, routes/e.$uuid.tsx).
+            // is all of it (its views are rendered without lazy loading, routes/e.$uuid/route.tsx).
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
             body.on("end", () => {

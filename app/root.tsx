@@ -9,6 +9,7 @@ import { AnnouncementBanner } from "./components/shell/announcement-banner";
 import { Footer, type FooterReport } from "./components/shell/footer";
 import { Header } from "./components/shell/header";
 import { OtherAddressBar } from "./components/shell/other-address-bar";
+import { generalWordsFor } from "./components/shell/page-error";
 import { ShellEffects } from "./components/shell/shell-effects";
 import { ShellUiProvider } from "./components/shell/shell-ui";
 import { DeveloperToolsBar, StaffToolsBar } from "./components/shell/staff-bars";
@@ -89,13 +90,9 @@ export function ErrorBoundary() {
   useReportBoundaryError(error);
   const root = useRouteLoaderData<typeof loader>("root");
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "We couldn't find that page" : status === 403 ? "You can't see this page" : "Something went wrong";
-  const text =
-    status === 404
-      ? "The link may be old or mistyped."
-      : status === 403
-        ? "Log in with the account that has access, or ask its owner for a link."
-        : "We've been told about it. Please try again in a moment.";
+  // Pages show their own errors inside the shell (components/shell/page-error.tsx); this is for an
+  // address no route matches and a failure of the shell itself, in the same general words.
+  const { title, text } = generalWordsFor(status);
   return (
     <Document env={root?.ENV}>
       <ShellUiProvider>

@@ -8,7 +8,7 @@ import { gzipFromTemplate, gzipTemplate, type GzipTemplate } from "./gzip-templa
 // anyway) — so a page is only ever reused for a request whose loaders returned exactly the same
 // data: nothing one visitor sees can reach another whose data differs, and a change to the
 // Chorus (a new recipient, a gift, a tree) makes new data and so a new key. Which pages may be
-// kept is said by their route (`handle.keepRendered`, routes/e.$uuid.tsx); entry.server.tsx asks.
+// kept is said by their route (`handle.keepRendered`, routes/e.$uuid/route.tsx); entry.server.tsx asks.
 // docs/decisions/034-event-page-throughput.md.
 //
 // A page is kept as the text between its nonces, and gzipped once with the nonces left as gaps

@@ -1,5 +1,6 @@
 import { json, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { homePageOccasions } from "~/domain/occasions";
 import { DASHBOARD_TITLE, PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
@@ -67,4 +68,8 @@ export default function HomePage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { StaffNav } from "~/components/admin/staff-pages";
 import { RETRY_RENDER_INTENT, STOP_RENDER_INTENT, StaffRenders } from "~/components/admin/staff-renders";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailField } from "~/domain/account-rules";
@@ -129,4 +130,8 @@ export default function AdminPage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,8 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { AnnouncementLine } from "~/components/shell/announcement-banner";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { AnnouncementItem } from "~/domain/announcements";
@@ -178,4 +180,8 @@ export default function AdminAnnouncementsPage() {
       <Pager page={page} hasMore={hasMore} label="Pages of announcements" />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

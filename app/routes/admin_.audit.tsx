@@ -1,6 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isStaffActionKind } from "~/domain/staff-actions";
 import { requireAdmin } from "~/lib/auth.server";
@@ -88,4 +90,8 @@ export default function AdminAuditPage() {
       <Pager page={page} hasMore={hasMore} query={query} label="Pages of the audit log" />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

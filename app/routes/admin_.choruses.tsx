@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireStaff } from "~/lib/auth.server";
@@ -82,4 +83,8 @@ export default function AdminChorusesPage() {
       <Pager page={page} hasMore={hasMore} query={search ? { q: search } : {}} label="Pages of Choruses" />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

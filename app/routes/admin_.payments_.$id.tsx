@@ -1,6 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { StaffActions, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages, TextAreaField } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { refundInput } from "~/domain/commerce/staff-input";
@@ -220,4 +222,8 @@ export default function AdminPaymentPage() {
       <StaffActions actions={actions} empty="No staff action on this payment yet." />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

@@ -1,6 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireAdmin } from "~/lib/auth.server";
@@ -49,4 +51,8 @@ export default function StaffPostcardsPage() {
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

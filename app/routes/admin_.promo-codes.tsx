@@ -1,7 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { PauseCodeForm } from "~/components/admin/pause-code-form";
 import { Pager, StaffNav } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CURRENCY } from "~/domain/commerce/money";
@@ -182,4 +184,8 @@ export default function AdminPromoCodesPage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

@@ -1,8 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { PauseCodeForm } from "~/components/admin/pause-code-form";
 import { StaffActions, StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireAdmin } from "~/lib/auth.server";
@@ -123,4 +125,8 @@ export default function AdminPromoCodePage() {
       <StaffActions actions={actions} empty="No staff action on this code yet." />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

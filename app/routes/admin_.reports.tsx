@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { LiveReports } from "~/components/admin/live-reports";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isAdmin } from "~/domain/membership";
@@ -172,4 +173,8 @@ export default function AdminReportsPage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

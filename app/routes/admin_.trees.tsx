@@ -1,6 +1,8 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireAdmin } from "~/lib/auth.server";
 import { listTreesForStaff } from "~/services/staff/trees.server";
@@ -69,4 +71,8 @@ export default function AdminTreesPage() {
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={ADMIN_PAGE_REFUSALS} />;
 }

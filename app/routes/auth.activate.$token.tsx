@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser, startUserSession } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
@@ -46,4 +47,8 @@ export default function ActivatePage() {
       </p>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

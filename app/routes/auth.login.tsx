@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
@@ -76,4 +77,8 @@ export default function LoginPage() {
       </p>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { emailOnlyInput } from "~/domain/account-rules";
@@ -58,4 +59,8 @@ export default function VerifyEmailPage() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
+import { PageError, saidWithHint } from "~/components/shell/page-error";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
@@ -64,4 +65,13 @@ export default function CheckoutCompletePage() {
       )}
     </div>
   );
+}
+
+const PAYMENT_NOT_FOUND = saidWithHint(
+  `Open the payment again from the ${PRODUCT_NAME}'s checkout page: it says there whether it went through.`,
+  "We couldn't find this payment",
+);
+
+export function ErrorBoundary() {
+  return <PageError words={{ 400: PAYMENT_NOT_FOUND, 403: PAYMENT_NOT_FOUND, 404: PAYMENT_NOT_FOUND }} />;
 }

@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Event, Recipient } from "drizzle/schema";
 import { EventSummaryCard, type EventSummary } from "~/components/event/event-summary-card";
+import { PageError } from "~/components/shell/page-error";
 import { FilmIcon } from "~/components/ui/icons";
 import { formatDeadlineDay } from "~/domain/event-dates";
 import { eventStatusOf } from "~/domain/event-status";
@@ -120,4 +121,8 @@ export default function DashboardPage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { db } from "~/lib/db.server";
 import { clientIp } from "~/lib/http.server";
 import { listOutboxMessages } from "~/models/outbox.server";
@@ -48,4 +49,8 @@ export default function OutboxPage() {
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
+import { PageError } from "~/components/shell/page-error";
 import { db } from "~/lib/db.server";
 import { clientIp } from "~/lib/http.server";
 import { findOutboxMessage } from "~/models/outbox.server";
@@ -55,4 +56,8 @@ export default function OutboxMessagePage() {
       ) : null}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

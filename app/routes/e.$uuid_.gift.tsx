@@ -1,6 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
 import { GiftPot } from "~/components/event/event-gift-pot";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
@@ -75,4 +77,8 @@ export default function ChipInPage() {
       </p>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={chorusPageRefusals(`The group gift is open to the people the organiser shared its link with.`)} />;
 }

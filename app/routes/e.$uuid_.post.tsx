@@ -1,11 +1,13 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { FilmIcon, GiftIcon } from "~/components/ui/icons";
 import { PostalAddressFields } from "~/components/ui/postal-address-fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { MAX_COPIES } from "~/domain/commerce/mail-orders";
-import { PRODUCT_NAME } from "~/domain/product";
+import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
@@ -156,5 +158,14 @@ function OrderStatus({ orders }: { orders: MailOrderView[] }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={chorusPageRefusals(`Only the organiser of a ${PRODUCT_NAME} orders its copies by post.`)}
+      back={{ to: "/dashboard", label: DASHBOARD_TITLE }}
+    />
   );
 }

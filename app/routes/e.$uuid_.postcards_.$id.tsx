@@ -1,12 +1,13 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { POSTCARD_PAGE_REFUSALS } from "~/components/commerce/postcard-page-refusals";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages, TextAreaField } from "~/components/ui/field";
 import { PostalAddressFields } from "~/components/ui/postal-address-fields";
-import { RefusedPageCard } from "~/components/ui/refused-page-card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
-import { PRODUCT_NAME } from "~/domain/product";
+import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
@@ -140,7 +141,5 @@ export default function PostcardPage() {
 
 /** A Chorus or a card this account does not manage is "not there": the page says which, inside the shell. */
 export function ErrorBoundary() {
-  return (
-    <RefusedPageCard hint="The link may be incomplete, or you may be logged in with another account: only the organiser's account sees a Chorus's postcards." />
-  );
+  return <PageError words={POSTCARD_PAGE_REFUSALS} back={{ to: "/dashboard", label: DASHBOARD_TITLE }} />;
 }

@@ -1,6 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { TreesIcon } from "~/components/ui/icons";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -135,4 +137,8 @@ export default function TreesPage() {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError words={chorusPageRefusals(`The trees are open to the people the organiser shared the link with.`)} />;
 }

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
 import { localGiftCardClaim } from "~/services/gift-cards/local-claim.server";
@@ -26,5 +27,15 @@ export default function LocalGiftCardPage() {
         Card code: <strong>{claim.code}</strong>
       </p>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{
+        404: { title: "There is no such gift card", text: "This is the local gift card vendor: open a card from the link in its e-mail." },
+      }}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { asPageError, notFound } from "~/lib/http.server";
 import { localParcelView } from "~/services/mail-orders/local-parcel.server";
@@ -28,5 +29,18 @@ export default function LocalParcelPage() {
       {parcel.expectedBy && parcel.status !== "failed" ? <p>{`Expected by ${parcel.expectedBy}.`}</p> : null}
       <p>{`Going to ${parcel.goingTo}.`}</p>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{
+        404: {
+          title: "There is no such order",
+          text: "This is the local fulfilment service: open an order from the link the staff pages give.",
+        },
+      }}
+    />
   );
 }

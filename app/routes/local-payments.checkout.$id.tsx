@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
@@ -151,5 +152,18 @@ export default function LocalCheckoutPage() {
         </>
       )}
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{
+        404: {
+          title: "There is no such payment page",
+          text: "It may have expired, or belong to another account. Start the payment again from the page you came from.",
+        },
+      }}
+    />
   );
 }

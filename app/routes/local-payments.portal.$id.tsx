@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PageError } from "~/components/shell/page-error";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
@@ -104,5 +105,13 @@ function ConfirmCancel({ portalId, membership }: { portalId: string; membership:
         <a href={`/local-payments/portal/${portalId}`}>Go back</a>
       </p>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{ 404: { title: "There is no such billing page", text: "It may have expired. Open it again from your billing settings." } }}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { addressLines } from "~/domain/postal-address";
 import { PRODUCT_NAME } from "~/domain/product";
 import { asPageError, notFound } from "~/lib/http.server";
@@ -35,5 +36,18 @@ export default function LocalPostcardPage() {
         <a href={mailing.frontUrl}>Front (PDF)</a> · <a href={mailing.backUrl}>Back (PDF)</a>
       </p>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{
+        404: {
+          title: "There is no such postcard",
+          text: "This is the local print service: open a postcard from the link the staff pages give.",
+        },
+      }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
+import { useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { getUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
@@ -100,15 +100,11 @@ export default function PaymentReceiptPage() {
   );
 }
 
+const RECEIPT_NOT_FOUND = {
+  title: "We couldn't find this receipt",
+  text: "Open it from the link in your receipt e-mail: it holds the key to it.",
+};
+
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status >= 500) {
-    return <UnexpectedErrorCard error={error} />;
-  }
-  return (
-    <div className="card empty-state">
-      <h1>We couldn't find this receipt</h1>
-      <p>Open it from the link in your receipt e-mail: it holds the key to it.</p>
-    </div>
-  );
+  return <PageError words={{ 400: RECEIPT_NOT_FOUND, 403: RECEIPT_NOT_FOUND, 404: RECEIPT_NOT_FOUND }} />;
 }

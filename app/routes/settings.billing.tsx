@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { subscriptionCheckoutInput } from "~/domain/commerce/memberships";
@@ -191,4 +192,8 @@ function OtherReceipts({ receipts }: { receipts: BillingPage["receipts"] }) {
       </ul>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME, PRODUCT_PLURAL } from "~/domain/product";
@@ -61,4 +62,8 @@ export default function CancelMembershipPage() {
       </p>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

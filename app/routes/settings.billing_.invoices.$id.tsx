@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { requireUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
@@ -113,17 +113,20 @@ export default function ReceiptPage() {
   );
 }
 
+const RECEIPT_NOT_FOUND = {
+  title: "We couldn't find this receipt",
+  text: (
+    <>
+      It may belong to another account. Your own receipts are on the <Link to="/settings/billing">billing page</Link>.
+    </>
+  ),
+};
+
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status >= 500) {
-    return <UnexpectedErrorCard error={error} />;
-  }
   return (
-    <div className="card empty-state">
-      <h1>We couldn't find this receipt</h1>
-      <p>
-        It may belong to another account. Your own receipts are on the <Link to="/settings/billing">billing page</Link>.
-      </p>
-    </div>
+    <PageError
+      words={{ 400: RECEIPT_NOT_FOUND, 403: RECEIPT_NOT_FOUND, 404: RECEIPT_NOT_FOUND }}
+      back={{ to: "/settings/billing", label: "Billing" }}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { changeEmailInput, changePasswordInput, profileInput } from "~/domain/account-rules";
@@ -170,4 +171,8 @@ export default function ProfilePage() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

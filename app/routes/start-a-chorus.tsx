@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME, PRODUCT_SLUG, START_TITLE } from "~/domain/product";
 import type { StartDraft } from "~/domain/start-draft";
@@ -187,4 +188,8 @@ export default function StartPage() {
       ) : null}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
@@ -81,4 +82,8 @@ export default function SupportPage() {
       </Form>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
 }

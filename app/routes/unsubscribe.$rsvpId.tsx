@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
 import { asPageError } from "~/lib/http.server";
@@ -56,16 +57,14 @@ export default function UnsubscribePage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <div className="card form-card">
-      <h1>{notFound ? "This unsubscribe link is not valid" : "Something went wrong"}</h1>
-      <p>
-        {notFound
-          ? "It may be incomplete: try opening it again from the message, or copy the whole link into your browser."
-          : "We've been told about it. Please try again in a moment."}
-      </p>
-    </div>
+    <PageError
+      words={{
+        404: {
+          title: "This unsubscribe link is not valid",
+          text: "It may be incomplete: try opening it again from the message, or copy the whole link into your browser.",
+        },
+      }}
+    />
   );
 }

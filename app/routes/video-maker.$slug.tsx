@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PageError } from "~/components/shell/page-error";
 import { OCCASIONS } from "~/domain/occasions";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
 
@@ -63,5 +64,19 @@ export default function MarketingPage() {
         </section>
       ) : null}
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      words={{
+        404: {
+          title: "We couldn't find that page",
+          text: `There is no video maker at this address, but a ${PRODUCT_NAME} suits any occasion.`,
+        },
+      }}
+      back={{ to: START_PATH, label: `Start a ${PRODUCT_NAME}` }}
+    />
   );
 }

@@ -245,7 +245,7 @@ describe("hostile input never breaks the server or leaks its internals", () => {
     expect(api.length).toBeGreaterThan(50);
     expect(api.find((r) => r.file === "api.v2.media.$id.ts")?.methods).toEqual(["GET", "PUT", "DELETE"]);
     expect(pages.map((p) => p.file)).toEqual(
-      expect.arrayContaining(["e.$uuid.tsx", "e.$uuid_.contribute.tsx", "start-a-chorus.tsx", "auth.register.tsx"]),
+      expect.arrayContaining(["e.$uuid/route.tsx", "e.$uuid_.contribute.tsx", "start-a-chorus.tsx", "auth.register.tsx"]),
     );
     expect(fields).toEqual(expect.arrayContaining(["caption", "contributorName", "thankYouMessage", "title", "firstName", "reason"]));
   });

@@ -51,15 +51,26 @@ export function apiRoutes(): RouteCall[] {
     });
 }
 
+/**
+ * The page route modules: files of app/routes, and route folders by their `route` module (Remix's
+ * flat-routes convention), each named by its path under app/routes.
+ */
+function pageModules(): string[] {
+  return fs.readdirSync(ROUTES, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith("api.")) return [];
+    if (entry.isFile()) return /\.tsx?$/.test(entry.name) ? [entry.name] : [];
+    const route = fs.readdirSync(path.join(ROUTES, entry.name)).find((name) => /^route\.tsx?$/.test(name));
+    return route ? [`${entry.name}/${route}`] : [];
+  });
+}
+
 /** Every page route with an `action`: the forms a browser posts. */
 export function pageActions(): RouteCall[] {
-  return fs
-    .readdirSync(ROUTES)
-    .filter((file) => !file.startsWith("api.") && /\.tsx?$/.test(file))
+  return pageModules()
     .filter((file) =>
       /export (async function action\b|const action\b|\{[^}]*\baction\b[^}]*\})/.test(fs.readFileSync(path.join(ROUTES, file), "utf8")),
     )
-    .map((file) => ({ file, segments: segmentsOf(file), methods: ["POST"] as Method[] }));
+    .map((file) => ({ file, segments: segmentsOf(file.replace(/\/route\.tsx?$/, "")), methods: ["POST"] as Method[] }));
 }
 
 function sourcesUnder(dir: string): string[] {

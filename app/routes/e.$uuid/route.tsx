@@ -1,14 +1,16 @@
 import type { HeadersFunction, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { chorusPageRefusals } from "~/components/event/chorus-page-refusals";
 import * as rendered from "~/components/event/event-views-ssr.server";
+import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
-import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product";
 import { retryingImport } from "~/lib/browser/retrying-import";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
-import { eventPageAction, eventPageLoader } from "~/services/events/event-page-route.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import { action } from "./action.server";
+import { loader } from "./loader.server";
+import type { EventPageReply } from "./view";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },
@@ -30,7 +32,7 @@ function descriptionOf(kind: string) {
  */
 export const handle = { keepRendered: true };
 
-export const loader = eventPageLoader;
+export { loader };
 
 /**
  * The page says when the service worker may keep it (docs/decisions/027): a contributor's page
@@ -45,7 +47,7 @@ export const headers: HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
 };
 
 /** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */
-export const action = eventPageAction;
+export { action };
 
 /**
  * Each view of the page (the organiser's, the largest; the contributor's; the recipient's; the
@@ -70,7 +72,7 @@ const EventPublicView =
 
 export default function EventPage() {
   const { page, takenDown } = useLoaderData<typeof loader>();
-  const reply = useActionData<EventFormReply>();
+  const reply = useActionData<EventPageReply>();
   // A refused action (someone who is not the organiser) has no form of its own on this view.
   const refused = reply && (reply.intent === "" || (page.kind !== "creator" && reply.intent !== "thank-you")) ? reply : undefined;
   return (
@@ -99,29 +101,10 @@ export default function EventPage() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 410) {
-    // Taken down by staff after a report: the same page for the public, recipients and contributors.
-    return (
-      <div className="card empty-state">
-        <h1>This {PRODUCT_NAME} is unavailable</h1>
-        <p>It has been taken down and can no longer be viewed or added to.</p>
-        <Link className="button" to={START_PATH}>
-          Start your own {PRODUCT_NAME}
-        </Link>
-      </div>
-    );
-  }
-  if (!isRouteErrorResponse(error) || error.status !== 404) {
-    return <UnexpectedErrorCard error={error} />;
-  }
   return (
-    <div className="card empty-state">
-      <h1>We couldn't find this {PRODUCT_NAME}</h1>
-      <p>The link may be incomplete, or the organiser may have removed it. Ask them for a fresh link.</p>
-      <Link className="button" to={START_PATH}>
-        Start your own {PRODUCT_NAME}
-      </Link>
-    </div>
+    <PageError
+      words={chorusPageRefusals(`This page is for the people the organiser shared its link with.`)}
+      back={{ to: START_PATH, label: `Start your own ${PRODUCT_NAME}` }}
+    />
   );
 }
