@@ -121,6 +121,10 @@ function createApp(build: ServerBuild, quiet: boolean, tusServer: TusServer, lif
   app.use(assignCspNonce);
   app.use(contentSecurityPolicy({ sentryDsn: settings.SENTRY_DSN, https: settings.APP_URL.startsWith("https:") }));
 
+  // Chromium asks for /favicon.ico when the root's error boundary makes the document anew
+  // (tests/e2e/styles-in-page.test.ts), and a 404 there is an error in its console: the app's one
+  // icon is public/favicon.svg.
+  app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
   // Fingerprinted build assets never change; everything else in public/ may.
   app.use("/build", express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y" }));
   const publicFiles = express.static(path.join(root, "public"), {

@@ -78,7 +78,12 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           exclude: EXCLUDED,
           globalSetup: ["tests/support/global-database.ts"],
-          setupFiles: ["tests/support/worker-database.ts"],
+          // The server's console and the browser's: an error in either fails the test.
+          setupFiles: [
+            "tests/support/worker-database.ts",
+            "tests/support/fail-on-console-error.ts",
+            "tests/support/fail-on-browser-console-error.ts",
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { createUser, PASSWORD, uniqueEmail } from "../support/accounts";
 import { chromiumPath, gotoHydrated, logInBrowser, newPage } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
   const e2e = useServerAndBrowser();
@@ -36,6 +37,10 @@ describe.skipIf(!chromiumPath)("account journey in Chromium", () => {
 
   /** The link works once: a second visit explains itself instead of signing anyone in. */
   async function checkLinkIsSpent(page: Page, activatePath: string) {
+    expectBrowserConsoleError(
+      /status of 410 \(Gone\) \(http:\/\/[^/]+\/auth\/activate\//,
+      "a spent confirmation link is opened again on purpose, and answers 410",
+    );
     await page.goto(activatePath);
     await page.getByRole("heading", { name: "This link didn't work" }).waitFor();
   }

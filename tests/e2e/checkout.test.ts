@@ -7,6 +7,7 @@ import { createUser, PASSWORD, uniqueEmail } from "../support/accounts";
 import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
@@ -111,6 +112,10 @@ describe.skipIf(!chromiumPath)("the cart page in Chromium", () => {
     const code = await insertPromoCode(db(), { code: `TWO-${event.eventId}`, kind: "amount", value: 200, currency: "usd" });
     const page = await newPage(e2e.browser, e2e.server.url, { viewport: PHONE });
     const errors = collectPageErrors(page);
+    expectBrowserConsoleError(
+      /the server responded with a status of 400/,
+      "the refused code's answer is a 400, which Chromium logs as a failed load",
+    );
     await logInBrowser(page, user.email, PASSWORD);
     await gotoHydrated(page, `/e/${event.uuid}/checkout`);
     await page.getByRole("button", { name: "Update the total" }).waitFor({ state: "detached" });

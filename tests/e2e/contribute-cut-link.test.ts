@@ -1,12 +1,13 @@
 import type { Page, Request, Route } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { makeTempDir } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
 import { chromiumPath, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { originalsOf } from "../support/contributions";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { makeClip, sha256File } from "../support/media-fixtures";
 
 // What a contributor meets when the link cuts one request of the page off: a file of the app's
@@ -57,6 +58,15 @@ const hydrated = (page: Page) => page.locator("form.contribution-form[data-ready
 
 describe.skipIf(!chromiumPath)("a contributor whose link cuts a request off", () => {
   const e2e = useServerAndBrowser();
+  // Every test here cuts the page's requests off itself: the browser logs each one, and an entry
+  // module cut off is a failed import the page recovers from by fetching it again (decision 050).
+  beforeEach(() => {
+    expectBrowserConsoleError(/net::ERR_CONNECTION_RESET/, "the test cuts this request off");
+    expectBrowserConsoleError(
+      /Failed to fetch dynamically imported module/,
+      "the test cuts the app's entry off; the page fetches it again",
+    );
+  });
 
   test("the upload client cut off by the link: the card waits for signal and the file goes by itself, with no Retry to press", async () => {
     const event = await createTestEvent(await createUser());

@@ -15,6 +15,7 @@ import {
   PHONE,
   saveScreenshot,
 } from "../support/browser";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { startTestServer } from "../support/test-server";
 
 const daysAhead = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -133,6 +134,10 @@ describe.skipIf(!chromiumPath)("starting a Chorus and inviting people in Chromiu
     // The same forms, enhanced: a mistake is shown in place and keeps what was typed; a success clears the form.
     const form = desk.locator("#invite");
     await form.getByLabel("Name", { exact: true }).fill("Fay");
+    expectBrowserConsoleError(
+      /status of 400 .*\?_data=routes%2Fe\.%24uuid/,
+      "a mistyped address is submitted on purpose, and the enhanced form's answer is a 400",
+    );
     await form.getByLabel("E-mail", { exact: true }).fill("fay-at-example");
     await form.getByRole("button", { name: "Add to the list" }).click();
     await form.getByText("Enter a valid e-mail address.").waitFor();

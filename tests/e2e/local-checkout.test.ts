@@ -5,6 +5,7 @@ import { paymentsProvider } from "~/services/payments/provider.server";
 import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, collectPageErrors, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 // The local payment service's checkout page as a payer meets it with no Stripe keys: on a phone,
 // with and without JavaScript, from the card form to the return page saying paid. The payer is
@@ -58,6 +59,10 @@ describe.skipIf(!chromiumPath)("the local checkout page in Chromium", () => {
     await fitsThePhone(page, "the checkout page");
     expect(await page.getByRole("link", { name: "Cancel and go back" }).getAttribute("href")).toBe(`${e2e.server.url}/dashboard`);
 
+    expectBrowserConsoleError(
+      /status of 402 \(Payment Required\) \(http:\/\/[^/]+\/local-payments\/checkout\//,
+      "the local payment page answers a declined card with 402 Payment Required, which Chromium logs as a failed load",
+    );
     await fillCard(page, "4000 0000 0000 0002");
     await page.getByText("Your card was declined.").waitFor();
     await fitsThePhone(page, "the declined card");

@@ -4,6 +4,7 @@ import { createUser } from "../support/accounts";
 import { chromiumPath, collectPageErrors, newPage, PHONE } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 // The first paint of a page never waits for the app's scripts: the HTML the browser reads has no
 // module preload or module script, and the app starts once the page has been painted, from the same modules
@@ -82,6 +83,10 @@ describe.skipIf(!chromiumPath)("the app's scripts start after the first paint", 
       if (/\/build\/.*\.js/.test(request.url())) scripts.push(request.url());
     });
     await page.goto("/auth/login");
+    expectBrowserConsoleError(
+      /status of 401 \(Unauthorized\) \(http:\/\/[^/]+\/auth\/login\)$/,
+      "the wrong password is posted on purpose, and the log-in page answers it 401",
+    );
     await page.getByRole("textbox", { name: "E-mail", exact: true }).fill("nobody@example.com");
     await page.getByLabel("Password").fill("not the password");
     const [answer] = await Promise.all([

@@ -5,6 +5,7 @@ import { createUser, loggedInUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 const fitsThePhone = async (page: Page, name: string) => {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -52,6 +53,14 @@ describe.skipIf(!chromiumPath)("the staff console in Chromium", () => {
     await fitsThePhone(page, "the reports queue");
     await saveScreenshot(page, "admin-reports-phone");
 
+    expectBrowserConsoleError(
+      /status of 400 \(Bad Request\) \(http:\/\/[^/]+\/admin\/reports\)$/,
+      "Take down is pressed once without a reason on purpose, and the page answers it 400 asking for one",
+    );
+    expectBrowserConsoleError(
+      /status of 410 \(Gone\) \(http:\/\/[^/]+\/e\/[0-9a-f-]{36}\)$/,
+      "a Chorus taken down answers 410 to a visitor, by design",
+    );
     await card.getByRole("button", { name: "Take down" }).click();
     await page.getByText("Say why, for its organiser.").waitFor();
     await page.locator("article.report", { hasText: "Phone moderation party" }).getByLabel(/Why/).fill("Rude words about the recipient.");

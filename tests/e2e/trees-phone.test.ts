@@ -7,6 +7,7 @@ import { createUser } from "../support/accounts";
 import { chromiumPath, collectPageErrors, gotoHydrated, newPage, PHONE } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { TestClient } from "../support/http-client";
 import { until } from "../support/wait";
 
@@ -37,6 +38,10 @@ describe.skipIf(!chromiumPath)("trees on a phone, in Chromium", () => {
     await main.getByLabel("Your name").fill("Bea");
     await main.getByLabel("Your e-mail, for the receipt").fill("bea@example.test");
     await main.getByLabel("How many trees").fill("0");
+    expectBrowserConsoleError(
+      /status of 400 \(Bad Request\) \(http:\/\/[^/]+\/e\/[0-9a-f-]{36}\/trees\)$/,
+      "0 trees is posted on purpose, and the form answers it 400 with why",
+    );
     await main.getByRole("button", { name: "Plant and pay" }).click();
     await page.getByText("Plant at least 1 tree.").waitFor();
     await fitsThePhone(page, "the refused form");

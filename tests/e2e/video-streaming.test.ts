@@ -11,6 +11,7 @@ import { makeTempDir } from "../media/support/media-fixtures";
 import { createUser } from "../support/accounts";
 import { chromiumPath, collectPageErrors, DESKTOP, launchChromium, newPage } from "../support/browser";
 import { createPaidTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { untilJobsFinished } from "../support/jobs";
 import { startTestServer } from "../support/test-server";
 
@@ -182,6 +183,7 @@ describe.skipIf(!chromiumPath)("streaming the published video", { timeout: 120_0
   test("when streaming fails, the same press plays the MP4", async () => {
     const page = await newPage(browser, server.url);
     await page.route("**/hls/master.m3u8*", (route) => route.fulfill({ status: 500, body: "" }));
+    expectBrowserConsoleError(/status of 500 .*\/hls\/master\.m3u8/, "the test answers the playlist 500 itself, to make streaming fail");
     const video = await openRecipientPage(page);
     await video.evaluate((v: HTMLVideoElement) => {
       const w = window as unknown as { modes: string[] };

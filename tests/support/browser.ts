@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { watchBrowserConsole } from "./fail-on-browser-console-error";
 
 /**
  * The system Chromium drives the end-to-end tests: `npx playwright install` downloads
@@ -36,9 +37,10 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-export function launchChromium(): Promise<Browser> {
+/** A Chromium whose pages' console errors fail the test that caused them (fail-on-browser-console-error.ts). */
+export async function launchChromium(): Promise<Browser> {
   if (!chromiumPath) throw new Error("no Chromium: guard the suite with describe.skipIf(!chromiumPath)");
-  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  return watchBrowserConsole(await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS }));
 }
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
