@@ -275,7 +275,7 @@ describe("queue health", () => {
     for (const name of ["rsvp-invite", "render-run", "media-small", "expired-sessions-sweep"]) expect(before.html).toContain(name);
     const waitingIn = (html: string) => Number(/<code>event-digest<\/code>.*?data-label="Waiting">(\d+)</s.exec(tableOf(html))?.[1]);
     const waitingBefore = waitingIn(before.html);
-    await enqueue("event-digest", { eventId: crypto.randomUUID() }, { singletonKey: crypto.randomUUID() });
+    await enqueue("event-digest", { eventId: crypto.randomUUID() });
     const after = await page(admin.client, "/admin/queues");
     expect(waitingIn(after.html)).toBe(waitingBefore + 1);
     expect(tableOf(after.html)).toMatch(/<code>event-digest<\/code>.*?data-label="Oldest waiting">\d+ s</s);

@@ -33,11 +33,7 @@ async function refundWhatDoesNotFit(tx: Db, gift: Gift, contributionId: string, 
   if (over <= 0) return;
   console.warn(`gift contribution ${contributionId}: ${over} of ${amount} did not fit on gift ${gift.id}; refunding it`);
   await setGiftContributionOverflow(tx, contributionId, over);
-  await enqueue(
-    "gift-contribution-overflow-refund",
-    { giftContributionId: contributionId, amount: over },
-    { singletonKey: `gift-contribution-overflow-refund:${contributionId}`, db: tx },
-  );
+  await enqueue("gift-contribution-overflow-refund", { giftContributionId: contributionId, amount: over }, { db: tx });
 }
 
 export async function giftContributionPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<GiftContributionEffect> {
@@ -64,11 +60,11 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
   // Money that arrives once the card is ordered cannot join it: it is refunded on its own.
   if (gift?.status === "ordering" || gift?.status === "delivered") {
-    await enqueue("gift-contribution-refund", { giftContributionId: id }, { singletonKey: `gift-contribution-refund:${id}`, db: tx });
+    await enqueue("gift-contribution-refund", { giftContributionId: id }, { db: tx });
   }
   if (gift?.status === "collecting") await refundWhatDoesNotFit(tx, gift, id, amount);
   if (gift?.status === "refunded" || gift?.status === "failed") {
-    await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+    await enqueue("gift-card-refunds", { giftId: gift.id }, { db: tx });
   }
   return {
     effect: "gift-contribution",

@@ -28,7 +28,7 @@ export async function queueGiftRefunds(eventId: string, tx: Db = db()) {
   const gift = await findGiftOfEvent(tx, eventId, { forUpdate: true });
   if (!gift || gift.status === "ordering" || gift.status === "delivered") return null;
   if (gift.status === "collecting") await updateGift(tx, gift.id, { status: "refunded", failure: "The Chorus was deleted." });
-  await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+  await enqueue("gift-card-refunds", { giftId: gift.id }, { db: tx });
   return gift;
 }
 

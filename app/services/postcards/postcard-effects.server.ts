@@ -42,6 +42,6 @@ export async function postcardPaid(
     checkoutSessionId: text(session.id),
     paidAt: new Date(),
   });
-  await enqueue("postcard-send", { postcardId: id }, { singletonKey: `postcard-send:${id}`, db: tx });
+  await enqueue("postcard-send", { postcardId: id }, { db: tx });
   return { effect: "postcard-paid", postcardId: id, alreadyPaid: false };
 }

@@ -35,6 +35,6 @@ export async function treeContributionPaid(
     return { effect: "tree-contribution", contributionId: id, eventId: contribution.eventId, alreadyPaid: true };
   if (amount !== contribution.amount) console.warn(`tree contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
   await markTreeContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id) });
-  await enqueue("tree-planting", { treeContributionId: id }, { singletonKey: `tree-planting:${id}`, db: tx });
+  await enqueue("tree-planting", { treeContributionId: id }, { db: tx });
   return { effect: "tree-contribution", contributionId: id, eventId: contribution.eventId, alreadyPaid: false };
 }
