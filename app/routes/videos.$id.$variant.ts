@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isUuid } from "~/domain/uuid";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
@@ -8,15 +9,13 @@ import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A published video or its poster, only through a signed link a page handed out, and only to those
  * payment lets watch it (docs/decisions/045): the link alone does not open a locked Chorus's video.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (!UUID.test(params.id ?? "") || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+  if (!isUuid(params.id) || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
     return new Response("Not found", { status: 404 });
   }
   const found = await findPublishedMedia(db(), params.id!);

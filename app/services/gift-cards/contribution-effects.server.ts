@@ -1,4 +1,5 @@
 import type { Gift } from "drizzle/schema";
+import { isUuid } from "~/domain/uuid";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import {
@@ -19,7 +20,6 @@ export type GiftContributionEffect =
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The pot never goes above the card's largest amount (docs/decisions/046). A contribution whose room
@@ -43,7 +43,7 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   const id = text(metadata.giftContributionId);
   const paymentIntentId = idOf(session.payment_intent);
   const amount = typeof session.amount_total === "number" ? session.amount_total : null;
-  if (!id || !UUID.test(id) || !paymentIntentId || amount === null)
+  if (!isUuid(id) || !paymentIntentId || amount === null)
     return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
   const contribution = await lockGiftContribution(tx, id);
   if (!contribution) {

@@ -1,3 +1,4 @@
+import { isUuid } from "~/domain/uuid";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { findPostcard, updatePostcard } from "~/models/postcard.server";
@@ -10,7 +11,6 @@ export type PostcardEffect = { effect: "postcard-paid"; postcardId: string; alre
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function postcardPaid(
   session: Record<string, unknown>,
@@ -22,7 +22,7 @@ export async function postcardPaid(
     return { effect: "ignored", reason: "the session is not paid yet" };
   const id = text(metadata.postcardId);
   const paymentIntentId = idOf(session.payment_intent);
-  if (!id || !UUID.test(id) || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
+  if (!isUuid(id) || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
   const postcard = await findPostcard(tx, id, { forUpdate: true });
   if (!postcard) {
     console.warn(`postcard ${id} is gone; payment ${paymentIntentId} should be refunded`);

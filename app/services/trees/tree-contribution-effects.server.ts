@@ -1,3 +1,4 @@
+import { isUuid } from "~/domain/uuid";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { lockTreeContribution, markTreeContributionPaid } from "~/models/tree-contribution.server";
@@ -10,7 +11,6 @@ export type TreeContributionEffect = { effect: "tree-contribution"; contribution
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function treeContributionPaid(
   session: Record<string, unknown>,
@@ -23,7 +23,7 @@ export async function treeContributionPaid(
   const id = text(metadata.treeContributionId);
   const paymentIntentId = idOf(session.payment_intent);
   const amount = typeof session.amount_total === "number" ? session.amount_total : null;
-  if (!id || !UUID.test(id) || !paymentIntentId || amount === null)
+  if (!isUuid(id) || !paymentIntentId || amount === null)
     return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
   const contribution = await lockTreeContribution(tx, id);
   if (!contribution) {
