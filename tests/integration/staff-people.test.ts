@@ -280,4 +280,15 @@ describe("queue health", () => {
     expect(waitingIn(after.html)).toBe(waitingBefore + 1);
     expect(tableOf(after.html)).toMatch(/<code>event-digest<\/code>.*?data-label="Oldest waiting">\d+ s</s);
   });
+
+  test("two identical sends of a keyed job leave one waiting, under the key the catalogue makes; another Chorus's waits beside it", async () => {
+    const [eventId, otherEventId] = [crypto.randomUUID(), crypto.randomUUID()];
+    const later = { startAfter: new Date(Date.now() + 3_600_000) };
+    await enqueue("event-digest", { eventId }, later);
+    await enqueue("event-digest", { eventId }, later);
+    await enqueue("event-digest", { eventId: otherEventId }, later);
+    const waiting = await jobsOf("event-digest", { data: { eventId } });
+    expect(waiting.map((job) => [job.state, job.singletonKey])).toEqual([["created", `digest:${eventId}`]]);
+    expect(await jobsOf("event-digest", { data: { eventId: otherEventId } })).toHaveLength(1);
+  });
 });
