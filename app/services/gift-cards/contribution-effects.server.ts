@@ -1,5 +1,4 @@
 import type { Gift } from "drizzle/schema";
-import { isUuid } from "~/domain/uuid";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import {
@@ -10,6 +9,7 @@ import {
   markGiftContributionPaid,
   setGiftContributionOverflow,
 } from "~/models/gift.server";
+import { readPaidCheckoutSession } from "~/services/commerce/paid-checkout-session";
 
 // What a completed checkout for a gift contribution does (called from the payment webhook's
 // transaction, docs/decisions/019-payments.md): the ledger row becomes paid, once.
@@ -17,9 +17,6 @@ import {
 export type GiftContributionEffect =
   | { effect: "gift-contribution"; contributionId: string; eventId: string | null; alreadyPaid: boolean; giftCollecting: boolean }
   | { effect: "ignored"; reason: string };
-
-const text = (value: unknown) => (typeof value === "string" && value ? value : null);
-const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
 
 /**
  * The pot never goes above the card's largest amount (docs/decisions/046). A contribution whose room
@@ -37,13 +34,10 @@ async function refundWhatDoesNotFit(tx: Db, gift: Gift, contributionId: string, 
 }
 
 export async function giftContributionPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<GiftContributionEffect> {
-  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
-    return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = text(metadata.giftContributionId);
-  const paymentIntentId = idOf(session.payment_intent);
-  const amount = typeof session.amount_total === "number" ? session.amount_total : null;
-  if (!isUuid(id) || !paymentIntentId || amount === null)
+  const read = readPaidCheckoutSession(session, "giftContributionId");
+  if (!read.paid) return { effect: "ignored", reason: "the session is not paid yet" };
+  const { ourId: id, paymentIntentId, amount, checkoutSessionId } = read;
+  if (!id || !paymentIntentId || amount === null)
     return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
   const contribution = await lockGiftContribution(tx, id);
   if (!contribution) {
@@ -57,7 +51,7 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   // The gift's row is locked first: the payout freezes the pot under the same lock, so this money is
   // either in the frozen pot or seen here as late, never neither.
   const gift = await findGiftById(tx, contribution.giftId, { forUpdate: true });
-  await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
+  await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId, amount });
   // Money that arrives once the card is ordered cannot join it: it is refunded on its own.
   if (gift?.status === "ordering" || gift?.status === "delivered") {
     await enqueue("gift-contribution-refund", { giftContributionId: id }, { db: tx });

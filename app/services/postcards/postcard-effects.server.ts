@@ -1,7 +1,7 @@
-import { isUuid } from "~/domain/uuid";
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { findPostcard, updatePostcard } from "~/models/postcard.server";
+import { readPaidCheckoutSession } from "~/services/commerce/paid-checkout-session";
 
 // What a completed checkout for a postcard does (called from the payment webhook's transaction,
 // docs/decisions/019-payments.md): the card becomes paid once, and its sending is queued in the same
@@ -9,20 +9,15 @@ import { findPostcard, updatePostcard } from "~/models/postcard.server";
 
 export type PostcardEffect = { effect: "postcard-paid"; postcardId: string; alreadyPaid: boolean };
 
-const text = (value: unknown) => (typeof value === "string" && value ? value : null);
-const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-
 export async function postcardPaid(
   session: Record<string, unknown>,
   tx: Db,
   provider: string,
 ): Promise<PostcardEffect | { effect: "ignored"; reason: string }> {
-  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
-    return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = text(metadata.postcardId);
-  const paymentIntentId = idOf(session.payment_intent);
-  if (!isUuid(id) || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
+  const read = readPaidCheckoutSession(session, "postcardId");
+  if (!read.paid) return { effect: "ignored", reason: "the session is not paid yet" };
+  const { ourId: id, paymentIntentId, checkoutSessionId } = read;
+  if (!id || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
   const postcard = await findPostcard(tx, id, { forUpdate: true });
   if (!postcard) {
     console.warn(`postcard ${id} is gone; payment ${paymentIntentId} should be refunded`);
@@ -39,7 +34,7 @@ export async function postcardPaid(
     status: "paid",
     paymentProvider: provider,
     paymentIntentId,
-    checkoutSessionId: text(session.id),
+    checkoutSessionId,
     paidAt: new Date(),
   });
   await enqueue("postcard-send", { postcardId: id }, { db: tx });
