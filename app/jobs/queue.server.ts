@@ -168,7 +168,7 @@ interface SendOptions {
  * The key a sender gives: required where the catalogue leaves it to the sender, and not taken
  * where the catalogue makes it (or the job is not keyed), so no keyed job leaves without its key.
  */
-export type SenderKey<N extends JobName> = N extends SenderKeyedJob ? { singletonKey: string } : { singletonKey?: never };
+type SenderKey<N extends JobName> = N extends SenderKeyedJob ? { singletonKey: string } : { singletonKey?: never };
 
 /** enqueue's options: a job whose sender names its key cannot be sent without them. */
 type EnqueueOptions<N extends JobName> = N extends SenderKeyedJob

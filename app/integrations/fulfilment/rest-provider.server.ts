@@ -13,7 +13,7 @@ export interface RestServiceSettings {
   timeoutMs: number;
 }
 
-export interface RestService {
+interface RestService {
   name: string;
   /** The service's name for messages ("The disc service …"). */
   service: string;

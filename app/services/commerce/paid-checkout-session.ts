@@ -18,7 +18,7 @@ const checkoutSession = z.object({
   metadata: z.record(z.string(), z.unknown()).catch({}),
 });
 
-export type PaidCheckoutSession =
+type PaidCheckoutSession =
   | { paid: false }
   | {
       paid: true;

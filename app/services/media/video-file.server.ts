@@ -5,7 +5,7 @@ import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "./media-files.server";
 
 /** Where a made video keeps its files: a published version's, or a finished render's before it is published. */
-export interface VideoFiles {
+interface VideoFiles {
   eventId: string;
   video: string | null;
   poster: string | null;
