@@ -6,7 +6,7 @@ import { env } from "~/lib/env.server";
 import { singleton } from "~/lib/singleton.server";
 import { stopMediaTools } from "~/media/run.server";
 import { EXPIRY_GRACE_SECONDS, jobStatementsThrough, notifyJobsReady, releaseJobsOfDeadWorker } from "~/models/job-lease.server";
-import { JOB_NAMES, jobOptions, type JobData, type JobName } from "./catalogue";
+import { isKeyed, JOB_NAMES, jobKey, jobOptions, type JobData, type JobName, type SenderKeyedJob } from "./catalogue";
 import { startRunner, type Lane } from "./job-runner.server";
 import { jobChannel, listenForJobs, type JobWakeups } from "./job-wakeups.server";
 import { sweepOrphanWorkDirs } from "./work-dir.server";
@@ -72,8 +72,8 @@ export async function startJobQueue(databaseUrl: string, handlers?: JobHandlers)
   await withStartUpLock(databaseUrl, async () => {
     await boss.start();
     for (const name of JOB_NAMES) {
-      const { deadLetter, keyed } = jobOptions(name);
-      const policy = keyed ? "short" : "standard";
+      const { deadLetter } = jobOptions(name);
+      const policy = isKeyed(name) ? "short" : "standard";
       await boss.createQueue(name, { name, policy, ...(deadLetter ? { deadLetter } : {}) });
       // A queue made before it had a dead-letter queue gets it (createQueue leaves an existing one be).
       if (deadLetter) await boss.updateQueue(name, { name, policy, deadLetter });
@@ -156,28 +156,47 @@ function boss() {
   return queue.boss;
 }
 
+interface SendOptions {
+  startAfter?: Date;
+  singletonSeconds?: number;
+  expireInSeconds?: number;
+  /** A transaction: the job is queued if it commits, and not at all if it does not. */
+  db?: Db;
+}
+
 /**
- * Queues a job. With a singletonKey, a second identical job is not queued while the first waits.
+ * The key a sender gives: required where the catalogue leaves it to the sender, and not taken
+ * where the catalogue makes it (or the job is not keyed), so no keyed job leaves without its key.
+ */
+type SenderKey<N extends JobName> = N extends SenderKeyedJob ? { singletonKey: string } : { singletonKey?: never };
+
+/** enqueue's options: a job whose sender names its key cannot be sent without them. */
+type EnqueueOptions<N extends JobName> = N extends SenderKeyedJob
+  ? [options: SendOptions & SenderKey<N>]
+  : [options?: SendOptions & SenderKey<N>];
+
+/** The key a job is sent with: the catalogue's, or the one its sender named. */
+const singletonKeyOf = <N extends JobName>(name: N, data: JobData[N], given: string | undefined) => jobKey(name, data) ?? given;
+
+/**
+ * Queues a job. A keyed job goes with its key (the catalogue's, or the sender's where the catalogue
+ * says so): a second job with the same key is not queued while the first waits.
  * With `db` (a transaction), the job is written through it: queued if the transaction commits, and
  * not at all if it does not, so a row and the job that acts on it are saved together or not at all.
  */
-export async function enqueue<N extends JobName>(
-  name: N,
-  data: JobData[N],
-  {
-    db: through,
-    ...options
-  }: { singletonKey?: string; startAfter?: Date; singletonSeconds?: number; expireInSeconds?: number; db?: Db } = {},
-) {
+export async function enqueue<N extends JobName>(name: N, data: JobData[N], ...[options = {}]: EnqueueOptions<N>) {
+  const { db: through, singletonKey, ...rest } = options as SendOptions & { singletonKey?: string };
+  const key = singletonKeyOf(name, data, singletonKey);
   const id = await boss().send(name, data, {
     ...retryPolicy(),
     expireInSeconds: leaseExpirySeconds(),
-    ...options,
+    ...rest,
+    ...(key === undefined ? {} : { singletonKey: key }),
     ...(through ? { db: jobStatementsThrough(through) } : {}),
   });
   // Wakes an idle slot of any worker now rather than at its next poll; through a transaction, the
   // notification leaves when it commits. A job that waits (startAfter) is left to the poll.
-  if (id && !options.startAfter) {
+  if (id && !rest.startAfter) {
     await notifyJobsReady(through ?? db(), jobChannel(env().JOB_QUEUE_SCHEMA), [name]).catch((error: unknown) => {
       // The job is queued all the same: a slot finds it at its next poll.
       if (through) throw error;
@@ -187,18 +206,21 @@ export async function enqueue<N extends JobName>(
 }
 
 /**
- * Queues many jobs of one kind in one statement (pg-boss's `insert`), each with its own singletonKey
- * (a key already waiting is passed over); with `db`, through that transaction, as `enqueue`.
+ * Queues many jobs of one kind in one statement (pg-boss's `insert`), each with its key as `enqueue`
+ * makes it (a key already waiting is passed over); with `db`, through that transaction, as `enqueue`.
  */
 export async function enqueueMany<N extends JobName>(
   name: N,
-  jobs: readonly { data: JobData[N]; singletonKey?: string }[],
+  jobs: readonly ({ data: JobData[N] } & SenderKey<N>)[],
   { db: through }: { db?: Db } = {},
 ) {
   if (!jobs.length) return;
   const policy = retryPolicy();
   await boss().insert(
-    jobs.map(({ data, singletonKey }) => ({ name, data, singletonKey, ...policy, expireInSeconds: leaseExpirySeconds() })),
+    jobs.map((job) => {
+      const singletonKey = singletonKeyOf(name, job.data, (job as { singletonKey?: string }).singletonKey);
+      return { name, data: job.data, singletonKey, ...policy, expireInSeconds: leaseExpirySeconds() };
+    }),
     through ? { db: jobStatementsThrough(through) } : {},
   );
   await notifyJobsReady(through ?? db(), jobChannel(env().JOB_QUEUE_SCHEMA), [name]).catch((error: unknown) => {

@@ -1,13 +1,10 @@
-import { z } from "zod";
+import { isUuid } from "~/domain/uuid";
 import { notFound } from "./http.server";
-
-const uuid = z.uuid();
 
 /** A route's id parameter, or a 404: a malformed id must never reach SQL as a 500. */
 export function uuidParam(value: string | undefined, what = "record") {
-  const parsed = uuid.safeParse(value);
-  if (!parsed.success) throw notFound(`There is no ${what} with this id.`);
-  return parsed.data;
+  if (!isUuid(value)) throw notFound(`There is no ${what} with this id.`);
+  return value;
 }
 
 /** A list's page from the address's `page`: 1 when it is missing or not a page number. */

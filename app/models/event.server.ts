@@ -1,5 +1,6 @@
 import { events, recipients, rsvps, users, type Event } from "drizzle/schema";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { isUuid } from "~/domain/uuid";
 import type { Db } from "~/lib/db.server";
 import { newEventCode, newEventKey } from "~/lib/event-keys.server";
 import { reusedQuery } from "~/lib/reused-query.server";
@@ -242,8 +243,6 @@ export async function findEventsByIds(db: Db, ids: string[]) {
   return db.select().from(events).where(inArray(events.id, ids));
 }
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Choruses for staff, newest first, deleted ones too, with their organiser's e-mail. `search`
  * matches part of the title, the short event id exactly, or the Chorus's uuid or id exactly.
@@ -254,7 +253,7 @@ export async function searchEventsForStaff(db: Db, options: { search: string | n
     ? or(
         ilike(events.title, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
         eq(sql`lower(${events.eventId})`, search.toLowerCase()),
-        ...(UUID_SHAPE.test(search) ? [eq(events.uuid, search.toLowerCase()), eq(events.id, search.toLowerCase())] : []),
+        ...(isUuid(search) ? [eq(events.uuid, search.toLowerCase()), eq(events.id, search.toLowerCase())] : []),
       )
     : undefined;
   return db

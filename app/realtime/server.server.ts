@@ -2,6 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import type { User } from "drizzle/schema";
 import { Server, type Namespace, type ServerOptions, type Socket } from "socket.io";
 import { hasEditRights } from "~/domain/membership";
+import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
 import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
@@ -17,8 +18,6 @@ import {
 import type { Broadcaster } from "./fan-out.server";
 
 type ChorusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { user: User | null }>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Express middleware never runs for socket handshakes, so each namespace reads
@@ -83,7 +82,7 @@ export function attachRealtime(httpServer: HttpServer, allowedOrigin: string, ad
   publicNs.use(authenticate(() => true) as never);
   publicNs.on("connection", (socket: ChorusSocket) => {
     greet("/public", socket);
-    socket.on("event:join", (uuid) => typeof uuid === "string" && UUID.test(uuid) && socket.join(roomOfEvent(uuid)));
+    socket.on("event:join", (uuid) => isUuid(uuid) && socket.join(roomOfEvent(uuid)));
     socket.on("event:leave", (uuid) => typeof uuid === "string" && socket.leave(roomOfEvent(uuid)));
   });
 

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isUuid } from "~/domain/uuid";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
@@ -7,12 +8,10 @@ import { findMediaByUuid } from "~/models/media.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { keyOfVariant, storedFileToSend } from "~/services/media/media-files.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Media files, only through a signed link handed out by a page that checked the viewer. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (!UUID.test(params.mediaUuid ?? "") || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+  if (!isUuid(params.mediaUuid) || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
     return new Response("Not found", { status: 404 });
   }
   const record = await findMediaByUuid(db(), params.mediaUuid!);

@@ -1,14 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
+import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
-import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findRenderJob } from "~/models/render-job.server";
-import { videoFileRefusal } from "~/services/commerce/unlock.server";
-import { eventFilesWithheld } from "~/services/events/event-access.server";
-import { storedFileToSend } from "~/services/media/media-files.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { videoFileResponse } from "~/services/media/video-file.server";
 
 /**
  * A finished render (before it is published) or its poster, only through a signed link a page
@@ -16,16 +11,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (!UUID.test(params.id ?? "") || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+  if (!isUuid(params.id) || !verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
     return new Response("Not found", { status: 404 });
   }
-  const found = await findRenderJob(db(), params.id!);
-  const key = params.variant === "video" ? found?.outputKey : params.variant === "poster" ? found?.posterKey : null;
-  if (!found || !key) return new Response("Not found", { status: 404 });
-  const viewer = () => getUser(request);
-  if (await eventFilesWithheld(found.eventId, viewer)) return withheldFileResponse();
-  const download = url.searchParams.has("download");
-  const refusal = await videoFileRefusal(found.eventId, viewer, { download });
-  if (refusal) return paymentRequiredFileResponse(refusal);
-  return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download ? "chorus-video.mp4" : undefined }));
+  const found = await findRenderJob(db(), params.id);
+  return videoFileResponse(request, found && { eventId: found.eventId, video: found.outputKey, poster: found.posterKey }, params.variant);
 }

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isUuid } from "~/domain/uuid";
 import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
@@ -7,8 +8,6 @@ import { findPublishedMedia } from "~/models/published-media.server";
 import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { ladderFileToSend } from "~/services/render/video-ladder.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A file of a published video's HLS ladder (docs/decisions/036), only through a signed link to its
@@ -19,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const folder = `/videos/${params.id}/hls`;
-  if (!UUID.test(params.id ?? "") || !verifyMediaUrl(folder, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
+  if (!isUuid(params.id) || !verifyMediaUrl(folder, url.searchParams.get("exp"), url.searchParams.get("sig"))) {
     return new Response("Not found", { status: 404 });
   }
   const found = await findPublishedMedia(db(), params.id!);

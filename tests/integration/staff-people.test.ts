@@ -275,9 +275,20 @@ describe("queue health", () => {
     for (const name of ["rsvp-invite", "render-run", "media-small", "expired-sessions-sweep"]) expect(before.html).toContain(name);
     const waitingIn = (html: string) => Number(/<code>event-digest<\/code>.*?data-label="Waiting">(\d+)</s.exec(tableOf(html))?.[1]);
     const waitingBefore = waitingIn(before.html);
-    await enqueue("event-digest", { eventId: crypto.randomUUID() }, { singletonKey: crypto.randomUUID() });
+    await enqueue("event-digest", { eventId: crypto.randomUUID() });
     const after = await page(admin.client, "/admin/queues");
     expect(waitingIn(after.html)).toBe(waitingBefore + 1);
     expect(tableOf(after.html)).toMatch(/<code>event-digest<\/code>.*?data-label="Oldest waiting">\d+ s</s);
+  });
+
+  test("two identical sends of a keyed job leave one waiting, under the key the catalogue makes; another Chorus's waits beside it", async () => {
+    const [eventId, otherEventId] = [crypto.randomUUID(), crypto.randomUUID()];
+    const later = { startAfter: new Date(Date.now() + 3_600_000) };
+    await enqueue("event-digest", { eventId }, later);
+    await enqueue("event-digest", { eventId }, later);
+    await enqueue("event-digest", { eventId: otherEventId }, later);
+    const waiting = await jobsOf("event-digest", { data: { eventId } });
+    expect(waiting.map((job) => [job.state, job.singletonKey])).toEqual([["created", `digest:${eventId}`]]);
+    expect(await jobsOf("event-digest", { data: { eventId: otherEventId } })).toHaveLength(1);
   });
 });

@@ -1,19 +1,15 @@
-import type { FulfilmentOrder, FulfilmentProvider, FulfilmentStatus } from "./fulfilment-port";
-import { FulfilmentServiceError } from "./fulfilment-port";
-import { callService, dayOf, recordOf, textOf } from "./http-call.server";
+import { z } from "zod";
+import type { FulfilmentProvider, FulfilmentStatus } from "./fulfilment-port";
+import { optionalDay, optionalText, restFulfilmentProvider, type RestServiceSettings } from "./rest-provider.server";
 
 // DVDs through an Acutrack-like disc service's REST API, over plain HTTP (it has no SDK):
 // `POST /orders` with the disc's video and label art and the address, keyed by our reference
 // (a repeated reference answers the first order), and `GET /orders/{id}` for its progress, its
 // estimated delivery day and, once shipped, the carrier's tracking number and page.
 
-export interface AcutrackSettings {
-  apiKey: string;
-  baseUrl: string;
-  timeoutMs: number;
-}
+export type AcutrackSettings = RestServiceSettings;
 
-const STATUS: Readonly<Record<string, FulfilmentStatus>> = {
+const STATUS = {
   received: "received",
   in_production: "received",
   printed: "printed",
@@ -22,67 +18,51 @@ const STATUS: Readonly<Record<string, FulfilmentStatus>> = {
   delivered: "shipped",
   cancelled: "failed",
   rejected: "failed",
-};
+} as const satisfies Record<string, FulfilmentStatus>;
 
-export function acutrackProvider(settings: AcutrackSettings): FulfilmentProvider {
-  const base = settings.baseUrl.replace(/\/+$/, "");
-  const headers = { authorization: `Bearer ${settings.apiKey}` };
-  const service = "disc service";
+/** `{ order: … }`, as both calls answer it. */
+const answer = z
+  .object({
+    order: z.object({
+      id: z.string().min(1),
+      status: z.enum(Object.keys(STATUS) as (keyof typeof STATUS)[]),
+      reference: optionalText,
+      tracking: z.object({ number: optionalText, url: optionalText }).catch({ number: null, url: null }),
+      estimated_delivery_date: optionalDay,
+    }),
+  })
+  .transform(({ order }) => ({
+    id: order.id,
+    externalId: order.reference ?? "",
+    status: STATUS[order.status],
+    trackingNumber: order.tracking.number,
+    trackingUrl: order.tracking.url,
+    expectedDelivery: order.estimated_delivery_date,
+  }));
 
-  const asOrder = (answer: Record<string, unknown>): FulfilmentOrder => {
-    const order = recordOf(answer.order);
-    const id = textOf(order.id);
-    const status = STATUS[textOf(order.status) ?? ""];
-    if (!id || !status) throw new FulfilmentServiceError(`The ${service} sent an order we cannot read.`, true);
-    const tracking = recordOf(order.tracking);
-    return {
-      id,
-      externalId: textOf(order.reference) ?? "",
-      status,
-      trackingNumber: textOf(tracking.number),
-      trackingUrl: textOf(tracking.url),
-      expectedDelivery: dayOf(order.estimated_delivery_date),
-    };
-  };
-
-  return {
+export const acutrackProvider = (settings: AcutrackSettings): FulfilmentProvider =>
+  restFulfilmentProvider(settings, {
     name: "acutrack",
-    async createOrder(input) {
-      const { address } = input;
-      const answer = await callService({
-        method: "POST",
-        url: `${base}/orders`,
-        headers: { ...headers, "idempotency-key": input.externalId },
-        timeoutMs: settings.timeoutMs,
-        service,
-        body: {
-          reference: input.externalId,
-          product: "dvd",
-          quantity: input.quantity,
-          title: input.title,
-          files: { video_url: input.videoUrl, label_url: input.artUrl },
-          ship_to: {
-            name: address.name,
-            address1: address.line1,
-            address2: address.line2,
-            city: address.city,
-            state: address.region,
-            postal_code: address.postalCode,
-            country: address.country,
-          },
-        },
-      });
-      return asOrder(answer!);
-    },
-    async getOrder(id) {
-      const answer = await callService({
-        method: "GET",
-        url: `${base}/orders/${encodeURIComponent(id)}`,
-        headers,
-        timeoutMs: settings.timeoutMs,
-        service,
-      });
-      return answer ? asOrder(answer) : null;
-    },
-  };
-}
+    service: "disc service",
+    noun: "an order",
+    ordersPath: "/orders",
+    headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    placingHeaders: (input) => ({ "idempotency-key": input.externalId }),
+    body: (input) => ({
+      reference: input.externalId,
+      product: "dvd",
+      quantity: input.quantity,
+      title: input.title,
+      files: { video_url: input.videoUrl, label_url: input.artUrl },
+      ship_to: {
+        name: input.address.name,
+        address1: input.address.line1,
+        address2: input.address.line2,
+        city: input.address.city,
+        state: input.address.region,
+        postal_code: input.address.postalCode,
+        country: input.address.country,
+      },
+    }),
+    answer,
+  });

@@ -1,4 +1,3 @@
-import { isCalendarDay } from "~/domain/delivery-estimate";
 import { FulfilmentServiceError } from "./fulfilment-port";
 
 // One JSON call to a fulfilment service's REST API, with a time limit. What went wrong becomes a
@@ -50,11 +49,3 @@ function reasonIn(body: unknown) {
   const message = typeof error === "string" ? error : typeof error?.message === "string" ? error.message : record.message;
   return typeof message === "string" && message ? `: ${message.slice(0, 200)}` : "";
 }
-
-export const textOf = (value: unknown) => (typeof value === "string" && value ? value : null);
-/** A day the service wrote YYYY-MM-DD (or an ISO moment, whose day is taken); anything else is no day. */
-export const dayOf = (value: unknown) => {
-  const day = textOf(value)?.slice(0, 10);
-  return day && isCalendarDay(day) ? day : null;
-};
-export const recordOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});

@@ -130,7 +130,7 @@ export async function ensureBuiltInTracks() {
     const current = track.status === "ready" && track.sizeBytes === size && track.durationSeconds !== null;
     if (!current) {
       if (track.status !== "processing") await updateTrack(db(), track.id, { status: "uploaded", sizeBytes: size, failureReason: null });
-      await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id });
+      await enqueue("track-process", { trackId: track.id });
     } else if (!(await storage().stat(trackRenditionKey(track)))) {
       const workDir = await openWorkDir(`track-${track.id}-restore`);
       await storeBuiltInRendition(track, file, workDir.path).finally(workDir.remove);

@@ -164,7 +164,7 @@ export async function membershipInvoicePaid(event: PaymentEvent, tx: Db, provide
     paidAt: new Date(paidAt * 1000),
   });
   if (created && recorded.total > 0) {
-    await enqueue("invoice-receipt", { invoiceId: recorded.id }, { singletonKey: `receipt:${recorded.id}`, db: tx });
+    await enqueue("invoice-receipt", { invoiceId: recorded.id }, { db: tx });
   }
   return { effect: "membership-invoice", userId: user.id, invoiceId: recorded.id, alreadyRecorded: !created };
 }

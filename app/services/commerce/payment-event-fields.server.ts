@@ -1,4 +1,5 @@
 import type { Payment } from "drizzle/schema";
+import { isUuid } from "~/domain/uuid";
 import type { GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
 import type { MailOrderPaidEffect } from "~/services/mail-orders/payment.server";
 import type { PostcardEffect } from "~/services/postcards/postcard-effects.server";
@@ -27,10 +28,6 @@ export const whole = (value: unknown) => (typeof value === "number" && Number.is
 export const record = (value: unknown) =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 /** Our ids are UUIDs; anything else in an event's metadata names nothing of ours. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const ourId = (value: unknown) => {
-  const found = text(value);
-  return found && UUID.test(found) ? found : null;
-};
+export const ourId = (value: unknown) => (isUuid(value) ? value : null);
 /** Stripe sends an expandable field as its id, or as the object with an `id`. */
 export const idOf = (value: unknown) => text(value) ?? text(record(value).id);

@@ -130,7 +130,7 @@ export async function recordCheckoutReceipt(tx: Db, effect: PaymentEffect, sessi
     currency,
     paidAt: new Date(),
   });
-  if (created) await enqueue("payment-receipt", { receiptId: receipt.id }, { singletonKey: `payment-receipt:${receipt.id}`, db: tx });
+  if (created) await enqueue("payment-receipt", { receiptId: receipt.id }, { db: tx });
 }
 
 /** The Chorus a receipt's payment was for, by its headline ("Ana Silva's birthday"); null when it is gone. */

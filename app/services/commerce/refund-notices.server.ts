@@ -23,7 +23,7 @@ export type RefundNotice = JobData["refund-notice"];
 /** Queues the notice of one refund: the payment's refunded total went from `previously` to `refunded`. */
 export async function queueRefundNotice(tx: Db, notice: RefundNotice) {
   if (notice.refunded <= notice.previously) return;
-  await enqueue("refund-notice", notice, { singletonKey: `refund:${notice.ledger}:${notice.id}:${notice.refunded}`, db: tx });
+  await enqueue("refund-notice", notice, { db: tx });
 }
 
 /**

@@ -68,7 +68,7 @@ export async function recordSale(
   // The redemption counts from now on in place of what the cart's payment pages held (docs/decisions/046).
   await releaseHoldsOfCart(tx, state.cart.id);
   if (created && invoice.total > 0) {
-    await enqueue("invoice-receipt", { invoiceId: invoice.id }, { singletonKey: `receipt:${invoice.id}`, db: tx });
+    await enqueue("invoice-receipt", { invoiceId: invoice.id }, { db: tx });
   }
   return { cart, invoice, created };
 }

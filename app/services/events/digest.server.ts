@@ -15,7 +15,7 @@ export const DIGEST_DELAY_MS = 30 * 60 * 1000;
 
 /** Call when a contribution arrives: at most one digest waits per event. */
 export async function queueContributionDigest(event: Event, delayMs = DIGEST_DELAY_MS) {
-  await enqueue("event-digest", { eventId: event.id }, { singletonKey: `digest:${event.id}`, startAfter: new Date(Date.now() + delayMs) });
+  await enqueue("event-digest", { eventId: event.id }, { startAfter: new Date(Date.now() + delayMs) });
 }
 
 export async function sendContributionDigest(jobId: string, eventId: string) {

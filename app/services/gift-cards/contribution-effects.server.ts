@@ -9,6 +9,7 @@ import {
   markGiftContributionPaid,
   setGiftContributionOverflow,
 } from "~/models/gift.server";
+import { readPaidCheckoutSession } from "~/services/commerce/paid-checkout-session";
 
 // What a completed checkout for a gift contribution does (called from the payment webhook's
 // transaction, docs/decisions/019-payments.md): the ledger row becomes paid, once.
@@ -16,10 +17,6 @@ import {
 export type GiftContributionEffect =
   | { effect: "gift-contribution"; contributionId: string; eventId: string | null; alreadyPaid: boolean; giftCollecting: boolean }
   | { effect: "ignored"; reason: string };
-
-const text = (value: unknown) => (typeof value === "string" && value ? value : null);
-const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The pot never goes above the card's largest amount (docs/decisions/046). A contribution whose room
@@ -33,21 +30,14 @@ async function refundWhatDoesNotFit(tx: Db, gift: Gift, contributionId: string, 
   if (over <= 0) return;
   console.warn(`gift contribution ${contributionId}: ${over} of ${amount} did not fit on gift ${gift.id}; refunding it`);
   await setGiftContributionOverflow(tx, contributionId, over);
-  await enqueue(
-    "gift-contribution-overflow-refund",
-    { giftContributionId: contributionId, amount: over },
-    { singletonKey: `gift-contribution-overflow-refund:${contributionId}`, db: tx },
-  );
+  await enqueue("gift-contribution-overflow-refund", { giftContributionId: contributionId, amount: over }, { db: tx });
 }
 
 export async function giftContributionPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<GiftContributionEffect> {
-  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
-    return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = text(metadata.giftContributionId);
-  const paymentIntentId = idOf(session.payment_intent);
-  const amount = typeof session.amount_total === "number" ? session.amount_total : null;
-  if (!id || !UUID.test(id) || !paymentIntentId || amount === null)
+  const read = readPaidCheckoutSession(session, "giftContributionId");
+  if (!read.paid) return { effect: "ignored", reason: "the session is not paid yet" };
+  const { ourId: id, paymentIntentId, amount, checkoutSessionId } = read;
+  if (!id || !paymentIntentId || amount === null)
     return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
   const contribution = await lockGiftContribution(tx, id);
   if (!contribution) {
@@ -61,14 +51,14 @@ export async function giftContributionPaid(session: Record<string, unknown>, tx:
   // The gift's row is locked first: the payout freezes the pot under the same lock, so this money is
   // either in the frozen pot or seen here as late, never neither.
   const gift = await findGiftById(tx, contribution.giftId, { forUpdate: true });
-  await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id), amount });
+  await markGiftContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId, amount });
   // Money that arrives once the card is ordered cannot join it: it is refunded on its own.
   if (gift?.status === "ordering" || gift?.status === "delivered") {
-    await enqueue("gift-contribution-refund", { giftContributionId: id }, { singletonKey: `gift-contribution-refund:${id}`, db: tx });
+    await enqueue("gift-contribution-refund", { giftContributionId: id }, { db: tx });
   }
   if (gift?.status === "collecting") await refundWhatDoesNotFit(tx, gift, id, amount);
   if (gift?.status === "refunded" || gift?.status === "failed") {
-    await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+    await enqueue("gift-card-refunds", { giftId: gift.id }, { db: tx });
   }
   return {
     effect: "gift-contribution",

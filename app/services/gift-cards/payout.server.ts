@@ -22,7 +22,7 @@ const externalIdOf = (giftId: string) => `chorus-gift:${giftId}`;
 export async function queueGiftPayout(eventId: string) {
   const gift = await findGiftOfEvent(db(), eventId);
   if (!gift || (gift.status !== "collecting" && gift.status !== "ordering")) return null;
-  await enqueue("gift-card-payout", { giftId: gift.id }, { singletonKey: `gift-payout:${gift.id}` });
+  await enqueue("gift-card-payout", { giftId: gift.id });
   return gift;
 }
 

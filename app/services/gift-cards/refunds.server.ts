@@ -1,7 +1,6 @@
 import type { Gift, GiftContribution } from "drizzle/schema";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { enqueue } from "~/jobs/queue.server";
 import { db, type Db } from "~/lib/db.server";
 import {
@@ -12,9 +11,8 @@ import {
   markGiftContributionRefunded,
   updateGift,
 } from "~/models/gift.server";
-import { noteRefundReason } from "~/models/receipt.server";
 import { publishPot } from "~/services/events/pot-realtime.server";
-import { paymentsProvider } from "~/services/payments/provider.server";
+import { refundContributionPayment } from "~/services/payments/contribution-refund.server";
 
 // Refunds (docs/decisions/023-group-gift-cards.md): when a Chorus is deleted, or its card could not
 // be sent, every contribution goes back through the payment adapter and its contributor is told
@@ -28,7 +26,7 @@ export async function queueGiftRefunds(eventId: string, tx: Db = db()) {
   const gift = await findGiftOfEvent(tx, eventId, { forUpdate: true });
   if (!gift || gift.status === "ordering" || gift.status === "delivered") return null;
   if (gift.status === "collecting") await updateGift(tx, gift.id, { status: "refunded", failure: "The Chorus was deleted." });
-  await enqueue("gift-card-refunds", { giftId: gift.id }, { singletonKey: `gift-refunds:${gift.id}`, db: tx });
+  await enqueue("gift-card-refunds", { giftId: gift.id }, { db: tx });
   return gift;
 }
 
@@ -65,45 +63,22 @@ export async function refundGiftOverflow(contributionId: string, amount: number)
   const gift = await findGiftById(db(), contribution.giftId);
   const card = gift ? `a ${gift.productName} gift card` : "a gift card";
   const fitted = formatMoney(contribution.amount - amount, contribution.currency);
-  await noteRefundReason(
-    db(),
-    contribution.paymentIntentId,
+  await refundContributionPayment(
+    "gift-contribution",
+    contribution,
+    amount,
     `You chipped in towards ${card} on a ${PRODUCT_NAME}, but by the time your payment went through only ${fitted} still fitted under the card's largest amount: that is on the gift card, and the rest is refunded.`,
+    { overflow: true },
   );
-  try {
-    await paymentsProvider().refund({
-      paymentIntentId: contribution.paymentIntentId,
-      amount,
-      idempotencyKey: `gift-contribution-overflow-refund:${contribution.id}`,
-      metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
-    });
-  } catch (error) {
-    if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
-    throw error;
-  }
 }
 
 /** One contribution back to its card; its contributor hears of it from the refund's own notice, which says why (docs/decisions/048). */
 async function refundContribution(gift: Gift, contribution: GiftContribution, why: string) {
-  const amount = contribution.amount - contribution.amountRefunded;
-  if (amount > 0 && contribution.paymentIntentId) {
-    await noteRefundReason(
-      db(),
-      contribution.paymentIntentId,
-      `You chipped in towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
-    );
-    try {
-      await paymentsProvider().refund({
-        paymentIntentId: contribution.paymentIntentId,
-        amount,
-        idempotencyKey: `gift-contribution-refund:${contribution.id}`,
-        metadata: { kind: "gift-contribution", giftContributionId: contribution.id },
-      });
-    } catch (error) {
-      // Tried again with the queue's growing delays; the same key refunds once.
-      if (isPaymentServiceError(error)) throw new Error(`gift contribution ${contribution.id}: ${error.message}`);
-      throw error;
-    }
-  }
+  await refundContributionPayment(
+    "gift-contribution",
+    contribution,
+    contribution.amount - contribution.amountRefunded,
+    `You chipped in towards a ${gift.productName} gift card on a ${PRODUCT_NAME}, but ${why}.`,
+  );
   await markGiftContributionRefunded(db(), contribution.id, contribution.amount);
 }

@@ -39,7 +39,7 @@ export async function addInvitee(event: Event, input: InviteeInput, { invite = f
   try {
     return await db().transaction(async (tx) => {
       const rsvp = await insertRsvp(tx, { eventId: event.id, ...input });
-      if (invite) await enqueue("rsvp-invite", { rsvpId: rsvp.id }, { singletonKey: `invite:${rsvp.id}`, db: tx });
+      if (invite) await enqueue("rsvp-invite", { rsvpId: rsvp.id }, { db: tx });
       return rsvp;
     });
   } catch (error) {
@@ -69,7 +69,7 @@ function ensureOpen(event: Event) {
 export async function queueInvitation(event: Event, rsvp: Rsvp) {
   ensureOpen(event);
   if (rsvp.unsubscribedAt) throw badRequest("This person asked not to receive messages about this Chorus.");
-  await enqueue("rsvp-invite", { rsvpId: rsvp.id }, { singletonKey: `invite:${rsvp.id}` });
+  await enqueue("rsvp-invite", { rsvpId: rsvp.id });
 }
 
 /** POST /mail/contributors: invites everyone not yet invited. */
@@ -79,7 +79,7 @@ export async function inviteAllPending(event: Event) {
   // invitee, and the workers hear of it when it is all there.
   return db().transaction(async (tx) => {
     const pending = await listUninvitedRsvps(tx, event.id);
-    const jobs = pending.map((rsvp) => ({ data: { rsvpId: rsvp.id }, singletonKey: `invite:${rsvp.id}` }));
+    const jobs = pending.map((rsvp) => ({ data: { rsvpId: rsvp.id } }));
     await enqueueMany("rsvp-invite", jobs, { db: tx });
     await updateEvent(tx, event.id, { contributorsNotified: true });
     return pending.length;

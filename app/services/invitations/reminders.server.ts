@@ -16,7 +16,7 @@ export async function sweepReminders(now = new Date()) {
   for (const candidate of await listReminderCandidates(db(), now)) {
     const window = dueReminder(candidate, now, candidate.sentWindows);
     if (!window) continue;
-    await enqueue("rsvp-reminder", { rsvpId: candidate.rsvpId, window }, { singletonKey: `reminder:${candidate.rsvpId}:${window}` });
+    await enqueue("rsvp-reminder", { rsvpId: candidate.rsvpId, window });
     queued++;
   }
   return queued;

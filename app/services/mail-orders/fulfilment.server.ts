@@ -30,7 +30,7 @@ import { fulfilmentProvider } from "./provider.server";
 export const externalIdOf = (orderId: string) => `chorus-mail-order:${orderId}`;
 
 export const queuePlacement = (orderId: string, options: { db?: Db } = {}) =>
-  enqueue("mail-order-place", { mailOrderId: orderId }, { singletonKey: `mail-order-place:${orderId}`, db: options.db });
+  enqueue("mail-order-place", { mailOrderId: orderId }, { db: options.db });
 
 /** Where the service fetches the video and the label art: addresses of the app with the order's secret token. */
 export function fileUrlsOf(order: Pick<MailOrder, "id" | "fileToken">) {

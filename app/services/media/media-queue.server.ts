@@ -12,6 +12,6 @@ import { env } from "~/lib/env.server";
 export async function queueMediaProcessing(record: Pick<Media, "id" | "mimeType" | "sizeBytes">, through?: Db) {
   const settings = env();
   const lane = mediaLaneFor(record, { smallMaxBytes: settings.MEDIA_SMALL_MAX_BYTES, maxPhotoBytes: settings.MAX_PHOTO_BYTES });
-  await enqueue(lane, { mediaId: record.id }, { singletonKey: `media:${record.id}`, ...(through ? { db: through } : {}) });
+  await enqueue(lane, { mediaId: record.id }, through ? { db: through } : {});
   return lane;
 }

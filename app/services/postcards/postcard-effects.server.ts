@@ -1,6 +1,7 @@
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { findPostcard, updatePostcard } from "~/models/postcard.server";
+import { readPaidCheckoutSession } from "~/services/commerce/paid-checkout-session";
 
 // What a completed checkout for a postcard does (called from the payment webhook's transaction,
 // docs/decisions/019-payments.md): the card becomes paid once, and its sending is queued in the same
@@ -8,21 +9,15 @@ import { findPostcard, updatePostcard } from "~/models/postcard.server";
 
 export type PostcardEffect = { effect: "postcard-paid"; postcardId: string; alreadyPaid: boolean };
 
-const text = (value: unknown) => (typeof value === "string" && value ? value : null);
-const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function postcardPaid(
   session: Record<string, unknown>,
   tx: Db,
   provider: string,
 ): Promise<PostcardEffect | { effect: "ignored"; reason: string }> {
-  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
-    return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = text(metadata.postcardId);
-  const paymentIntentId = idOf(session.payment_intent);
-  if (!id || !UUID.test(id) || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
+  const read = readPaidCheckoutSession(session, "postcardId");
+  if (!read.paid) return { effect: "ignored", reason: "the session is not paid yet" };
+  const { ourId: id, paymentIntentId, checkoutSessionId } = read;
+  if (!id || !paymentIntentId) return { effect: "ignored", reason: "the session lacks its postcard or payment" };
   const postcard = await findPostcard(tx, id, { forUpdate: true });
   if (!postcard) {
     console.warn(`postcard ${id} is gone; payment ${paymentIntentId} should be refunded`);
@@ -39,9 +34,9 @@ export async function postcardPaid(
     status: "paid",
     paymentProvider: provider,
     paymentIntentId,
-    checkoutSessionId: text(session.id),
+    checkoutSessionId,
     paidAt: new Date(),
   });
-  await enqueue("postcard-send", { postcardId: id }, { singletonKey: `postcard-send:${id}`, db: tx });
+  await enqueue("postcard-send", { postcardId: id }, { db: tx });
   return { effect: "postcard-paid", postcardId: id, alreadyPaid: false };
 }

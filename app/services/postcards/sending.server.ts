@@ -83,7 +83,7 @@ export async function failPostcard(postcardId: string, failure: string) {
     const card = await findPostcard(tx, postcardId, { forUpdate: true });
     if (!card || card.status !== "paid") return;
     await updatePostcard(tx, card.id, { status: "failed", failure });
-    await enqueue("postcard-refund", { postcardId: card.id }, { singletonKey: `postcard-refund:${card.id}`, db: tx });
+    await enqueue("postcard-refund", { postcardId: card.id }, { db: tx });
   });
 }
 
@@ -142,11 +142,7 @@ export async function recordMailing(
     trackingUrl,
   });
   if (forward && isFinal(mailing.status)) {
-    await enqueue(
-      "postcard-mailing-mail",
-      { postcardId: card.id, status: mailing.status },
-      { singletonKey: `postcard-mailing-mail:${card.id}`, db: tx },
-    );
+    await enqueue("postcard-mailing-mail", { postcardId: card.id, status: mailing.status }, { db: tx });
   }
   return saved;
 }

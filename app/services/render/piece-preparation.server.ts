@@ -58,7 +58,7 @@ export async function prepareEventPieces(eventId: string) {
  */
 async function queueRungPieces(eventId: string) {
   if (!env().VIDEO_LADDER) return;
-  await enqueue("render-rungs", { eventId }, { singletonKey: eventId });
+  await enqueue("render-rungs", { eventId });
 }
 
 /**
@@ -109,7 +109,7 @@ const PREPARE_AFTER_MS = 1_000;
  */
 export async function queuePiecePreparation(eventId: string) {
   if (!env().RENDER_AHEAD) return;
-  await enqueue("render-prepare", { eventId }, { singletonKey: eventId, startAfter: new Date(Date.now() + PREPARE_AFTER_MS) });
+  await enqueue("render-prepare", { eventId }, { startAfter: new Date(Date.now() + PREPARE_AFTER_MS) });
 }
 
 /** After a theme changed, was deleted or restored: preparation for every Chorus whose video uses it. */

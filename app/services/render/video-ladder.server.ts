@@ -28,7 +28,7 @@ const ladderFolder = (version: Pick<PublishedMedia, "id" | "eventId">) => `event
 /** Queues the ladder of a version just published (through the publishing transaction, `tx`), unless VIDEO_LADDER is off. */
 export async function queueVideoLadder(tx: Db, version: Pick<PublishedMedia, "id">) {
   if (!env().VIDEO_LADDER) return;
-  await enqueue("video-ladder", { publishedMediaId: version.id }, { singletonKey: `video-ladder:${version.id}`, db: tx });
+  await enqueue("video-ladder", { publishedMediaId: version.id }, { db: tx });
 }
 
 /**

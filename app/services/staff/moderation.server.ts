@@ -104,7 +104,7 @@ export async function takeDownEvent(staff: Staff, input: { eventId: string; reas
       { reason: input.reason, reports, code: event.eventId },
       { tx },
     );
-    await enqueue("event-taken-down-mail", { staffActionId: action!.id }, { singletonKey: `taken-down:${action!.id}`, db: tx });
+    await enqueue("event-taken-down-mail", { staffActionId: action!.id }, { db: tx });
     return updated;
   });
 }

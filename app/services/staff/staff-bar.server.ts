@@ -1,6 +1,7 @@
 import type { User } from "drizzle/schema";
 import type { StaffBar } from "~/components/shell/staff-bar-types";
 import { isAdmin } from "~/domain/membership";
+import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
 import { findEventByUuid } from "~/models/event.server";
 import { listRenderJobsOfEvent } from "~/models/render-job.server";
@@ -9,8 +10,8 @@ import { listRenderJobsOfEvent } from "~/models/render-job.server";
 // the console, and on a Chorus's pages that Chorus in it (its row, its renders, its organiser); an
 // admin acting as someone else sees it too, with who they act as and the way back.
 
-/** A Chorus's pages: its event page and the pages under it. */
-const EVENT_PATH = /^\/e\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\/|$)/i;
+/** A Chorus's pages: its event page and the pages under it (by a UUID). */
+const EVENT_PATH = /^\/e\/([^/]+)(?:\/|$)/;
 
 /** How many of a Chorus's latest renders the bar counts. */
 const RENDERS_COUNTED = 20;
@@ -23,7 +24,8 @@ export async function staffBarFor(staff: Pick<User, "role"> | null, pathname: st
   // Acting as someone else is always said, even by an account no longer staff.
   const isStaff = staff?.role === "admin" || staff?.role === "editor";
   if (!isStaff) return actingAs ? { admin: false, actingAs, chorus: null } : null;
-  const uuid = EVENT_PATH.exec(pathname)?.[1]?.toLowerCase();
+  const found = EVENT_PATH.exec(pathname)?.[1];
+  const uuid = isUuid(found) ? found.toLowerCase() : null;
   const event = uuid ? await findEventByUuid(db(), uuid, { withDeleted: true }) : null;
   if (!event) return { admin: isAdmin(staff), actingAs, chorus: null };
   const renders = await listRenderJobsOfEvent(db(), event.id, RENDERS_COUNTED);

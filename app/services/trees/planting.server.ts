@@ -26,7 +26,7 @@ export async function plantTrees(contributionId: string, { finalAttempt }: { fin
     if (error.retryable && !finalAttempt) throw error;
     await db().transaction(async (tx) => {
       await markTreePlantingFailed(tx, contribution.id, `${error.message} The trees were not planted.`);
-      await enqueue("tree-refund", { treeContributionId: contribution.id }, { singletonKey: `tree-refund:${contribution.id}`, db: tx });
+      await enqueue("tree-refund", { treeContributionId: contribution.id }, { db: tx });
     });
     await publishPot(contribution.eventId);
   }

@@ -1,6 +1,7 @@
 import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { lockTreeContribution, markTreeContributionPaid } from "~/models/tree-contribution.server";
+import { readPaidCheckoutSession } from "~/services/commerce/paid-checkout-session";
 
 // What a completed checkout for trees does, inside the payment webhook's transaction
 // (docs/decisions/019-payments.md): the row becomes paid once, and planting is queued in the same
@@ -8,22 +9,15 @@ import { lockTreeContribution, markTreeContributionPaid } from "~/models/tree-co
 
 export type TreeContributionEffect = { effect: "tree-contribution"; contributionId: string; eventId: string; alreadyPaid: boolean };
 
-const text = (value: unknown) => (typeof value === "string" && value ? value : null);
-const idOf = (value: unknown) => text(value) ?? text((value as { id?: unknown } | null)?.id);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function treeContributionPaid(
   session: Record<string, unknown>,
   tx: Db,
   provider: string,
 ): Promise<TreeContributionEffect | { effect: "ignored"; reason: string }> {
-  const metadata = (session.metadata ?? {}) as Record<string, unknown>;
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
-    return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = text(metadata.treeContributionId);
-  const paymentIntentId = idOf(session.payment_intent);
-  const amount = typeof session.amount_total === "number" ? session.amount_total : null;
-  if (!id || !UUID.test(id) || !paymentIntentId || amount === null)
+  const read = readPaidCheckoutSession(session, "treeContributionId");
+  if (!read.paid) return { effect: "ignored", reason: "the session is not paid yet" };
+  const { ourId: id, paymentIntentId, amount, checkoutSessionId } = read;
+  if (!id || !paymentIntentId || amount === null)
     return { effect: "ignored", reason: "the session lacks its contribution, payment or amount" };
   const contribution = await lockTreeContribution(tx, id);
   if (!contribution) {
@@ -34,7 +28,7 @@ export async function treeContributionPaid(
   if (contribution.status !== "pending" && contribution.status !== "abandoned")
     return { effect: "tree-contribution", contributionId: id, eventId: contribution.eventId, alreadyPaid: true };
   if (amount !== contribution.amount) console.warn(`tree contribution ${id}: paid ${amount}, asked ${contribution.amount}`);
-  await markTreeContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId: text(session.id) });
-  await enqueue("tree-planting", { treeContributionId: id }, { singletonKey: `tree-planting:${id}`, db: tx });
+  await markTreeContributionPaid(tx, id, { provider, paymentIntentId, checkoutSessionId });
+  await enqueue("tree-planting", { treeContributionId: id }, { db: tx });
   return { effect: "tree-contribution", contributionId: id, eventId: contribution.eventId, alreadyPaid: false };
 }

@@ -1,8 +1,6 @@
-import { isPaymentServiceError } from "~/integrations/payments/payments-port";
 import { db } from "~/lib/db.server";
-import { noteRefundReason } from "~/models/receipt.server";
 import { findTreeContribution, markTreeContributionRefunded } from "~/models/tree-contribution.server";
-import { paymentsProvider } from "~/services/payments/provider.server";
+import { refundContributionPayment } from "~/services/payments/contribution-refund.server";
 
 /**
  * The refund job of trees that could not be planted: the payment back through the adapter (keyed by
@@ -12,24 +10,11 @@ import { paymentsProvider } from "~/services/payments/provider.server";
 export async function refundTreeContribution(contributionId: string) {
   const contribution = await findTreeContribution(db(), contributionId);
   if (!contribution || contribution.status !== "failed") return;
-  const amount = contribution.amount - contribution.amountRefunded;
-  if (amount > 0 && contribution.paymentIntentId) {
-    await noteRefundReason(
-      db(),
-      contribution.paymentIntentId,
-      "Your trees could not be planted: the planting service could not take the order.",
-    );
-    try {
-      await paymentsProvider().refund({
-        paymentIntentId: contribution.paymentIntentId,
-        amount,
-        idempotencyKey: `tree-contribution-refund:${contribution.id}`,
-        metadata: { kind: "tree-contribution", treeContributionId: contribution.id },
-      });
-    } catch (error) {
-      if (isPaymentServiceError(error)) throw new Error(`tree contribution ${contribution.id}: ${error.message}`);
-      throw error;
-    }
-  }
+  await refundContributionPayment(
+    "tree-contribution",
+    contribution,
+    contribution.amount - contribution.amountRefunded,
+    "Your trees could not be planted: the planting service could not take the order.",
+  );
   await markTreeContributionRefunded(db(), contribution.id, contribution.amount);
 }

@@ -110,7 +110,7 @@ async function addTrack(owner: User, staged: StagedFile, rawTitle: FormDataEntry
       originalName: name,
       sizeBytes: staged.size,
     });
-    await enqueue("track-process", { trackId: track.id }, { singletonKey: track.id, db: tx });
+    await enqueue("track-process", { trackId: track.id }, { db: tx });
     return track;
   });
   return recorded.catch(async (error: unknown) => {

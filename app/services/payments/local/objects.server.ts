@@ -75,5 +75,5 @@ export async function recordEvents(db: Db, events: PendingEvent[]): Promise<stri
 
 /** Sends each event to our webhook route by a background job, tried again until it is taken. */
 export async function queueDeliveries(eventIds: string[]) {
-  for (const eventId of eventIds) await enqueue("local-payment-webhook", { eventId }, { singletonKey: eventId });
+  for (const eventId of eventIds) await enqueue("local-payment-webhook", { eventId });
 }

@@ -123,11 +123,7 @@ export async function checkoutSessionCreate(tx: Db, input: z.infer<typeof create
   const total = subtotal - (discount?.amount ?? 0);
   const expiresAt = input.expires_at ?? created + CHECKOUT_HOURS * 3600;
   // Its expiry is sent as Stripe sends it, as an event, even when no one looks at the session again.
-  await enqueue(
-    "local-checkout-expire",
-    { sessionId: id },
-    { singletonKey: `local-checkout-expire:${id}`, startAfter: expiryMoment(expiresAt), db: tx },
-  );
+  await enqueue("local-checkout-expire", { sessionId: id }, { startAfter: expiryMoment(expiresAt), db: tx });
   return createObject(tx, {
     id,
     object: "checkout.session",
@@ -176,7 +172,7 @@ export async function currentCheckoutSession(tx: Db, id: string) {
     session.status = "expired";
     await saveLocalPaymentObject(tx, session);
     const [eventId] = await recordEvents(tx, [{ type: "checkout.session.expired", object: session }]);
-    await enqueue("local-payment-webhook", { eventId: eventId! }, { singletonKey: eventId!, db: tx });
+    await enqueue("local-payment-webhook", { eventId: eventId! }, { db: tx });
   }
   return session;
 }
@@ -186,7 +182,7 @@ export async function expireCheckoutSession(tx: Db, id: string) {
   const session = await currentCheckoutSession(tx, id);
   if (session?.status === "open") {
     const at = expiryMoment(Number(session.expires_at));
-    await enqueue("local-checkout-expire", { sessionId: id }, { singletonKey: `local-checkout-expire:${id}`, startAfter: at, db: tx });
+    await enqueue("local-checkout-expire", { sessionId: id }, { startAfter: at, db: tx });
   }
 }
 
