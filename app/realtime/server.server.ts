@@ -3,9 +3,9 @@ import type { User } from "drizzle/schema";
 import { Server, type Namespace, type ServerOptions, type Socket } from "socket.io";
 import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
-import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
+import { sessionUserIdFromCookie } from "~/services/accounts/session.server";
 import {
   REALTIME_NAMESPACES,
   roomOfEvent,

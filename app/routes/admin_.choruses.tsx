@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireStaff } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
+import { requireStaff } from "~/services/accounts/current-user.server";
 import { searchChoruses } from "~/services/staff/choruses.server";
 
 export const meta: MetaFunction = () => [{ title: `Choruses — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

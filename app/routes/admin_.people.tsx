@@ -2,8 +2,8 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { searchPeople } from "~/services/staff/people.server";
 
 export const meta: MetaFunction = () => [{ title: `People — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { postcardsForStaff } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Postcards — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

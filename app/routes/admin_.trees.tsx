@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { listTreesForStaff } from "~/services/staff/trees.server";
 
 export const meta: MetaFunction = () => [{ title: `Trees — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

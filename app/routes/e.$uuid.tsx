@@ -8,7 +8,7 @@ import { PRODUCT_DESCRIPTION, PRODUCT_NAME, START_PATH } from "~/domain/product"
 import { retryingImport } from "~/lib/browser/retrying-import";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
 import { eventPageAction, eventPageLoader } from "~/services/events/event-page-route.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },

@@ -8,18 +8,18 @@ import { OriginalsSection } from "~/components/commerce/keepsake-links";
 import { FormMessages } from "~/components/ui/field";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
 import { multipartPostOf } from "~/lib/multipart.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { openArrangement, type ArrangeOutcome } from "~/services/arrange/context.server";
 import { trackUploaded } from "~/services/arrange/music-panel.server";
 import { loadArrangePage, runArrangeIntent } from "~/services/arrange/page.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { formText } from "~/services/events/event-page-form.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
 import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -4,14 +4,14 @@ import { CheckoutForm } from "~/components/commerce/checkout-form";
 import { FormMessages } from "~/components/ui/field";
 import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError, asPageError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { loadCheckoutPage, openCheckout, runCheckoutIntent } from "~/services/commerce/checkout-page.server";
 import { formText } from "~/services/events/event-page-form.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Checkout — ${data.page.headline} — ${PRODUCT_NAME}` : PRODUCT_NAME },

@@ -2,9 +2,9 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { UnexpectedErrorCard } from "~/components/ui/unexpected-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { receiptPage } from "~/services/commerce/receipts.server";
 
 // The address carries the receipt's key: it is not sent on to other sites, nor kept by caches. The

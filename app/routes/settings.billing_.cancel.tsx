@@ -4,10 +4,10 @@ import { z } from "zod";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME, PRODUCT_PLURAL } from "~/domain/product";
-import { requireUser } from "~/lib/auth.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireUser } from "~/services/accounts/current-user.server";
 import { cancellationView, setMembershipCancelled } from "~/services/commerce/memberships.server";
 
 export const meta: MetaFunction = () => [{ title: `Cancel your membership — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -1,14 +1,16 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { asPageError, clientIp, isApiError } from "~/lib/http.server";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "./event-access.server";
 import { runEventIntent } from "./event-page-actions.server";
 import { formText } from "./event-page-form.server";
-import { loadEventPage, openEventByUuid, type EventFormReply } from "./event-page.server";
+import type { EventFormReply } from "./event-page-view";
+import { loadEventPage } from "./event-page.server";
+import { openEventByUuid } from "./open-event.server";
 
 // The loader and action of the event page (routes/e.$uuid.tsx). They live here, not in the route
 // module, so that the browser's copy of the route imports one server module, whose empty stand-in
