@@ -11,7 +11,6 @@ import { startJobQueue, stopJobQueue, stopWorkingJobs } from "~/jobs/queue.serve
 import { migrateDatabase, provideDatabase, withStartUpLock, type RunningDatabase } from "~/lib/database-bootstrap.server";
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
 import { CLIENT_IP_HEADER } from "~/lib/http.server";
 import { appUrlWarning } from "~/lib/links.server";
 import { keepPrivateAnswersOutOfCaches } from "~/lib/private-answers.server";
@@ -24,6 +23,7 @@ import { postgresAdapter } from "~/realtime/fan-out.server";
 import { attachRealtime } from "~/realtime/server.server";
 import { ensureBuiltInThemes } from "~/services/arrange/themes.server";
 import { ensureBuiltInTracks } from "~/services/arrange/tracks.server";
+import { liveness, metrics, readiness, type PlainAnswer } from "~/services/health/health.server";
 import { ensureAdmin } from "~/services/staff/admin-bootstrap.server";
 import { tusRequestHandler } from "~/services/uploads/tus-append.server";
 import { closeUploadLocks, corsOriginOf, createTusServer, TUS_PATH } from "~/services/uploads/tus-endpoint.server";

@@ -17,7 +17,7 @@ import { SupportWidget } from "./components/shell/support-widget";
 import { StaticToast, ToastProvider } from "./components/shell/toasts";
 import { PRODUCT_DESCRIPTION, PRODUCT_NAME } from "./domain/product";
 import { useReportBoundaryError } from "./lib/browser/error-reporting";
-import { loadShell } from "./lib/shell.server";
+import { loadShell } from "./root-shell.server";
 
 // The stylesheet is not linked but written into the head (AppStyles): nothing holds back the first paint.
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // What an organiser types into "Start a Chorus" before the Chorus exists: kept as a draft between
-// steps (app/lib/start-draft-session.server.ts), checked on each step and at the end.
+// steps (app/services/events/start-draft-session.server.ts), checked on each step and at the end.
 
 const text = z.string().catch("");
 

@@ -8,10 +8,10 @@ import http from "node:http";
 import { migrateDatabase, provideDatabase } from "~/lib/database-bootstrap.server";
 import { closeDb } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { liveness, metrics, readiness, type PlainAnswer } from "~/lib/health.server";
 import { onStopSignal } from "~/lib/stop-signals.server";
 import { postgresEmitter } from "~/realtime/fan-out.server";
 import { setRealtimeEmitter } from "~/realtime/server.server";
+import { liveness, metrics, readiness, type PlainAnswer } from "~/services/health/health.server";
 import { jobHandlers } from "./handlers.server";
 import { startJobQueue, stopJobQueue } from "./queue.server";
 

@@ -1,8 +1,4 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { JOB_NAMES } from "~/jobs/catalogue";
-import { countJobsByQueue } from "~/models/job-queue.server";
-import { db } from "./db.server";
-import { env } from "./env.server";
 import { singleton } from "./singleton.server";
 
 // Prometheus metrics of this process, served at /metrics (docs/deploy.md): requests by route
@@ -66,11 +62,19 @@ export function observeRender(outcome: "succeeded" | "failed" | "cancelled", sec
   metrics().renderSeconds.observe({ outcome }, seconds);
 }
 
-/** The queues' depths and ages, read now from the queue's tables. */
-async function readQueues() {
+/** What the job queues hold now, as the queue's tables tell (models/job-queue.server.ts). */
+interface QueueCounts {
+  name: string;
+  waiting: number;
+  active: number;
+  oldestWaitingSince: Date | null;
+}
+
+/** The queues' depths and ages, read now by `readQueueCounts`. */
+async function readQueues(readQueueCounts: () => Promise<QueueCounts[]>) {
   const { queueDepth, oldestWaiting, queueReadFailures } = metrics();
   try {
-    const counts = await countJobsByQueue(db(), env().JOB_QUEUE_SCHEMA, JOB_NAMES);
+    const counts = await readQueueCounts();
     const now = Date.now();
     for (const queue of counts) {
       queueDepth.set({ queue: queue.name, state: "waiting" }, queue.waiting);
@@ -85,8 +89,11 @@ async function readQueues() {
   }
 }
 
-/** The text Prometheus scrapes. */
-export async function metricsText() {
-  await readQueues();
+/**
+ * The text Prometheus scrapes. The queues are read by the caller's `readQueueCounts`: this module sits
+ * under the job queue and its tables (docs/architecture.md, layers).
+ */
+export async function metricsText(readQueueCounts: () => Promise<QueueCounts[]>) {
+  await readQueues(readQueueCounts);
   return { contentType: metrics().registry.contentType, body: await metrics().registry.metrics() };
 }

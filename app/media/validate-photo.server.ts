@@ -7,7 +7,7 @@ import { ASK_FOR_PHOTO_OR_VIDEO } from "./file-signature";
 import { decodeHeicPixels, decodeHeicToFile, needsHeicDecoder } from "./heic.server";
 import { type Rotation, UNREADABLE_MEDIA_MESSAGE } from "./probe.server";
 import { UploadRejectedError, formatBytes, formatDuration } from "./upload-rejected-error";
-import type { Checked, UploadLimits } from "./validate.server";
+import type { Checked, UploadLimits } from "./validated-upload";
 
 const PHOTO_MIME: Record<string, string> = {
   jpeg: "image/jpeg",

@@ -2,21 +2,13 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { looksLikeMediaContainer } from "./container-signature.server";
 import { ASK_FOR_PHOTO_OR_VIDEO, NOT_A_PHOTO_OR_VIDEO, SOUND_FILE } from "./file-signature";
-import { type MediaProbe, type Rotation, UNREADABLE_MEDIA_MESSAGE, UnreadableMediaError, probeMedia } from "./probe.server";
+import { type MediaProbe, UNREADABLE_MEDIA_MESSAGE, UnreadableMediaError, probeMedia } from "./probe.server";
 import { MediaToolError, runFfmpeg } from "./run.server";
 import { UploadRejectedError, formatBytes, formatDuration } from "./upload-rejected-error";
 import { validatePhoto } from "./validate-photo.server";
+import type { Checked, UploadLimits, ValidatedUpload } from "./validated-upload";
 
 export { UploadRejectedError, type UploadRejectionCode } from "./upload-rejected-error";
-
-export type UploadLimits = {
-  maxVideoBytes: number;
-  maxPhotoBytes: number;
-  /** Longest clip accepted, in seconds. */
-  maxClipSeconds: number;
-  /** Largest photo in pixels; checked from the header, before anything is decoded. */
-  maxPhotoPixels: number;
-};
 
 // The same defaults as MAX_VIDEO_BYTES, MAX_PHOTO_BYTES and MAX_CLIP_SECONDS in env.server.ts.
 export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
@@ -25,30 +17,6 @@ export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
   maxClipSeconds: 10 * 60,
   maxPhotoPixels: 100_000_000,
 });
-
-export type ValidatedUpload = {
-  kind: "photo" | "video";
-  /** Judged from the content, never from the name. */
-  mime: string;
-  bytes: number;
-  /** As displayed: after the EXIF orientation or the video's rotation. */
-  width: number;
-  height: number;
-  /** Seconds; null for photos. */
-  duration: number | null;
-  rotation: Rotation;
-  hasAudio: boolean;
-  /** Image format (jpeg, png…) or video codec (h264, hevc…). */
-  codec: string;
-  frameRate: number | null;
-  /** Whether the name's extension fits the content; null when no name was given. */
-  extensionMatchesContent: boolean | null;
-  /**
-   * A HEIC photo's pixels, decoded into the `workDir` given (heic.server.ts): the file every later
-   * step reads the photo from. null for everything else, and without a `workDir`.
-   */
-  decodedPhoto: string | null;
-};
 
 const VIDEO_CONTAINERS = new Set(["mov", "mp4", "m4v", "3gp", "3g2", "matroska", "webm", "avi"]);
 const VIDEO_CODECS = new Set(["h264", "hevc", "vp8", "vp9", "av1", "mpeg4"]);
@@ -92,9 +60,6 @@ export async function validateUpload(
   };
   return { ...upload, extensionMatchesContent: declaredName ? extensionFits(declaredName, upload.mime) : null };
 }
-
-/** What a photo or video check finds, before the name is compared. */
-export type Checked = Omit<ValidatedUpload, "extensionMatchesContent" | "decodedPhoto">;
 
 async function validateVideo(file: string, bytes: number, limits: UploadLimits): Promise<Checked> {
   let probe: MediaProbe;

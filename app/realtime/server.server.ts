@@ -4,9 +4,9 @@ import { Server, type Namespace, type ServerOptions, type Socket } from "socket.
 import { hasEditRights } from "~/domain/membership";
 import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
-import { sessionUserIdFromCookie } from "~/lib/session.server";
 import { dropSingleton, setSingleton, singleton } from "~/lib/singleton.server";
 import { findUserById } from "~/models/user.server";
+import { sessionUserIdFromCookie } from "~/services/accounts/session.server";
 import {
   REALTIME_NAMESPACES,
   roomOfEvent,

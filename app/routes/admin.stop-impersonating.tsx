@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { getAuthState, startUserSession } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getAuthState, startUserSession } from "~/services/accounts/current-user.server";
 import { stopImpersonating } from "~/services/staff/impersonation.server";
 
 export const loader = () => redirect("/");

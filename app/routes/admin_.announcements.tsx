@@ -10,11 +10,11 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import type { AnnouncementItem } from "~/domain/announcements";
 import { PRODUCT_NAME } from "~/domain/product";
 import { announcementInput } from "~/domain/staff-input";
-import { requireAdmin } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { pageParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { createAnnouncementByStaff, endAnnouncementNow, listAnnouncementsForStaff } from "~/services/staff/announcements.server";
 
 export const meta: MetaFunction = () => [{ title: `Announcements — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -5,8 +5,8 @@ import { Pager, StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
 import { isStaffActionKind } from "~/domain/staff-actions";
-import { requireAdmin } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { auditLog } from "~/services/staff/audit-log.server";
 
 export const meta: MetaFunction = () => [{ title: `Audit log — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -4,8 +4,8 @@ import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staf
 import { PageError } from "~/components/shell/page-error";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireStaff } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
+import { requireStaff } from "~/services/accounts/current-user.server";
 import { searchChoruses } from "~/services/staff/choruses.server";
 
 export const meta: MetaFunction = () => [{ title: `Choruses — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -7,10 +7,10 @@ import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { mailOrdersForStaff, refundMailOrder, retryMailOrder } from "~/services/mail-orders/fulfilment.server";
 
 // DVDs and photo books by post (docs/decisions/029): every order past payment, failed ones first,

@@ -4,8 +4,8 @@ import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { Pager, StaffNav, StaffSearch, staffTime } from "~/components/admin/staff-pages";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { pageParam } from "~/lib/params.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { listPaymentsForStaff } from "~/services/staff/payments.server";
 
 export const meta: MetaFunction = () => [{ title: `Payments — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -7,12 +7,12 @@ import { Field, FormMessages, TextAreaField } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { refundInput } from "~/domain/commerce/staff-input";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { paymentDetailForStaff, requestRefund } from "~/services/staff/payments.server";
 
 export const meta: MetaFunction = () => [{ title: `Payment — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -7,12 +7,12 @@ import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getAuthState, requireAdmin, startUserSession } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getAuthState, requireAdmin, startUserSession } from "~/services/accounts/current-user.server";
 import { impersonate } from "~/services/staff/impersonation.server";
 import {
   changeRole,

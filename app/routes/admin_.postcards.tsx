@@ -5,7 +5,7 @@ import { StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { PageError } from "~/components/shell/page-error";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { postcardsForStaff } from "~/services/postcards/postcards.server";
 
 export const meta: MetaFunction = () => [{ title: `Postcards — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -9,11 +9,11 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { CURRENCY } from "~/domain/commerce/money";
 import { promoCodeInput, promoCodeProducts } from "~/domain/commerce/staff-input";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { pageParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { createPromoCodeByStaff, listPromoCodesForStaff } from "~/services/staff/promo-codes.server";
 
 export const meta: MetaFunction = () => [{ title: `Promo codes — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -7,12 +7,12 @@ import { StaffActions, StaffNav, staffTime } from "~/components/admin/staff-page
 import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { promoCodeDetailForStaff, setPromoCodePausedByStaff } from "~/services/staff/promo-codes.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -9,10 +9,10 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { isAdmin } from "~/domain/membership";
 import { PRODUCT_NAME } from "~/domain/product";
 import { moderatedEventInput, takeDownInput } from "~/domain/staff-input";
-import { requireStaff } from "~/lib/auth.server";
 import { type FormReply, handleForm, readForm } from "~/lib/form.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireStaff } from "~/services/accounts/current-user.server";
 import { dismissReports, reportQueue, restoreEvent, takeDownEvent } from "~/services/staff/moderation.server";
 
 export const meta: MetaFunction = () => [{ title: `Reports — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

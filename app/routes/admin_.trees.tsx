@@ -4,7 +4,7 @@ import { ADMIN_PAGE_REFUSALS } from "~/components/admin/admin-page-refusals";
 import { StaffNav, staffTime } from "~/components/admin/staff-pages";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/services/accounts/current-user.server";
 import { listTreesForStaff } from "~/services/staff/trees.server";
 
 export const meta: MetaFunction = () => [{ title: `Trees — Admin — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiAdmin } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findEventById } from "~/models/event.server";
+import { requireApiAdmin } from "~/services/accounts/current-user.server";
 import { eventNotFound } from "~/services/events/events.server";
 import { chorusPackage } from "~/services/staff/chorus-package.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireAdminRenderJob } from "~/services/render/render-access.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 import { retryRender } from "~/services/staff/render-retry.server";

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireAdminRenderJob } from "~/services/render/render-access.server";
 import { cancelRender } from "~/services/render/render-jobs.server";
 import { renderJobView } from "~/services/render/render-realtime.server";

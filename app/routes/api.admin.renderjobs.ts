@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiAdmin } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { findEventById } from "~/models/event.server";
+import { requireApiAdmin } from "~/services/accounts/current-user.server";
 import { renderRequestInput } from "~/services/render/render-access.server";
 import { startRender } from "~/services/render/render-jobs.server";
 import { renderJobView } from "~/services/render/render-realtime.server";

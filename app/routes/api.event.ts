@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
+import { getUser, requireApiUser } from "~/services/accounts/current-user.server";
 import { createEvent, eventViewFor, openEvent, parseNewEvent } from "~/services/events/events.server";
 
 /** POST /api/event: start a Chorus (the payload plus analyticsClientId, spec §7.2). */

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { headlineOf } from "~/services/events/event-views.server";
 
 /** GET /api/events: the caller's own events (owner-scoped; staff use the admin tools). */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireManager } from "~/services/events/events.server";
 import { queueBroadcast } from "~/services/invitations/broadcast.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireManager } from "~/services/events/events.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
 import { publishInput, requireRenderJob } from "~/services/render/render-access.server";

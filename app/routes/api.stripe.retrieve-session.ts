@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { checkoutPayerOf } from "~/services/payments/checkout-cookie.server";
 import { checkoutReturn } from "~/services/payments/checkout-return.server";
 
 /**

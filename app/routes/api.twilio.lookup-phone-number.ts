@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { parsePhone } from "~/domain/phone";
-import { requireApiUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { apiResource, badRequest, clientIp, ok, parseBody } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
 import { phoneLookupProvider } from "~/services/messaging/sms.server";
 

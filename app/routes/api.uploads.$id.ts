@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { mediaView } from "~/services/media/media-views.server";
 
 /**

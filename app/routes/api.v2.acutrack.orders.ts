@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody, unauthorized } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { orderByPost } from "~/services/mail-orders/api.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { toAuthedUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { activateWithToken } from "~/services/accounts/auth.server";
+import { toAuthedUser } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ params }) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAuthState, startUserSession, toAuthedUser } from "~/lib/auth.server";
 import { apiResource, ok, refuseCrossSiteNavigation } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getAuthState, startUserSession, toAuthedUser } from "~/services/accounts/current-user.server";
 import { impersonate } from "~/services/staff/impersonation.server";
 
 /** Admins only. A GET by the spec, so it refuses being triggered from another site. */

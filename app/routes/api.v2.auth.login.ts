@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { startUserSession, toAuthedUser } from "~/lib/auth.server";
-import { asFormRequest, authenticator } from "~/lib/authenticator.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
+import { asFormRequest, authenticator } from "~/services/accounts/authenticator.server";
+import { startUserSession, toAuthedUser } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LOGGED_OUT_TOAST } from "~/domain/messages";
-import { endUserSession } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { toastHeader } from "~/lib/toast.server";
+import { endUserSession } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {

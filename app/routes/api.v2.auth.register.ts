@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { registerInput } from "~/domain/account-rules";
-import { toAuthedUser } from "~/lib/auth.server";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
 import { register } from "~/services/accounts/auth.server";
+import { toAuthedUser } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async POST({ request }) {

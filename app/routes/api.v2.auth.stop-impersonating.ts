@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAuthState, startUserSession, toAuthedUser } from "~/lib/auth.server";
 import { apiResource, ok, refuseCrossSiteNavigation } from "~/lib/http.server";
+import { getAuthState, startUserSession, toAuthedUser } from "~/services/accounts/current-user.server";
 import { stopImpersonating } from "~/services/staff/impersonation.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { getAuthState, toAuthedUser } from "~/lib/auth.server";
 import { apiResource } from "~/lib/http.server";
+import { getAuthState, toAuthedUser } from "~/services/accounts/current-user.server";
 
 /** Spec §7.1: `{success, data, isImpersonated}`; data is null when nobody is logged in. */
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

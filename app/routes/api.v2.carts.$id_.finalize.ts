@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { finalizeFreeCart, requireCartManager } from "~/services/commerce/carts.server";
 
 /** POST /api/v2/carts/{id}/finalize: settles a cart that costs nothing; one that costs something is a 402. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, forbidden, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { markEventOpened, openEvent } from "~/services/events/events.server";
 

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { REPORT_SENT_TOAST } from "~/domain/messages";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, clientIp, ok, readBody, parseWith } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { reportEvent } from "~/services/events/event-reports.server";
 import { openEvent } from "~/services/events/events.server";
 

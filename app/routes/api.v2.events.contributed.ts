@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listEventsContributedBy, listRecipientsOf } from "~/models/event.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { publicEventView } from "~/services/events/event-views.server";
 
 /** GET /api/v2/events/contributed: events the caller was invited to or added to — public views only. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { invoicesOf } from "~/services/commerce/invoices.server";
 
 /** GET /api/v2/invoices: the caller's own invoices, newest first. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { startEmailVerification } from "~/services/accounts/auth.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 
 /** Sends the logged-in user a fresh confirmation link for their own address. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { actionForChanges } from "~/domain/media-rules";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { uuidParam } from "~/lib/params.server";
 import { requireMedia } from "~/services/media/media-access.server";
 import { archiveMedia, changeMedia, mediaChangesSchema } from "~/services/media/media-actions.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { mediaView } from "~/services/media/media-views.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({

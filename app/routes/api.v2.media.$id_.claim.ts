@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { uploadTokenOf } from "~/lib/media-credentials.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { claimInput, claimMedia } from "~/services/media/media-actions.server";
+import { uploadTokenOf } from "~/services/media/media-credentials.server";
 
 /** PUT /api/v2/media/{id}/claim: a logged-in contributor takes their uploads into their account (token in X-Upload-Token or the body). */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { photoEditsSchema } from "~/media/photo-edits";
 import { requireMedia } from "~/services/media/media-access.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { saveEdit } from "~/services/media/media-versions.server";
 
 const editInput = z.object({ edits: photoEditsSchema });

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiResource, ok } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { revertMedia } from "~/services/media/media-versions.server";
 
 /** POST /api/v2/media/{id}/revert: the photo goes back to its original. */

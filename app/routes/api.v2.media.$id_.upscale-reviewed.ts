@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { requireMedia } from "~/services/media/media-access.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { reviewUpscale } from "~/services/media/media-versions.server";
 
 const reviewInput = z.object({ approved: z.boolean({ error: "Say whether the upscaled photo is approved (true or false)." }) });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { retryInput, retryMedia } from "~/services/media/media-actions.server";
 import { mediaView } from "~/services/media/media-views.server";
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, notFound, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { markNotification } from "~/models/notification.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { toNotificationPayload } from "~/services/events/notifications.server";
 
 /** POST /api/v2/notifications/{id}/seen — only the caller's own notifications. */

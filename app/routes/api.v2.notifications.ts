@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { listNotificationsOf } from "~/models/notification.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { toNotificationPayload } from "~/services/events/notifications.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { changePostcard, managedPostcard, postcardView } from "~/services/postcards/postcards.server";
 import { refreshMailing } from "~/services/postcards/sending.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireApiUser, getUser } from "~/lib/auth.server";
 import { apiResource, ok, parseWith } from "~/lib/http.server";
+import { requireApiUser, getUser } from "~/services/accounts/current-user.server";
 import { promoCartOf } from "~/services/commerce/cart-views.server";
 import { checkPromoCode } from "~/services/commerce/promo-codes.server";
 import { requireManager } from "~/services/events/events.server";

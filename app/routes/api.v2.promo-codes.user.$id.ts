@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { canAccessAccountOf } from "~/domain/membership";
-import { requireApiUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, notFound, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findUserById } from "~/models/user.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { promoCodesOf } from "~/services/commerce/promo-codes.server";
 
 /** GET /api/v2/promo-codes/user/{id}: a user's own promo codes; staff may see anyone's. */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { makeCurrentVersion } from "~/models/published-media.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
 import { requirePublishedVersion } from "~/services/render/render-access.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
 import { requireRenderJob } from "~/services/render/render-access.server";
 import { publishRenderJob } from "~/services/render/render-jobs.server";

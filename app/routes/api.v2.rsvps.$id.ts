@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireManagedRsvp } from "~/services/events/event-records.server";
 import { changeInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { requireManager } from "~/services/events/events.server";
 import { addInvitee, parseInvitee } from "~/services/invitations/invitations.server";
 

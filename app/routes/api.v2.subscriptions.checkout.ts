@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { subscriptionCheckoutInput } from "~/domain/commerce/memberships";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { startMembershipCheckout } from "~/services/commerce/memberships.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser, requireApiUser } from "~/services/accounts/current-user.server";
 import { archiveTheme, findVisibleTheme, themeView, updateTheme } from "~/services/arrange/themes.server";
 import { queuePiecePreparationOfTheme } from "~/services/render/piece-preparation.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { restoreTheme, themeView } from "~/services/arrange/themes.server";
 import { queuePiecePreparationOfTheme } from "~/services/render/piece-preparation.server";
 

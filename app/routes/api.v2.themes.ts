@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getUser, requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, readBody } from "~/lib/http.server";
+import { getUser, requireApiUser } from "~/services/accounts/current-user.server";
 import { createTheme, listThemes, themeView } from "~/services/arrange/themes.server";
 
 const truthy = (value: string | null) => value === "1" || value === "true";

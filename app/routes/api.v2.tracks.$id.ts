@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { openTrack, removeTrack, trackView } from "~/services/arrange/track-library.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({

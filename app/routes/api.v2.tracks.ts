@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok } from "~/lib/http.server";
 import { multipartPostOf } from "~/lib/multipart.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { listLibrary, trackView } from "~/services/arrange/track-library.server";
 import { receiveTrackUpload } from "~/services/uploads/track-upload.server";
 

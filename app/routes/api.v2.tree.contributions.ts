@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getUser } from "~/lib/auth.server";
-import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
+import { rememberCheckout } from "~/services/payments/checkout-cookie.server";
 import { plantTreesInput, startTreeContribution } from "~/services/trees/tree-contributions.server";
 
 const contributionInput = plantTreesInput.extend({ eventUuid: z.uuid({ error: "Give the id of the Chorus." }) });

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { getUser } from "~/lib/auth.server";
-import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { chipInInput, startGiftContribution } from "~/services/gift-cards/contributions.server";
+import { rememberCheckout } from "~/services/payments/checkout-cookie.server";
 
 const contributionInput = chipInInput.extend({ eventUuid: z.uuid({ error: "Give the id of the Chorus." }) });
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, clientIp, ok, parseBody } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { countAttempt } from "~/services/accounts/rate-limit.server";
 import { stockPhotos } from "~/services/media/stock-photos.server";
 

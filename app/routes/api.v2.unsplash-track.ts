@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 import { trackStockDownload } from "~/services/media/stock-photos.server";
 
 const input = z.object({ downloadLocation: z.string({ error: "Give the photo's download link." }).trim().min(1).max(500) });

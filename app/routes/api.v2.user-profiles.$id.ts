@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { profileInput } from "~/domain/account-rules";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { changeProfile, readProfile } from "~/services/accounts/accounts.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {

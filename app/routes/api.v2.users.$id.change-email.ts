@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { changeEmailInput } from "~/domain/account-rules";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { requestEmailChange } from "~/services/accounts/auth.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 
 /** Needs the account's password, so only its owner can ask; the change waits for the link. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { changePasswordInput } from "~/domain/account-rules";
-import { getAuthState, requireApiUser } from "~/lib/auth.server";
 import { apiResource, notFound, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { changePassword } from "~/services/accounts/auth.server";
+import { getAuthState, requireApiUser } from "~/services/accounts/current-user.server";
 
 export const { loader, action } = apiResource<ActionFunctionArgs>({
   async PUT({ request, params }) {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireApiUser } from "~/lib/auth.server";
 import { apiResource, ok, parseBody } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { readAccount, updateAccount } from "~/services/accounts/accounts.server";
+import { requireApiUser } from "~/services/accounts/current-user.server";
 
 const accountChanges = z
   .object({

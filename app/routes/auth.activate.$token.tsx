@@ -2,11 +2,11 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser, startUserSession } from "~/lib/auth.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
 import { activateWithToken } from "~/services/accounts/auth.server";
+import { getUser, startUserSession } from "~/services/accounts/current-user.server";
 
 export const meta: MetaFunction = () => [{ title: `Confirm e-mail — ${PRODUCT_NAME}` }];
 

@@ -4,12 +4,12 @@ import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser, safeRedirect, startUserSession } from "~/lib/auth.server";
-import { asFormRequest, authenticator } from "~/lib/authenticator.server";
 import type { FormReply } from "~/lib/form.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies, withAnalyticsFlag } from "~/lib/redirects.server";
+import { asFormRequest, authenticator } from "~/services/accounts/authenticator.server";
+import { getUser, safeRedirect, startUserSession } from "~/services/accounts/current-user.server";
 
 export const meta: MetaFunction = () => [
   { title: `Log In — ${PRODUCT_NAME}` },

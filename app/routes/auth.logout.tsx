@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { LOGGED_OUT_TOAST } from "~/domain/messages";
-import { endUserSession } from "~/lib/auth.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { endUserSession } from "~/services/accounts/current-user.server";
 
 export async function loader() {
   return redirect("/");

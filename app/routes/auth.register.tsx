@@ -5,11 +5,11 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { registerInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { handleForm, readForm } from "~/lib/form.server";
 import { clientIp } from "~/lib/http.server";
 import { withAnalyticsFlag } from "~/lib/redirects.server";
 import { register } from "~/services/accounts/auth.server";
+import { getUser } from "~/services/accounts/current-user.server";
 
 export const meta: MetaFunction = () => [{ title: `Create Account — ${PRODUCT_NAME}` }];
 

@@ -4,8 +4,8 @@ import { useEffect } from "react";
 import { PageError, saidWithHint } from "~/components/shell/page-error";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
 import { isApiError } from "~/lib/http.server";
+import { checkoutPayerOf } from "~/services/payments/checkout-cookie.server";
 import { checkoutReturn } from "~/services/payments/checkout-return.server";
 
 export const meta: MetaFunction = () => [{ title: `Your payment — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -9,11 +9,11 @@ import { eventStatusOf } from "~/domain/event-status";
 import { DASHBOARD_TITLE, PRODUCT_NAME, PRODUCT_PLURAL, START_PATH } from "~/domain/product";
 import { formatRecipientNames } from "~/domain/recipient-names";
 import { hasStartedDraft } from "~/domain/start-draft";
-import { requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
-import { loadStartDraft } from "~/lib/start-draft-session.server";
 import { listEventsContributedBy, listEventsOfCreator, listRecipientsOf } from "~/models/event.server";
+import { requireUser } from "~/services/accounts/current-user.server";
 import { headlineOf, publicEventView } from "~/services/events/event-views.server";
+import { loadStartDraft } from "~/services/events/start-draft-session.server";
 
 export const meta: MetaFunction = () => [{ title: `${DASHBOARD_TITLE} — ${PRODUCT_NAME}` }];
 

@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { asPageError, clientIp, isApiError } from "~/lib/http.server";
 import { multipartPostOf } from "~/lib/multipart.server";
 import { uuidParam } from "~/lib/params.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { receiveFormUpload } from "~/services/uploads/form-upload.server";
 
 /** The event page the form came from. An id that is not one cannot go into a Location header (a NUL would throw): a 404. */

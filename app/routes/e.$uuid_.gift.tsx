@@ -7,12 +7,12 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
-import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { chipInInput, giftToJoinView, startGiftContribution } from "~/services/gift-cards/contributions.server";
+import { rememberCheckout } from "~/services/payments/checkout-cookie.server";
 
 export const meta: MetaFunction = () => [{ title: `Chip in for the gift — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
 

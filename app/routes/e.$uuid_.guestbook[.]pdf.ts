@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { GUESTBOOK_BOOK, requireKeepsake } from "~/services/commerce/keepsakes.server";
 import { guestbookBookOf } from "~/services/events/guestbook-book.server";
 

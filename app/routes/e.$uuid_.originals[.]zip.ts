@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { ORIGINALS_ZIP, requireKeepsake } from "~/services/commerce/keepsakes.server";
 import { originalsZipOf } from "~/services/media/originals-zip.server";
 

@@ -8,9 +8,9 @@ import { PostalAddressFields } from "~/components/ui/postal-address-fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { MAX_COPIES } from "~/domain/commerce/mail-orders";
 import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { mailOrderPage, payForMailOrder, startMailOrderFromPage, type MailOrderView } from "~/services/mail-orders/orders.server";
 
 // A DVD of the video, or a printed photo book of its stills, posted to an address

@@ -7,10 +7,10 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_TEMPLATES } from "~/domain/postcard";
 import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { postcardsOfEvent } from "~/services/postcards/postcard-pages.server";
 import { createPostcard } from "~/services/postcards/postcards.server";
 

@@ -8,9 +8,9 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { POSTCARD_MESSAGE_MAX, POSTCARD_TEMPLATES } from "~/domain/postcard";
 import { DASHBOARD_TITLE, PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { readForm, type FormReply } from "~/lib/form.server";
 import { asPageError, isApiError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { postcardPage, postcardPayloadOf } from "~/services/postcards/postcard-pages.server";
 import { changePostcard, checkoutPostcard } from "~/services/postcards/postcards.server";
 

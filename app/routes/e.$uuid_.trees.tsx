@@ -8,11 +8,11 @@ import { TreesIcon } from "~/components/ui/icons";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
-import { rememberCheckout } from "~/lib/checkout-cookie.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { asPageError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
+import { rememberCheckout } from "~/services/payments/checkout-cookie.server";
 import { plantTreesInput, startTreeContribution } from "~/services/trees/tree-contributions.server";
 import { treesPageOf } from "~/services/trees/trees-page.server";
 

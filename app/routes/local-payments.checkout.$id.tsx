@@ -6,8 +6,8 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatMoney } from "~/domain/commerce/money";
 import { PRODUCT_NAME } from "~/domain/product";
-import { checkoutPayerOf } from "~/lib/checkout-cookie.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
+import { checkoutPayerOf } from "~/services/payments/checkout-cookie.server";
 import { localCheckoutSession, payLocalCheckout } from "~/services/payments/local/hosted.server";
 
 export const meta: MetaFunction = () => [{ title: `Pay — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

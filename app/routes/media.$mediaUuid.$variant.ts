@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isUuid } from "~/domain/uuid";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findMediaByUuid } from "~/models/media.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { keyOfVariant, storedFileToSend } from "~/services/media/media-files.server";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { apiResource, notFound } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { postcardSides } from "~/services/postcards/postcard-art.server";
 import { sideSvg } from "~/services/postcards/postcard-render.server";
 import { managedPostcard, postcardArt } from "~/services/postcards/postcards.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { downloadResponse } from "~/lib/file-response.server";
 import { apiResource } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { postcardSides } from "~/services/postcards/postcard-art.server";
 import { sidesPdf } from "~/services/postcards/postcard-render.server";
 import { managedPostcard, postcardArt } from "~/services/postcards/postcards.server";

@@ -2,9 +2,9 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { useLoaderData } from "@remix-run/react";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { receiptPage } from "~/services/commerce/receipts.server";
 
 // The address carries the receipt's key: it is not sent on to other sites, nor kept by caches. The

@@ -6,10 +6,10 @@ import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { subscriptionCheckoutInput } from "~/domain/commerce/memberships";
 import { PRODUCT_NAME, PRODUCT_PLURAL, VIP_CARD_TEXT, VIP_CARD_TITLE } from "~/domain/product";
-import { getUser, requireUser } from "~/lib/auth.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser, requireUser } from "~/services/accounts/current-user.server";
 import {
   loadBillingPage,
   openBillingPortal,

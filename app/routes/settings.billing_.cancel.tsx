@@ -5,10 +5,10 @@ import { PageError } from "~/components/shell/page-error";
 import { FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME, PRODUCT_PLURAL } from "~/domain/product";
-import { requireUser } from "~/lib/auth.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { requireUser } from "~/services/accounts/current-user.server";
 import { cancellationView, setMembershipCancelled } from "~/services/commerce/memberships.server";
 
 export const meta: MetaFunction = () => [{ title: `Cancel your membership — ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];

@@ -2,9 +2,9 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { PageError } from "~/components/shell/page-error";
 import { PRODUCT_NAME } from "~/domain/product";
-import { requireUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
+import { requireUser } from "~/services/accounts/current-user.server";
 import { receiptOf } from "~/services/commerce/invoices.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

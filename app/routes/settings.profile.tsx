@@ -5,11 +5,11 @@ import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { changeEmailInput, changePasswordInput, profileInput } from "~/domain/account-rules";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getAuthState, requireUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { handleForm, type FormReply, readForm } from "~/lib/form.server";
 import { findProfileOfUser, updateProfile } from "~/models/user-profile.server";
 import { changePassword, requestEmailChange } from "~/services/accounts/auth.server";
+import { getAuthState, requireUser } from "~/services/accounts/current-user.server";
 
 export const meta: MetaFunction = () => [{ title: `Account — ${PRODUCT_NAME}` }];
 

@@ -5,10 +5,10 @@ import { PageError } from "~/components/shell/page-error";
 import { Field, FormMessages } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PRODUCT_NAME } from "~/domain/product";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { handleForm, readForm, type FormReply } from "~/lib/form.server";
 import { insertSupportMessage } from "~/models/support-message.server";
+import { getUser } from "~/services/accounts/current-user.server";
 
 export const meta: MetaFunction = () => [{ title: `Support — ${PRODUCT_NAME}` }];
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { isApiError } from "~/lib/http.server";
 import { TRACK_RENDITION } from "~/media/track-audio.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { openTrack } from "~/services/arrange/track-library.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse } from "~/lib/file-response.server";
 import { apiRoute } from "~/lib/http.server";
-import { mediaCredentialsOf } from "~/lib/media-credentials.server";
 import { findMediaByUploadId } from "~/models/media.server";
 import { mediaNotFound, requireMedia } from "~/services/media/media-access.server";
+import { mediaCredentialsOf } from "~/services/media/media-credentials.server";
 import { storedFileToSend } from "~/services/media/media-files.server";
 
 /** The ids the upload store makes; anything else is no upload. */

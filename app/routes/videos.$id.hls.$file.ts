@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isUuid } from "~/domain/uuid";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findPublishedMedia } from "~/models/published-media.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { ladderFileToSend } from "~/services/render/video-ladder.server";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { Event } from "drizzle/schema";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { FIRST_CHUNK_BYTES } from "~/lib/browser/upload-chunk-size";
 import { db } from "~/lib/db.server";
 import { runFfmpeg } from "~/media/run.server";
@@ -12,6 +12,7 @@ import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, logInBrowser, PHONE, saveScreenshot } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { sha256File } from "../support/media-fixtures";
 import { startUploadCountingProxy } from "../support/upload-counting-proxy";
 
@@ -98,6 +99,14 @@ async function originalsOf(event: Event) {
 const OFFLINE = "You're offline — your files will send when you're back online.";
 
 describe.skipIf(!chromiumPath)("the contributor page with no connection, on a phone", () => {
+  // The phone's connection is taken away on purpose: the browser says so for every request and socket
+  // it could not make. Anything else in its console still fails the test.
+  beforeEach(() =>
+    expectBrowserConsoleError(
+      /net::ERR_(INTERNET_DISCONNECTED|FAILED)|WebSocket connection to .* failed/,
+      "the test takes the phone's connection away",
+    ),
+  );
   const e2e = useServerAndBrowser();
   let proxy: Awaited<ReturnType<typeof startUploadCountingProxy>>;
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { IntentButton, IntentForm, useIntentReply } from "~/components/event/eve
 import { Field } from "~/components/ui/field";
 import { MOOD_LABELS } from "~/domain/built-in-tracks";
 import { formatTrackTime } from "~/domain/track-rules";
-import type { ArrangePage } from "~/services/arrange/page.server";
+import type { ArrangePage } from "~/services/arrange/page-view";
 import { TrackWaveform } from "./track-waveform";
 import { useLiveTracks } from "./use-live-tracks";
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from "react";
 import { IntentButton, IntentForm } from "~/components/event/event-intent-form";
-import type { ArrangePage } from "~/services/arrange/page.server";
-import type { PreviewScene } from "~/services/arrange/preview-panel.server";
+import type { ArrangePage } from "~/services/arrange/page-view";
+import type { PreviewScene } from "~/services/arrange/preview-panel-view";
 
 type Data = ArrangePage["preview"];
 type Style = Data["style"];

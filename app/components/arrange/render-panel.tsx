@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { connectRealtime } from "~/realtime/client";
 import type { RenderJobUpdate } from "~/realtime/events";
-import type { ArrangePage } from "~/services/arrange/page.server";
+import type { ArrangePage } from "~/services/arrange/page-view";
 import { preparedLine, remainingLine, roughDuration } from "./render-ahead";
 
 type Data = ArrangePage["render"];

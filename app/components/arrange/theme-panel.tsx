@@ -1,7 +1,7 @@
 import { useState, type CSSProperties } from "react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
-import type { ArrangePage } from "~/services/arrange/page.server";
+import type { ArrangePage } from "~/services/arrange/page-view";
 
 type Panel = ArrangePage["theme"];
 type Card = Panel["themes"][number];

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { summariseChoice, type CartSummary } from "~/domain/commerce/cart-summary";
 import { keptContributorPromoCode } from "~/lib/browser/contributor-promo";
-import type { CheckoutPage } from "~/services/commerce/checkout-page.server";
+import type { CheckoutPage } from "~/services/commerce/checkout-page-view";
 
 type Cart = CheckoutPage["cart"];
 

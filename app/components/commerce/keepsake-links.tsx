@@ -1,4 +1,4 @@
-import type { Keepsakes } from "~/services/commerce/keepsakes.server";
+import type { Keepsakes } from "~/services/commerce/keepsakes-view";
 
 type Offer = NonNullable<Keepsakes["guestbook"]>;
 

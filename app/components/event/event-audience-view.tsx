@@ -5,7 +5,7 @@ import { FormMessages } from "~/components/ui/field";
 import { GiftIcon } from "~/components/ui/icons";
 import { formatMoney } from "~/domain/commerce/money";
 import { api } from "~/lib/browser/api-client";
-import type { AudiencePage } from "~/services/events/event-page.server";
+import type { AudiencePage } from "~/services/events/event-page-view";
 import { EventGuestbook } from "./event-guestbook";
 import { EventHero } from "./event-hero";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";

@@ -1,7 +1,7 @@
 import { OrganiserMediaGrid } from "~/components/media/organiser-media-grid";
 import { StockPhotoPicker } from "~/components/media/stock-photo-picker";
-import type { OrganiserMedia } from "~/services/media/media-grid.server";
-import type { StockPicker } from "~/services/media/stock-photo-pick.server";
+import type { OrganiserMedia } from "~/services/media/media-view";
+import type { StockPicker } from "~/services/media/stock-photo-pick-view";
 
 /** The organiser's photos and clips, live as they arrive, to arrange for the video. */
 export function EventContributions({

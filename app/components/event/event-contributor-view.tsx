@@ -1,6 +1,6 @@
 import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { ContributionForm } from "~/components/media/contribution-form";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { GiftPot } from "./event-gift-pot";
 import { EventHero } from "./event-hero";
 import { EventThankYouVideo } from "./event-thank-you-video";

@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { OriginalsOffer } from "~/components/commerce/keepsake-links";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { EventBroadcastForm } from "./event-broadcast-form";
 import { EventContributions } from "./event-contributions";
 import { EventDeleteForm, EventDeletedNotice } from "./event-delete-form";

@@ -1,5 +1,5 @@
 import { Field, FormMessages } from "~/components/ui/field";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 
 /** Send the recipient their private link now or at a chosen moment; needs an address for them. */

@@ -1,6 +1,6 @@
 import { useParams } from "@remix-run/react";
 import { formatMoney } from "~/domain/commerce/money";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { useLivePot } from "./live-pot";
 
 // Its own module: contributors and the chip-in page draw the pot without the organiser's gift form.

@@ -1,7 +1,7 @@
 import { Form, useLocation, useSearchParams } from "@remix-run/react";
 import { Field, FormMessages, SelectField } from "~/components/ui/field";
 import { formatMoney, moneyInput } from "~/domain/commerce/money";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { FoldedSection } from "./event-fold";
 import { GiftPot } from "./event-gift-pot";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";

@@ -1,6 +1,6 @@
 import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
 
 /**
  * One of the event page's forms: a plain POST to the page itself with a hidden `intent`,

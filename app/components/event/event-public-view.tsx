@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { ContributorOfferCard } from "~/components/commerce/contributor-offer";
 import { OccasionIcon } from "~/components/ui/occasion-icon";
 import { PRODUCT_NAME, START_PATH } from "~/domain/product";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { EventThankYouVideo } from "./event-thank-you-video";
 
 /** A Chorus that no longer collects, for someone without a key: nothing private, just where it stands. */

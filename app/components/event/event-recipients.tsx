@@ -1,5 +1,5 @@
 import { Field, FormMessages } from "~/components/ui/field";
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 import { FoldedSection } from "./event-fold";
 import { IntentButton, IntentForm, useIntentReply } from "./event-intent-form";
 

@@ -1,4 +1,4 @@
-import type { ThankYouVideo } from "~/services/uploads/thank-you-video.server";
+import type { ThankYouVideo } from "~/services/uploads/thank-you-video-view";
 
 /** The recipient's thank-you clip. The box keeps its 16:9 shape before the video loads (no layout shift). */
 export function EventThankYouVideo({ video, from, id }: { video: ThankYouVideo | null; from: string; id?: string }) {

@@ -1,4 +1,4 @@
-import type { PageOf } from "~/services/events/event-page.server";
+import type { PageOf } from "~/services/events/event-page-view";
 
 type Page = PageOf<"creator">;
 

@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { connectRealtime } from "~/realtime/client";
-import type { OrganiserMedia } from "~/services/media/media-grid.server";
-import type { MediaView } from "~/services/media/media-views.server";
+import type { OrganiserMedia, MediaView } from "~/services/media/media-view";
 
 const inOrder = (a: MediaView, b: MediaView) => a.position - b.position || a.createdAt.localeCompare(b.createdAt);
 

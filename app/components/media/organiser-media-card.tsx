@@ -5,7 +5,7 @@ import { FilmIcon, PhotoIcon } from "~/components/ui/icons";
 import { adviceForOrganiser } from "~/domain/clip-advice";
 import { defaultTrimNote } from "~/domain/default-trim";
 import { formatDuration } from "~/domain/media-rules";
-import type { MediaView } from "~/services/media/media-views.server";
+import type { MediaView } from "~/services/media/media-view";
 
 const SECTION = "contributions";
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
 import { moveInOrder } from "~/domain/media-rules";
-import type { OrganiserMedia } from "~/services/media/media-grid.server";
+import type { OrganiserMedia } from "~/services/media/media-view";
 import { useLiveMedia } from "./organiser-live-media";
 import { ArchivedMediaRow, OrganiserMediaCard, type DragHandlers } from "./organiser-media-card";
 

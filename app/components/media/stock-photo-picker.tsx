@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { IntentButton, IntentForm, useIntentReply } from "~/components/event/event-intent-form";
 import { FormMessages } from "~/components/ui/field";
 import { AddPhotoIcon, DisclosureIcon } from "~/components/ui/icons";
-import type { StockPicker, StockPickerPhoto } from "~/services/media/stock-photo-pick.server";
+import type { StockPicker, StockPickerPhoto } from "~/services/media/stock-photo-pick-view";
 
 const SECTION = "stock";
 

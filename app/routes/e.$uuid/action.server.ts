@@ -1,13 +1,13 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { runEventIntent } from "~/services/events/event-page-actions.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import type { EventPageReply } from "./view";
 
 /** One of the page's forms; a refused or invalid one answers the same page with the form's errors and values. */

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { asPageError, clientIp } from "~/lib/http.server";
 import { OFFLINE_COPY_HEADER } from "~/lib/offline-copy";
+import { getUser } from "~/services/accounts/current-user.server";
 import { keysFromUrl } from "~/services/events/event-access.server";
 import { loadEventPage } from "~/services/events/event-page.server";
 

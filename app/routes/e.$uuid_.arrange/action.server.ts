@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { multipartPostOf } from "~/lib/multipart.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { openArrangement, type ArrangeOutcome } from "~/services/arrange/context.server";
 import { trackUploaded } from "~/services/arrange/music-panel.server";
 import { runArrangeIntent } from "~/services/arrange/page.server";

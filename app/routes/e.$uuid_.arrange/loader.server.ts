@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { openArrangement } from "~/services/arrange/context.server";
 import { loadArrangePage } from "~/services/arrange/page.server";
 import { keysFromUrl } from "~/services/events/event-access.server";

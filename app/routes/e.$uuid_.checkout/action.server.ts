@@ -1,9 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { readForm } from "~/lib/form.server";
 import { isApiError } from "~/lib/http.server";
 import { redirectWithCookies } from "~/lib/redirects.server";
 import { toastHeader } from "~/lib/toast.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { openCheckout, runCheckoutIntent } from "~/services/commerce/checkout-page.server";
 import { formText } from "~/services/events/event-page-form.server";
 import type { CheckoutPageReply } from "./view";

@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { getUser } from "~/lib/auth.server";
 import { asPageError } from "~/lib/http.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { loadCheckoutPage, openCheckout } from "~/services/commerce/checkout-page.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

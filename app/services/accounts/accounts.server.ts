@@ -1,10 +1,10 @@
 import type { User } from "drizzle/schema";
 import { canAccessAccountOf, isAdmin } from "~/domain/membership";
-import { toAuthedUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { forbidden, notFound } from "~/lib/http.server";
 import { findProfileById, findProfileOfUser, updateProfile, type ProfileChanges } from "~/models/user-profile.server";
 import { findUserById, updateUser } from "~/models/user.server";
+import { toAuthedUser } from "~/services/accounts/current-user.server";
 
 // Someone else's record answers "not found", so ids cannot be probed.
 const hidden = (what: string) => notFound(`There is no ${what} with this id.`);

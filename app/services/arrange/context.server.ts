@@ -4,8 +4,8 @@ import { canManageEvent } from "~/domain/event-permissions";
 import { forbidden, unauthorized } from "~/lib/http.server";
 import type { toastSchema } from "~/lib/toast.server";
 import type { EventKeys, EventViewer } from "~/services/events/event-access.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
+import { openEventByUuid } from "~/services/events/open-event.server";
 
 /** What every part of the arrange page works with: the organiser's event and the organiser. */
 export interface ArrangeContext {

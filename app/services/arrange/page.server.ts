@@ -39,8 +39,6 @@ export async function loadArrangePage(context: ArrangeContext) {
   };
 }
 
-export type ArrangePage = Awaited<ReturnType<typeof loadArrangePage>>;
-
 const INTENTS: Record<string, ArrangeIntent> = { ...themeIntents, ...musicIntents, ...previewIntents, ...renderIntents };
 
 /** Runs one of the page's plain-form actions, by its `intent`; a refusal is thrown as an ApiError. */

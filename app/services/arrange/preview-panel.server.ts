@@ -1,43 +1,17 @@
 import type { Media } from "drizzle/schema";
-import { type DefaultTrimNote, defaultTrimNote } from "~/domain/default-trim";
+import { defaultTrimNote } from "~/domain/default-trim";
 import { db } from "~/lib/db.server";
 import { parseWith } from "~/lib/http.server";
 import { signedMediaUrl } from "~/lib/media-url.server";
 import { listMediaOfEvent } from "~/models/media.server";
-import type { Segment, TextBox, ThemeStyle } from "~/render/plan";
+import type { Segment, ThemeStyle } from "~/render/plan";
 import { formText } from "~/services/events/event-page-form.server";
 import { mediaOfEvent } from "~/services/media/media-access.server";
 import { changeMedia, mediaChangesSchema } from "~/services/media/media-actions.server";
 import { clipTrimOf } from "~/services/media/media-views.server";
 import { renderPlanFor } from "~/services/render/render-plan.server";
 import type { ArrangeContext, ArrangeIntent } from "./context.server";
-
-/** One scene of the in-browser preview: what to show, for how long, with which words on top. */
-export type PreviewScene =
-  | { kind: "title"; key: string; seconds: number; heading: string; subheading: string; backgroundUrl: string }
-  | {
-      kind: "clip";
-      key: string;
-      mediaId: string;
-      seconds: number;
-      videoUrl: string;
-      posterUrl: string | null;
-      inSeconds: number;
-      textBox: TextBox | null;
-      /** What its default trim left out, and the way back (docs/decisions/053); null when nothing. */
-      trimNote: DefaultTrimNote | null;
-    }
-  | {
-      kind: "photo";
-      key: string;
-      seconds: number;
-      imageUrl: string;
-      motion: string;
-      /** Its subject, which the move closes in on (docs/decisions/053); null when not known. */
-      focus: { x: number; y: number } | null;
-      textBox: TextBox | null;
-    }
-  | { kind: "collage"; key: string; seconds: number; imageUrls: string[]; textBox: TextBox | null };
+import type { PreviewScene } from "./preview-panel-view";
 
 function sceneOf(segment: Segment, fps: number, byId: Map<string, Media>): PreviewScene | null {
   const seconds = segment.frames / fps;

@@ -10,8 +10,8 @@ import type { Toast } from "~/lib/toast.server";
 import { findCartById, findOpenCartOfEvent } from "~/models/cart.server";
 import { listRecipients } from "~/models/event.server";
 import { formText } from "~/services/events/event-page-form.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
 import { headlineOf } from "~/services/events/event-views.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { parseCartUpdate } from "./cart-input.server";
 import { pricingContextOf } from "./cart-state.server";
 import type { CartView } from "./cart-views.server";
@@ -108,8 +108,6 @@ function byPostOffers(event: Event) {
     };
   });
 }
-
-export type CheckoutPage = Awaited<ReturnType<typeof loadCheckoutPage>>;
 
 export type CheckoutOutcome =
   | { redirect: string; toast?: Toast }

@@ -2,7 +2,7 @@ import type { Event, User } from "drizzle/schema";
 import { productByKey } from "~/domain/commerce/catalogue";
 import { canManageEvent } from "~/domain/event-permissions";
 import { ApiError, isApiError, notFound } from "~/lib/http.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { eventEntitlements } from "./entitlements.server";
 import { cartPathOf } from "./unlock.server";
 
@@ -50,5 +50,3 @@ export async function keepsakesOf(event: Event) {
     guestbook: appliesTo(event, GUESTBOOK_BOOK) ? offer(GUESTBOOK_BOOK, "guestbook.pdf") : null,
   };
 }
-
-export type Keepsakes = Awaited<ReturnType<typeof keepsakesOf>>;

@@ -1,7 +1,7 @@
 import type { Payment } from "drizzle/schema";
 import { isUuid } from "~/domain/uuid";
 import type { GiftContributionEffect } from "~/services/gift-cards/contribution-effects.server";
-import type { MailOrderPaidEffect } from "~/services/mail-orders/payment.server";
+import type { MailOrderPaidEffect } from "~/services/mail-orders/mail-order-effect";
 import type { PostcardEffect } from "~/services/postcards/postcard-effects.server";
 import type { TreeContributionEffect } from "~/services/trees/tree-contribution-effects.server";
 

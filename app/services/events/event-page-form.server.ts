@@ -1,7 +1,7 @@
 import type { Event } from "drizzle/schema";
 import type { Toast } from "~/lib/toast.server";
 import type { EventViewer } from "~/services/events/event-access.server";
-import type { EventFormReply } from "~/services/events/event-page.server";
+import type { EventFormReply } from "~/services/events/event-page-view";
 
 /** What every form action of the event page works with: the event from the address, who asks, the form. */
 export interface IntentContext {

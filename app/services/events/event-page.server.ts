@@ -7,11 +7,8 @@ import { nextStepOf } from "~/domain/next-step";
 import { timeZoneOptions } from "~/domain/time-zones";
 import { dayIn } from "~/domain/zoned-time";
 import { db } from "~/lib/db.server";
-import type { FormReply } from "~/lib/form.server";
-import { notFound } from "~/lib/http.server";
-import { uuidParam } from "~/lib/params.server";
 import { arrangementSaved } from "~/models/arrangement.server";
-import { findEventByUuid, listRecipients } from "~/models/event.server";
+import { listRecipients } from "~/models/event.server";
 import { markRsvpOpened } from "~/models/rsvp.server";
 import { chorusInvoiceOf } from "~/services/commerce/invoices.server";
 import { keepsakesOf } from "~/services/commerce/keepsakes.server";
@@ -20,10 +17,12 @@ import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { audiencePage } from "~/services/events/audience-page.server";
 import type { EventKeys } from "~/services/events/event-access.server";
 import { type creatorEventView } from "~/services/events/event-views.server";
-import { eventViewFor, openFoundEvent } from "~/services/events/events.server";
+import { eventViewFor } from "~/services/events/events.server";
 import { guestbookMessages } from "~/services/events/guestbook.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { giftOfEvent, organiserGiftSection } from "~/services/gift-cards/gifts.server";
-import { organiserMediaOf, type OrganiserMedia } from "~/services/media/media-grid.server";
+import { organiserMediaOf } from "~/services/media/media-grid.server";
+import type { OrganiserMedia } from "~/services/media/media-view";
 import { stockPickerFor, type StockSearch } from "~/services/media/stock-photo-pick.server";
 import { currentVideoOf } from "~/services/render/published-video.server";
 import { treesOfEvent } from "~/services/trees/trees-summary.server";
@@ -32,20 +31,6 @@ import { thankYouVideoOf } from "~/services/uploads/thank-you-video.server";
 
 // The event page (/e/{uuid}): what each viewer sees. Its forms are handled in
 // event-page-actions.server.ts.
-
-/** An action's answer: FormReply plus which form it belongs to. */
-export interface EventFormReply extends FormReply {
-  intent: string;
-  /** Changes on every success, so the form that was sent can start empty again. */
-  sentAt?: number;
-}
-
-/** The event at /e/{uuid} and who is asking: `user` and the keys in the page address. */
-export async function openEventByUuid(user: User | null, rawUuid: string | undefined, keys: EventKeys) {
-  const found = await findEventByUuid(db(), uuidParam(rawUuid, "Chorus"), { withDeleted: true });
-  if (!found) throw notFound("There is no Chorus with this id.");
-  return openFoundEvent(user, found, keys);
-}
 
 // ——— What each viewer sees ———
 
@@ -240,8 +225,3 @@ async function contributorExtras(event: Event, rsvp: Parameters<typeof contribut
   const [offer, gift, trees] = await Promise.all([contributorOfferFor(rsvp), giftOfEvent(event), treesOfEvent(event.id)]);
   return { offer, gift, trees };
 }
-
-export type EventPageData = Awaited<ReturnType<typeof loadEventPage>>["page"];
-export type PageOf<K extends EventPageData["kind"]> = Extract<EventPageData, { kind: K }>;
-/** The recipient's page and the view-only page share one shape. */
-export type AudiencePage = Extract<EventPageData, { kind: "recipient" | "view-only" }>;

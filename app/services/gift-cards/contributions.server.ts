@@ -16,7 +16,7 @@ import {
   setGiftContributionSession,
 } from "~/models/gift.server";
 import type { EventKeys } from "~/services/events/event-access.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 import { giftSummary } from "./gifts.server";
 

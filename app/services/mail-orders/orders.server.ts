@@ -30,8 +30,8 @@ import {
   updateMailOrder,
 } from "~/models/mail-order.server";
 import { listCountries } from "~/services/commerce/countries.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
 import { openEvent } from "~/services/events/events.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { openSessionUrl } from "~/services/payments/open-session.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 

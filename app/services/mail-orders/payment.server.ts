@@ -2,12 +2,10 @@ import type { Db } from "~/lib/db.server";
 import { findMailOrder, updateMailOrder } from "~/models/mail-order.server";
 import { idOf, ourId, record, text, whole } from "~/services/commerce/payment-event-fields.server";
 import { queuePlacement } from "./fulfilment.server";
+import type { MailOrderPaidEffect } from "./mail-order-effect";
 
 // What a completed checkout for a posted order does (called from the payment webhook's transaction,
 // docs/decisions/019-payments.md): the order becomes paid once, and its placement is queued with it.
-
-export type MailOrderPaidEffect =
-  { effect: "mail-order"; mailOrderId: string; alreadyPaid: boolean } | { effect: "ignored"; reason: string };
 
 export async function mailOrderPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<MailOrderPaidEffect> {
   const metadata = record(session.metadata);

@@ -5,11 +5,11 @@ import { hasEditRights } from "~/domain/membership";
 import { db } from "~/lib/db.server";
 import { keysMatch } from "~/lib/event-keys.server";
 import { forbidden, isApiError, notFound, unauthorized } from "~/lib/http.server";
-import type { MediaCredentials } from "~/lib/media-credentials.server";
 import { uuidParam } from "~/lib/params.server";
 import { hashToken } from "~/lib/tokens.server";
 import { findMediaById, findMediaByUuid } from "~/models/media.server";
 import { openEvent } from "~/services/events/events.server";
+import type { MediaCredentials } from "~/services/media/media-credentials.server";
 
 /** One media item and how the caller stands to it, once allowed. */
 export interface OpenedMedia {

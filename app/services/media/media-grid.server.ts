@@ -9,5 +9,3 @@ export async function organiserMediaOf(event: Event) {
   const views = records.map(mediaView);
   return { items: views.filter((m) => !m.archived), archived: views.filter((m) => m.archived) };
 }
-
-export type OrganiserMedia = Awaited<ReturnType<typeof organiserMediaOf>>;

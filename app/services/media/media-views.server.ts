@@ -63,7 +63,5 @@ export function mediaView(record: Media) {
   };
 }
 
-export type MediaView = ReturnType<typeof mediaView>;
-
 /** What anyone following the event's public room may know: an item's progress, nothing private. */
 export const publicMediaStatus = (record: Media) => ({ mediaUuid: record.mediaUuid, status: record.status, kind: record.kind });

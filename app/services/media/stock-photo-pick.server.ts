@@ -15,6 +15,7 @@ import { queueMediaProcessing } from "~/services/media/media-queue.server";
 import { stockPhotos } from "~/services/media/stock-photos.server";
 import { storage } from "~/services/media/storage.server";
 import { uploadLimits } from "~/services/uploads/media-intake.server";
+import type { StockPicker } from "./stock-photo-pick-view";
 
 // The organiser's stock photo picker on /e/{uuid}: a search by plain GET (?stock=…&stockPage=…)
 // and an "Add to the video" form per result (intent=stock-add). A pick names a photo by its id
@@ -51,30 +52,6 @@ const referral = (url: string) => {
 /** "Photo by X on Unsplash"; the pictures of our own library are named by their title. */
 export function attributionOf(providerName: string, photo: StockPhoto) {
   return providerName === "unsplash" ? `Photo by ${photo.author.name} on Unsplash` : photo.description;
-}
-
-export interface StockPickerPhoto {
-  id: string;
-  description: string;
-  thumbUrl: string;
-  width: number;
-  height: number;
-  attribution: string;
-  /** The photographer's page (Unsplash), with the referral Unsplash asks for. */
-  authorUrl: string | null;
-  authorName: string;
-}
-
-export interface StockPicker {
-  query: string;
-  page: number;
-  total: number;
-  totalPages: number;
-  provider: "unsplash" | "local";
-  /** Unsplash's home page, linked from every attribution. */
-  providerUrl: string | null;
-  results: StockPickerPhoto[];
-  error: string | null;
 }
 
 /** A search as the page address gives it (?stock=…&stockPage=…), unchecked. */

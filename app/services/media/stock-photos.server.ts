@@ -1,5 +1,5 @@
 import path from "node:path";
-import { localStockLibrary } from "~/integrations/stock-photos/local-library.server";
+import { localStockLibrary, renderDesign } from "~/integrations/stock-photos/local-library.server";
 import type { StockPhotoProvider } from "~/integrations/stock-photos/stock-port";
 import { unsplashProvider } from "~/integrations/stock-photos/unsplash.server";
 import { env } from "~/lib/env.server";
@@ -15,7 +15,10 @@ export function stockPhotos(): StockPhotoProvider {
   });
 }
 
-export const stockCacheDir = () => path.join(env().DATA_DIR, "stock");
+const stockCacheDir = () => path.join(env().DATA_DIR, "stock");
+
+/** One of the app's own stock backdrops at `width`, rendered once into the cache: its file, or null for no such design. */
+export const localStockFile = (id: string, width: number) => renderDesign(stockCacheDir(), id, width);
 
 /**
  * Only the provider's own download links are followed: anything else would let a

@@ -1,5 +1,5 @@
-import { getUser } from "~/lib/auth.server";
 import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "./media-files.server";

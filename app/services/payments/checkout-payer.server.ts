@@ -7,7 +7,7 @@ import { findPostcard } from "~/models/postcard.server";
 // told to its payer alone. A session opened by a signed-in user for something of theirs (a cart, a
 // membership, a postcard, an order by post) belongs to the account that owns that thing; a gift
 // card or tree contribution, which anyone holding the Chorus's link may make without an account,
-// belongs to the browser that opened it (lib/checkout-cookie.server.ts).
+// belongs to the browser that opened it (checkout-cookie.server.ts).
 
 /** Who asks: the signed-in user, and the checkout sessions their browser opened. */
 export interface CheckoutPayer {

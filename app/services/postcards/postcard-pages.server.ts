@@ -6,7 +6,7 @@ import { db } from "~/lib/db.server";
 import { notFound } from "~/lib/http.server";
 import { listPostcardsOfEvent } from "~/models/postcard.server";
 import { listCountries } from "~/services/commerce/countries.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { managedPostcard, NO_CHORUS, NOT_FOUND, postcardView } from "./postcards.server";
 import { refreshMailing } from "./sending.server";
 

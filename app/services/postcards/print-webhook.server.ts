@@ -1,6 +1,7 @@
-import { mailingOfEvent, verifyLobWebhook } from "~/integrations/print-mail/lob-webhook";
+import { isLobWebhookRefused, mailingOfEvent, verifyLobWebhook } from "~/integrations/print-mail/lob-webhook";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { ApiError } from "~/lib/http.server";
 import { findPostcardByPrintId, recordPrintMailEvent } from "~/models/postcard.server";
 import { recordMailing } from "./sending.server";
 
@@ -12,14 +13,15 @@ import { recordMailing } from "./sending.server";
 export type PrintWebhookOutcome = "applied" | "ignored" | "duplicate";
 
 /**
- * Takes in one webhook request: LobWebhookRefused when it is not signed with LOB_WEBHOOK_SECRET,
- * or signed too long ago, or is no event; otherwise the event's outcome.
+ * Takes in one webhook request: a 400 when it is not signed with LOB_WEBHOOK_SECRET
+ * (INVALID_SIGNATURE), or signed too long ago (STALE_SIGNATURE), or is no event (INVALID_EVENT);
+ * otherwise the event's outcome.
  */
 export async function receiveLobWebhook(
   rawBody: Buffer,
   headers: { signature: string | null; timestamp: string | null },
 ): Promise<{ eventId: string; outcome: PrintWebhookOutcome }> {
-  const event = verifyLobWebhook(rawBody, headers, env().LOB_WEBHOOK_SECRET);
+  const event = verifiedEvent(rawBody, headers);
   const outcome = await db().transaction(async (tx): Promise<PrintWebhookOutcome> => {
     if (!(await recordPrintMailEvent(tx, { id: event.id, type: event.type, objectId: event.postcardId }))) return "duplicate";
     const status = mailingOfEvent(event.type);
@@ -30,4 +32,14 @@ export async function receiveLobWebhook(
     return after && after.mailingStatus !== before ? "applied" : "ignored";
   });
   return { eventId: event.id, outcome };
+}
+
+function verifiedEvent(rawBody: Buffer, headers: { signature: string | null; timestamp: string | null }) {
+  try {
+    return verifyLobWebhook(rawBody, headers, env().LOB_WEBHOOK_SECRET);
+  } catch (error) {
+    if (!isLobWebhookRefused(error)) throw error;
+    const code = error.reason === "stale" ? "STALE_SIGNATURE" : error.reason === "shape" ? "INVALID_EVENT" : "INVALID_SIGNATURE";
+    throw new ApiError(400, code, error.message);
+  }
 }

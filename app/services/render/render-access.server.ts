@@ -1,11 +1,11 @@
 import type { User } from "drizzle/schema";
 import { z } from "zod";
-import { adminOnly } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { notFound } from "~/lib/http.server";
 import { uuidParam } from "~/lib/params.server";
 import { findPublishedMedia } from "~/models/published-media.server";
 import { findRenderJob } from "~/models/render-job.server";
+import { adminOnly } from "~/services/accounts/current-user.server";
 import { requireManager } from "~/services/events/events.server";
 
 // Who may touch a render or a published version: the event's organiser (or an admin, who

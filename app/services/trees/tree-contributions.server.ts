@@ -7,7 +7,7 @@ import { env } from "~/lib/env.server";
 import { ApiError, notFound } from "~/lib/http.server";
 import { insertTreeContribution, setTreeContributionSession } from "~/models/tree-contribution.server";
 import type { EventKeys } from "~/services/events/event-access.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 import { paymentsProvider } from "~/services/payments/provider.server";
 
 // Trees planted in the recipient's honour (docs/decisions/028-trees-and-the-live-pot.md): paid through

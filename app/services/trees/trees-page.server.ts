@@ -7,7 +7,7 @@ import { notFound } from "~/lib/http.server";
 import { listRecipients } from "~/models/event.server";
 import { plantedTreesOfEvent, treeCountOfEvent } from "~/models/tree-contribution.server";
 import type { EventKeys } from "~/services/events/event-access.server";
-import { openEventByUuid } from "~/services/events/event-page.server";
+import { openEventByUuid } from "~/services/events/open-event.server";
 
 /**
  * The trees page of a Chorus: the count and, once trees are in the ground, the certificate. Everyone who

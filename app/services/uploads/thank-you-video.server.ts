@@ -2,13 +2,7 @@ import type { Event } from "drizzle/schema";
 import { db } from "~/lib/db.server";
 import { listMediaOfEvent } from "~/models/media.server";
 import { mediaView } from "~/services/media/media-views.server";
-
-export interface ThankYouVideo {
-  posterUrl: string | null;
-  videoUrl: string;
-  width: number | null;
-  height: number | null;
-}
+import type { ThankYouVideo } from "./thank-you-video-view";
 
 /** The recipient's latest ready thank-you clip, with signed links, for the people it thanks. */
 export async function thankYouVideoOf(event: Event): Promise<ThankYouVideo | null> {

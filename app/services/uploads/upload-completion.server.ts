@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TUS_RESUMABLE, type Server, type Upload } from "@tus/server";
-import { getUser } from "~/lib/auth.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { isApiError } from "~/lib/http.server";
 import { findMediaByUploadId, listRecordedUploadIds } from "~/models/media.server";
+import { getUser } from "~/services/accounts/current-user.server";
 import { BucketStagingStore } from "~/services/uploads/bucket-staging.server";
 import { finishUpload, TUS_PATH, tusErrorAnswer } from "~/services/uploads/tus-endpoint.server";
 import { uploadStagingDir } from "~/services/uploads/upload-expiry.server";

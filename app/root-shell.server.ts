@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { canonicalAddressFor } from "~/lib/links.server";
+import { takeToast } from "~/lib/toast.server";
 import { listNotificationsOf } from "~/models/notification.server";
+import { getAuthState, toAuthedUser } from "~/services/accounts/current-user.server";
 import { toNotificationPayload } from "~/services/events/notifications.server";
 import { developerBar } from "~/services/staff/developer-bar.server";
 import { staffBarFor } from "~/services/staff/staff-bar.server";
-import { getAuthState, toAuthedUser } from "./auth.server";
-import { db } from "./db.server";
-import { env } from "./env.server";
-import { canonicalAddressFor } from "./links.server";
-import { takeToast } from "./toast.server";
 
 // The loader of every page's shell (root.tsx). It lives here, not in the route module, so that the
 // browser's copy of root.tsx imports one server module, whose empty stand-in then rides in root's

@@ -1,9 +1,9 @@
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { secureCookies } from "~/lib/env.server";
+import { sessionSecrets } from "~/lib/session-secret.server";
+import { singleton } from "~/lib/singleton.server";
 import { deleteSession, findLiveSession, insertSession, updateSession } from "~/models/auth-session.server";
-import { db } from "./db.server";
-import { secureCookies } from "./env.server";
-import { sessionSecrets } from "./session-secret.server";
-import { singleton } from "./singleton.server";
 
 export const SESSION_COOKIE = "__session";
 const THIRTY_DAYS = 60 * 60 * 24 * 30;

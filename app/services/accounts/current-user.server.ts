@@ -2,9 +2,9 @@ import { redirect, type Session } from "@remix-run/node";
 import type { User } from "drizzle/schema";
 import type { AuthedUser } from "~/domain/membership";
 import { hasEditRights, isAdmin } from "~/domain/membership";
+import { db } from "~/lib/db.server";
+import { forbidden, unauthorized } from "~/lib/http.server";
 import { findUserById } from "~/models/user.server";
-import { db } from "./db.server";
-import { forbidden, unauthorized } from "./http.server";
 import { commitSession, destroySession, getSession, type SessionData } from "./session.server";
 
 /** What the browser may know of a user (spec §3 "Authed user"). */
@@ -50,7 +50,7 @@ export async function getUser(request: Request) {
   return (await getAuthState(request)).user;
 }
 
-export { safeRedirect } from "./safe-redirect";
+export { safeRedirect } from "~/lib/safe-redirect";
 
 /** For pages: the user, or a redirect to the log-in page that comes back here afterwards. */
 export async function requireUser(request: Request) {

@@ -1,8 +1,8 @@
 import { createCookie } from "@remix-run/node";
-import { getUser } from "./auth.server";
-import { secureCookies } from "./env.server";
-import { sessionSecrets } from "./session-secret.server";
-import { singleton } from "./singleton.server";
+import { secureCookies } from "~/lib/env.server";
+import { sessionSecrets } from "~/lib/session-secret.server";
+import { singleton } from "~/lib/singleton.server";
+import { getUser } from "~/services/accounts/current-user.server";
 
 // The payment pages this browser opened, for payers with no account of record: a gift card or
 // tree contribution may be paid by anyone holding the Chorus's link, signed in or not, and its

@@ -2,8 +2,8 @@ import type { User } from "drizzle/schema";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginInput } from "~/domain/account-rules";
+import { CLIENT_IP_HEADER, clientIp, parseWith } from "~/lib/http.server";
 import { logInWithPassword } from "~/services/accounts/auth.server";
-import { CLIENT_IP_HEADER, clientIp, parseWith } from "./http.server";
 
 /**
  * remix-auth only verifies credentials; the session is ours to write

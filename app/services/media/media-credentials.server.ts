@@ -1,5 +1,5 @@
 import type { User } from "drizzle/schema";
-import { getUser } from "~/lib/auth.server";
+import { getUser } from "~/services/accounts/current-user.server";
 
 /** The header a contributor's browser sends its upload token in. */
 const UPLOAD_TOKEN_HEADER = "x-upload-token";

@@ -1,12 +1,14 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { JOB_NAMES } from "~/jobs/catalogue";
 import { jobQueueStarted } from "~/jobs/queue.server";
+import { migrationsFolder } from "~/lib/database-bootstrap.server";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { metricsText } from "~/lib/metrics.server";
 import { newestAppliedMigration, pingDatabase } from "~/models/health.server";
-import { migrationsFolder } from "./database-bootstrap.server";
-import { db } from "./db.server";
-import { env } from "./env.server";
-import { metricsText } from "./metrics.server";
+import { countJobsByQueue } from "~/models/job-queue.server";
 
 // The answers a load balancer and Prometheus ask for (docs/deploy.md), the same for a web process
 // (server.ts) and a worker's own small HTTP server (app/jobs/worker.server.ts):
@@ -87,6 +89,6 @@ export async function metrics(authorization: string | undefined): Promise<PlainA
       };
     }
   }
-  const { contentType, body } = await metricsText();
+  const { contentType, body } = await metricsText(() => countJobsByQueue(db(), env().JOB_QUEUE_SCHEMA, JOB_NAMES));
   return { status: 200, headers: { "Content-Type": contentType, "Cache-Control": "no-store" }, body };
 }
