@@ -69,3 +69,13 @@ export const withheldFileResponse = () =>
  */
 export const paymentRequiredFileResponse = (reason: string) =>
   new Response(`${reason}\n`, { status: 402, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** What a service decides about a file a link asks for: the file (null: none), or why it is not given. */
+export type FileAnswer = { kind: "file"; file: FileToSend | null } | { kind: "withheld" } | { kind: "payment-required"; reason: string };
+
+/** The answer for what a service decided about a file (`FileAnswer`). */
+export function fileAnswerResponse(answer: FileAnswer) {
+  if (answer.kind === "withheld") return withheldFileResponse();
+  if (answer.kind === "payment-required") return paymentRequiredFileResponse(answer.reason);
+  return fileResponse(answer.file);
+}

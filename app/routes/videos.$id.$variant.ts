@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
+import { fileAnswerResponse, fileRequestOf } from "~/lib/file-response.server";
 import { verifyMediaUrl } from "~/lib/media-url.server";
 import { findPublishedMedia } from "~/models/published-media.server";
-import { videoFileResponse } from "~/services/media/video-file.server";
+import { getUser } from "~/services/accounts/current-user.server";
+import { videoFileToSend } from "~/services/media/video-file.server";
 
 /**
  * A published video or its poster, only through a signed link a page handed out, and only to those
@@ -15,5 +17,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return new Response("Not found", { status: 404 });
   }
   const found = await findPublishedMedia(db(), params.id);
-  return videoFileResponse(request, found && { eventId: found.eventId, video: found.videoKey, poster: found.posterKey }, params.variant);
+  const viewer = () => getUser(request);
+  const download = url.searchParams.has("download");
+  const answer = await videoFileToSend(
+    found && { eventId: found.eventId, video: found.videoKey, poster: found.posterKey },
+    params.variant,
+    { viewer, download, ...fileRequestOf(request) },
+  );
+  return fileAnswerResponse(answer);
 }

@@ -1,5 +1,5 @@
-import { fileRequestOf, fileResponse, paymentRequiredFileResponse, withheldFileResponse } from "~/lib/file-response.server";
-import { getUser } from "~/services/accounts/current-user.server";
+import type { User } from "drizzle/schema";
+import type { FileAnswer } from "~/lib/file-response.server";
 import { videoFileRefusal } from "~/services/commerce/unlock.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
 import { storedFileToSend } from "./media-files.server";
@@ -12,17 +12,21 @@ interface VideoFiles {
 }
 
 /**
- * The answer to a signed link to a made video (`variant` "video") or its poster, for `files` found by
- * the link's id: only to those payment lets watch it (docs/decisions/045), as the link alone does not
- * open a locked Chorus's video; 410 for a Chorus taken down, 404 for no such file.
+ * What a signed link to a made video (`variant` "video") or its poster gets, for `files` found by the
+ * link's id: the file only for those payment lets watch it (docs/decisions/045), as the link alone
+ * does not open a locked Chorus's video; withheld for a Chorus taken down; no file when there is none.
+ * The route turns it into the answer (`fileAnswerResponse`).
  */
-export async function videoFileResponse(request: Request, files: VideoFiles | null | undefined, variant: string | undefined) {
+export async function videoFileToSend(
+  files: VideoFiles | null | undefined,
+  variant: string | undefined,
+  request: { viewer: () => Promise<User | null>; range: string | null; withBody: boolean; download: boolean },
+): Promise<FileAnswer> {
   const key = variant === "video" ? files?.video : variant === "poster" ? files?.poster : null;
-  if (!files || !key) return new Response("Not found", { status: 404 });
-  const viewer = () => getUser(request);
-  if (await eventFilesWithheld(files.eventId, viewer)) return withheldFileResponse();
-  const download = new URL(request.url).searchParams.has("download");
-  const refusal = await videoFileRefusal(files.eventId, viewer, { download });
-  if (refusal) return paymentRequiredFileResponse(refusal);
-  return fileResponse(await storedFileToSend(key, fileRequestOf(request), { downloadName: download ? "chorus-video.mp4" : undefined }));
+  if (!files || !key) return { kind: "file", file: null };
+  if (await eventFilesWithheld(files.eventId, request.viewer)) return { kind: "withheld" };
+  const refusal = await videoFileRefusal(files.eventId, request.viewer, { download: request.download });
+  if (refusal) return { kind: "payment-required", reason: refusal };
+  const downloadName = request.download ? "chorus-video.mp4" : undefined;
+  return { kind: "file", file: await storedFileToSend(key, request, { downloadName }) };
 }
