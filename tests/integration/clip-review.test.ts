@@ -76,7 +76,11 @@ async function pageOf(response: Response) {
   return (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 }
 
-describe("a clip's default trim", () => {
+// Each test processes real clips with ffmpeg as the job does (decode, the dead-air and advice
+// passes, the rendition): ~10 s alone, 25 s and more on two cores shared with the rest of the suite.
+const PROCESSING = { timeout: 120_000 };
+
+describe("a clip's default trim", PROCESSING, () => {
   test("is found when it is processed, reported by the media API, widened by the organiser, and theirs stays", async () => {
     const { client, event } = await organiser();
     const { record, token } = await addClip(event, padded);
@@ -165,7 +169,7 @@ describe("a clip's default trim", () => {
   });
 });
 
-describe("advice about a clip", () => {
+describe("advice about a clip", PROCESSING, () => {
   test("a dark clip is said to be, to the contributor who sent it and on the organiser's card, and is kept", async () => {
     const { client, event } = await organiser();
     const { record, token } = await addClip(event, dark);
