@@ -6,6 +6,7 @@ import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, DESKTOP, gotoHydrated, logInBrowser, newPage, PHONE } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 
 // The chat button floats over the bottom right corner of every page, where forms put buttons and
 // errors. Scrolled anywhere on a customer's form pages, a phone's and a desktop's, it is over none.
@@ -81,6 +82,7 @@ describe.skipIf(!chromiumPath)("the chat button on form pages", () => {
       };
 
       await gotoHydrated(page, `/e/${event.uuid}/checkout`);
+      expectBrowserConsoleError(/status of 400 .*\/checkout\?_data=/, "the checkout refuses the unknown promo code the test applies");
       await page.getByLabel("Promo code").fill("NO-SUCH-CODE");
       await page.getByRole("button", { name: "Apply" }).click();
       await page.locator("#promoCode-error").waitFor();
