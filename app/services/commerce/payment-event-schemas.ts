@@ -12,7 +12,7 @@ export const text = someText.nullable().catch(null);
 /** A whole number (an amount in minor units, or Unix seconds), else none. */
 export const whole = z.number().refine(Number.isInteger).nullable().catch(null);
 /** Our ids are UUIDs; anything else in an event's metadata names nothing of ours. */
-export const ourId = z.unknown().transform((value) => (isUuid(value) ? value : null));
+export const ourId = z.string().refine(isUuid).nullable().catch(null);
 /** Stripe sends an expandable field as its id, or as the object with an `id`; else none. */
 export const expandableId = z
   .union([someText, z.object({ id: someText }).transform((object) => object.id)])
