@@ -8,18 +8,18 @@ import { isUuid } from "~/domain/uuid";
 
 const someText = z.string().min(1);
 /** A non-empty string, else none. */
-export const text = someText.nullable().catch(null);
+const text = someText.nullable().catch(null);
 /** A whole number (an amount in minor units, or Unix seconds), else none. */
-export const whole = z.number().refine(Number.isInteger).nullable().catch(null);
+const whole = z.number().refine(Number.isInteger).nullable().catch(null);
 /** Our ids are UUIDs; anything else in an event's metadata names nothing of ours. */
 export const ourId = z.string().refine(isUuid).nullable().catch(null);
 /** Stripe sends an expandable field as its id, or as the object with an `id`; else none. */
-export const expandableId = z
+const expandableId = z
   .union([someText, z.object({ id: someText }).transform((object) => object.id)])
   .nullable()
   .catch(null);
 /** An object's metadata as it came (every value left to its reader), or none. */
-export const metadata = z.record(z.string(), z.unknown()).catch({});
+const metadata = z.record(z.string(), z.unknown()).catch({});
 const flag = z.boolean().catch(false);
 
 /** An object whose every field reads as none when it is missing or not of its type; not an object reads as all none. */
