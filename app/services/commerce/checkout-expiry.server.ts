@@ -4,7 +4,8 @@ import { markMailOrderAbandoned } from "~/models/mail-order.server";
 import { unlockAbandonedPostcard } from "~/models/postcard.server";
 import { releaseHoldsOfSession } from "~/models/promo-code-hold.server";
 import { markTreeContributionAbandoned } from "~/models/tree-contribution.server";
-import { ignored, ourId, record, text, type PaymentEffect } from "./payment-event-fields.server";
+import { ignored, type PaymentEffect } from "./payment-event-fields.server";
+import { checkoutSession, expiredCheckoutMetadata } from "./payment-event-schemas";
 
 // A payment page left unpaid until it expired (`checkout.session.expired`, docs/decisions/029 and
 // 030), or whose delayed payment failed (`checkout.session.async_payment_failed`): what it held is
@@ -22,11 +23,11 @@ const ABANDON = {
 } as const;
 
 export async function checkoutExpired(session: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
-  const metadata = record(session.metadata);
-  const kind = text(metadata.kind);
-  const sessionId = text(session.id);
+  const { id: sessionId, metadata: named } = checkoutSession.parse(session);
+  const metadata = expiredCheckoutMetadata.parse(named);
+  const { kind } = metadata;
   if (kind === "cart") {
-    const cartId = ourId(metadata.cartId);
+    const { cartId } = metadata;
     if (!cartId || !sessionId) return ignored("the session lacks what it was for");
     if (!(await releaseHoldsOfSession(tx, sessionId))) return ignored(`cart ${cartId}'s page held no promo code`);
     return { effect: "checkout-abandoned", kind, id: cartId };
@@ -34,7 +35,7 @@ export async function checkoutExpired(session: Record<string, unknown>, tx: Db):
   // A membership holds nothing while its page is open: the next one opens a new page.
   if (!kind || !(kind in ABANDON)) return ignored("an expired checkout of this kind holds nothing");
   const { idField, abandon } = ABANDON[kind as keyof typeof ABANDON];
-  const id = ourId(metadata[idField]);
+  const id = metadata[idField];
   if (!id || !sessionId) return ignored("the session lacks what it was for");
   if (!(await abandon(tx, id, sessionId))) return ignored(`nothing of ${kind} ${id} was waiting for this session`);
   return { effect: "checkout-abandoned", kind, id };

@@ -5,7 +5,8 @@ import { enqueue } from "~/jobs/queue.server";
 import type { Db } from "~/lib/db.server";
 import { findOrInsertPayment, findOrInsertProviderInvoice } from "~/models/payment.server";
 import { findUserById, findUserByPaymentCustomerId, findUserBySubscriptionId, lockUser, updateUser } from "~/models/user.server";
-import { idOf, ignored, ourId, record, text, whole, type PaymentEffect } from "./payment-event-fields.server";
+import { ignored, type PaymentEffect } from "./payment-event-fields.server";
+import { invoice as invoiceSchema, membershipMetadata, subscription as subscriptionSchema, type Invoice } from "./payment-event-schemas";
 
 // What a payment event does to a VIP membership (docs/decisions/021-vip-membership.md): the
 // subscription's state follows its events, and each paid period is recorded as an invoice.
@@ -35,16 +36,16 @@ export async function subscriptionChanged(event: PaymentEvent, tx: Db): Promise<
  */
 export async function recordSubscription(
   tx: Db,
-  subscription: Record<string, unknown>,
+  object: Record<string, unknown>,
   { deleted, at }: { deleted: boolean; at: number },
 ): Promise<PaymentEffect> {
-  const subscriptionId = text(subscription.id);
-  const customerId = idOf(subscription.customer);
-  const metadata = record(subscription.metadata);
-  const user = await accountOf(tx, { userId: ourId(metadata.userId), customerId, subscriptionId });
+  const subscription = subscriptionSchema.parse(object);
+  const { id: subscriptionId, customer: customerId } = subscription;
+  const metadata = membershipMetadata.parse(subscription.metadata);
+  const user = await accountOf(tx, { userId: metadata.userId, customerId, subscriptionId });
   if (!user || !subscriptionId) return ignored("no account for this subscription");
   if (isStale(user, at)) return ignored("an older subscription event");
-  const status = deleted ? "canceled" : (text(subscription.status) ?? "active");
+  const status = deleted ? "canceled" : (subscription.status ?? "active");
   const member = MEMBER_STATUSES.has(status);
   // Another subscription of the same account ending leaves the current one be.
   if (!member && user.subscriptionId && user.subscriptionId !== subscriptionId) return ignored("not the account's current subscription");
@@ -52,14 +53,13 @@ export async function recordSubscription(
   // second as its "active", so not older by the clock), it must not undo the membership.
   if (status === "incomplete" && user.subscriptionId === subscriptionId) return ignored("the subscription is already active");
   // Newer versions of Stripe's API give the period's end on the subscription's item rather than on it.
-  const items = record(subscription.items).data;
-  const periodEnd = whole(subscription.current_period_end) ?? whole(record(Array.isArray(items) ? items[0] : null).current_period_end);
+  const periodEnd = subscription.current_period_end ?? subscription.items.data[0]?.current_period_end ?? null;
   // Cancelled to end with the period paid for: still a member until then.
-  const endsAt = whole(subscription.cancel_at) ?? (subscription.cancel_at_period_end === true ? periodEnd : null);
+  const endsAt = subscription.cancel_at ?? (subscription.cancel_at_period_end ? periodEnd : null);
   await updateUser(tx, user.id, {
     subscriptionId: member ? subscriptionId : null,
     membershipStatus: status,
-    membershipPlan: text(metadata.plan) ?? user.membershipPlan,
+    membershipPlan: metadata.plan ?? user.membershipPlan,
     membershipRenewsAt: periodEnd ? new Date(periodEnd * 1000) : null,
     membershipEndsAt: member && endsAt ? new Date(endsAt * 1000) : null,
     membershipChangedAt: new Date(at * 1000),
@@ -69,19 +69,19 @@ export async function recordSubscription(
 }
 
 /** A membership invoice's subscription and its metadata: on the invoice, or (newer versions of Stripe's API) under `parent`. */
-function subscriptionOfInvoice(invoice: Record<string, unknown>) {
-  const details = record(record(invoice.parent).subscription_details);
+function subscriptionOfInvoice(invoice: Invoice) {
+  const details = invoice.parent.subscription_details;
   return {
-    subscriptionId: idOf(invoice.subscription) ?? idOf(details.subscription),
-    metadata: { ...record(record(invoice.subscription_details).metadata), ...record(details.metadata) },
+    subscriptionId: invoice.subscription ?? details.subscription,
+    metadata: membershipMetadata.parse({ ...invoice.subscription_details.metadata, ...details.metadata }),
   };
 }
 
 export async function renewalFailed(event: PaymentEvent, tx: Db): Promise<PaymentEffect> {
-  const invoice = event.data.object;
+  const invoice = invoiceSchema.parse(event.data.object);
   const { subscriptionId } = subscriptionOfInvoice(invoice);
   if (!subscriptionId) return ignored("not a membership's invoice");
-  const user = await accountOf(tx, { userId: null, customerId: idOf(invoice.customer), subscriptionId });
+  const user = await accountOf(tx, { userId: null, customerId: invoice.customer, subscriptionId });
   if (!user || user.subscriptionId !== subscriptionId) return ignored("no account with this subscription");
   if (isStale(user, event.created)) return ignored("an older invoice event");
   // The payment service retries the renewal; the member keeps their perks meanwhile and is told by it.
@@ -90,10 +90,9 @@ export async function renewalFailed(event: PaymentEvent, tx: Db): Promise<Paymen
 }
 
 /** The payment of an invoice: its payment intent (older API), else the first of its `payments` (newer), else the invoice itself. */
-function paymentOfInvoice(invoice: Record<string, unknown>) {
-  const listed = record(invoice.payments).data;
-  const first = record(record(Array.isArray(listed) ? listed[0] : null).payment);
-  return idOf(invoice.payment_intent) ?? idOf(first.payment_intent) ?? idOf(first.charge) ?? idOf(invoice.charge) ?? text(invoice.id);
+function paymentOfInvoice(invoice: Invoice) {
+  const first = invoice.payments.data[0]?.payment;
+  return invoice.payment_intent ?? first?.payment_intent ?? first?.charge ?? invoice.charge ?? invoice.id;
 }
 
 /**
@@ -101,23 +100,22 @@ function paymentOfInvoice(invoice: Record<string, unknown>) {
  * ours, once per invoice of the payment service's, and its receipt queued in this transaction.
  */
 export async function membershipInvoicePaid(event: PaymentEvent, tx: Db, provider: string): Promise<PaymentEffect> {
-  const invoice = event.data.object;
+  const invoice = invoiceSchema.parse(event.data.object);
   const { subscriptionId, metadata } = subscriptionOfInvoice(invoice);
   if (!subscriptionId) return ignored("not a membership's invoice");
-  const invoiceId = text(invoice.id);
-  const amount = whole(invoice.amount_paid);
-  const currency = text(invoice.currency)?.toLowerCase();
+  const { id: invoiceId, amount_paid: amount } = invoice;
+  const currency = invoice.currency?.toLowerCase();
   if (!invoiceId || amount === null || !currency) return ignored("the invoice lacks its id or amount");
-  const customerId = idOf(invoice.customer);
-  const user = await accountOf(tx, { userId: ourId(metadata.userId), customerId, subscriptionId });
+  const customerId = invoice.customer;
+  const user = await accountOf(tx, { userId: metadata.userId, customerId, subscriptionId });
   if (!user) return ignored("no account for this membership");
   if (customerId && !user.paymentCustomerId) await updateUser(tx, user.id, { paymentCustomerId: customerId });
 
-  const plan = membershipPlan(text(metadata.plan) ?? user.membershipPlan);
-  const paidAt = whole(record(invoice.status_transitions).paid_at) ?? event.created;
+  const plan = membershipPlan(metadata.plan ?? user.membershipPlan);
+  const paidAt = invoice.status_transitions.paid_at ?? event.created;
   // Our memberships are charged without tax or discounts; what the payment service says wins.
-  const tax = whole(invoice.tax) ?? 0;
-  const subtotal = whole(invoice.subtotal) ?? amount - tax;
+  const tax = invoice.tax ?? 0;
+  const subtotal = invoice.subtotal ?? amount - tax;
   const discount = Math.max(0, subtotal + tax - amount);
   const paymentId = paymentOfInvoice(invoice)!;
   // A period that cost nothing (a trial) is invoiced, but no money moved: no payment, no receipt.

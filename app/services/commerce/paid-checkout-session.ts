@@ -1,21 +1,18 @@
 import { z } from "zod";
 import { isUuid } from "~/domain/uuid";
+import { checkoutSessionShape } from "./payment-event-schemas";
 
 // A completed checkout session as the payment webhook hands it on (Stripe's
 // `checkout.session.completed`, or the local payment service's copy of it): the fields a paid
 // contribution, tree or postcard is recorded from. A field that is missing or of another type reads
 // as none, and the caller ignores the event (docs/decisions/019-payments.md).
 
-const someText = z.string().min(1);
-/** Stripe sends an expandable field as its id, or as the object with an `id`. */
-const expandableId = z.union([someText, z.object({ id: someText }).transform((object) => object.id)]);
-
 const checkoutSession = z.object({
-  id: someText.nullable().catch(null),
-  payment_status: z.unknown().optional(),
-  payment_intent: expandableId.nullable().catch(null),
+  id: checkoutSessionShape.id,
+  payment_status: checkoutSessionShape.payment_status,
+  payment_intent: checkoutSessionShape.payment_intent,
   amount_total: z.number().nullable().catch(null),
-  metadata: z.record(z.string(), z.unknown()).catch({}),
+  metadata: checkoutSessionShape.metadata,
 });
 
 type PaidCheckoutSession =

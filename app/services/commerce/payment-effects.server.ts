@@ -20,7 +20,8 @@ import { loadCartState } from "./cart-state.server";
 import { checkoutExpired } from "./checkout-expiry.server";
 import { cartFromMetadata } from "./checkout.server";
 import { membershipInvoicePaid, renewalFailed, subscriptionChanged } from "./membership-effects.server";
-import { idOf, ignored, ourId, record, text, whole, type PaymentEffect } from "./payment-event-fields.server";
+import { ignored, type PaymentEffect } from "./payment-event-fields.server";
+import { checkoutSession, ourId, refundedCharge, type CheckoutSession } from "./payment-event-schemas";
 import { recordCheckoutReceipt } from "./receipts.server";
 import { queueRefundNotice, receiptRefunded } from "./refund-notices.server";
 import { recordSale } from "./sales.server";
@@ -70,35 +71,35 @@ export async function paymentEffect(event: PaymentEvent, tx: Db, provider = "str
 }
 
 function checkoutPaid(object: Record<string, unknown>, tx: Db, provider: string): Promise<PaymentEffect> {
+  const session = checkoutSession.parse(object);
+  const { kind } = session.metadata;
   // A contribution to a group gift card has its own ledger (docs/decisions/023-group-gift-cards.md).
-  if (record(object.metadata).kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
-  if (record(object.metadata).kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
+  if (kind === "gift-contribution") return giftContributionPaid(object, tx, provider);
+  if (kind === "tree-contribution") return treeContributionPaid(object, tx, provider);
   // A printed postcard is paid on its own (docs/decisions/030-postcards.md).
-  if (record(object.metadata).kind === "postcard") return postcardPaid(object, tx, provider);
+  if (kind === "postcard") return postcardPaid(object, tx, provider);
   // A DVD or a photo book by post (docs/decisions/029-dvds-and-keepsakes-by-post.md).
-  if (record(object.metadata).kind === "mail-order") return mailOrderPaid(object, tx, provider);
-  return cartPaid(object, tx, provider);
+  if (kind === "mail-order") return mailOrderPaid(object, tx, provider);
+  return cartPaid(session, tx, provider);
 }
 
-async function cartPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<PaymentEffect> {
-  const metadata = record(session.metadata);
+async function cartPaid(session: CheckoutSession, tx: Db, provider: string): Promise<PaymentEffect> {
+  const { metadata } = session;
   if (metadata.kind !== "cart") return ignored("not a cart's checkout");
   // A payment method that settles later (a bank debit) completes the session unpaid: its
   // async_payment_succeeded event comes when the money does.
   if (session.payment_status !== undefined && session.payment_status !== "paid") return ignored("the session is not paid yet");
-  const cartId = ourId(metadata.cartId);
-  const paymentIntent = idOf(session.payment_intent);
-  const amount = whole(session.amount_total);
-  const currency = text(session.currency);
+  const cartId = ourId.parse(metadata.cartId);
+  const { payment_intent: paymentIntent, amount_total: amount, currency } = session;
   if (!cartId || !paymentIntent || amount === null || !currency) return ignored("the session lacks its cart, payment or amount");
   const locked = await lockCart(tx, cartId);
   if (!locked) return ignored(`there is no cart ${cartId}`);
-  const customerId = idOf(session.customer);
+  const customerId = session.customer;
   if (customerId) await rememberCustomer(tx, locked.userId, customerId);
   const payment = {
     provider,
     providerPaymentId: paymentIntent,
-    providerSessionId: text(session.id),
+    providerSessionId: session.id,
     providerCustomerId: customerId,
     amount,
     currency: currency.toLowerCase(),
@@ -131,15 +132,16 @@ async function rememberCustomer(tx: Db, userId: string, customerId: string) {
   if (user && !user.paymentCustomerId) await updateUser(tx, userId, { paymentCustomerId: customerId });
 }
 
-async function chargeRefunded(charge: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
-  const paymentIntent = idOf(charge.payment_intent);
+async function chargeRefunded(object: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
+  const charge = refundedCharge.parse(object);
+  const paymentIntent = charge.payment_intent;
   if (!paymentIntent) return ignored("the charge names no payment");
   const payment = await findPaymentByProviderId(tx, paymentIntent);
   // A payment with no invoice (a contribution, a postcard, a posted order) is on its receipt.
   if (!payment) return receiptRefunded(charge, tx);
   // The refunded total so far comes with every event: applying it again, or out of order, ends the same.
-  const refunded = Math.max(payment.amountRefunded, whole(charge.amount_refunded) ?? 0);
-  const full = charge.refunded === true || refunded >= payment.amount;
+  const refunded = Math.max(payment.amountRefunded, charge.amount_refunded ?? 0);
+  const full = charge.refunded || refunded >= payment.amount;
   const status: Payment["status"] = full ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
   await setPaymentRefund(tx, payment.id, refunded, status);
   // The payer is told of each refund once, with the total that grew (docs/decisions/048).

@@ -23,7 +23,8 @@ import { headlineOf } from "~/services/events/event-views.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { formatDay } from "./invoices.server";
-import { idOf, text, whole, type PaymentEffect } from "./payment-event-fields.server";
+import type { PaymentEffect } from "./payment-event-fields.server";
+import { checkoutSession } from "./payment-event-schemas";
 
 // Receipts of the payments that have no invoice of ours (docs/decisions/048): a chip-in towards a
 // gift card, trees, a postcard, a DVD or a photo book. Each is recorded with its payment, in the
@@ -116,9 +117,8 @@ async function payerOf(tx: Db, effect: PaymentEffect): Promise<Payer | null> {
  * told twice finds the receipt and queues nothing). Carts and memberships are invoiced instead.
  */
 export async function recordCheckoutReceipt(tx: Db, effect: PaymentEffect, session: Record<string, unknown>, provider: string) {
-  const paymentId = idOf(session.payment_intent);
-  const amount = whole(session.amount_total);
-  const currency = text(session.currency)?.toLowerCase();
+  const { payment_intent: paymentId, amount_total: amount, currency: named } = checkoutSession.parse(session);
+  const currency = named?.toLowerCase();
   if (!paymentId || amount === null || !currency) return;
   const payer = await payerOf(tx, effect);
   if (!payer) return;

@@ -10,7 +10,8 @@ import { deliverOnce } from "~/services/events/delivery.server";
 import { renderEmail } from "~/services/messaging/email-layout.server";
 import { sendMail } from "~/services/messaging/mail.server";
 import { formatDay } from "./invoices.server";
-import { idOf, ignored, whole, type PaymentEffect } from "./payment-event-fields.server";
+import { ignored, type PaymentEffect } from "./payment-event-fields.server";
+import type { RefundedCharge } from "./payment-event-schemas";
 import { receiptUrl } from "./receipts.server";
 
 // Every refund is told to the person who paid (docs/decisions/048): the payment service's
@@ -30,11 +31,11 @@ export async function queueRefundNotice(tx: Db, notice: RefundNotice) {
  * `charge.refunded` for a payment that has a receipt (a contribution, a postcard, a posted order):
  * the larger refunded total is recorded, and its notice queued when it grew.
  */
-export async function receiptRefunded(charge: Record<string, unknown>, tx: Db): Promise<PaymentEffect> {
-  const paymentId = idOf(charge.payment_intent);
+export async function receiptRefunded(charge: RefundedCharge, tx: Db): Promise<PaymentEffect> {
+  const paymentId = charge.payment_intent;
   const receipt = paymentId ? await lockReceiptOfPayment(tx, paymentId) : null;
   if (!receipt) return ignored(`no payment ${paymentId ?? "(none named)"} here`);
-  const refunded = Math.min(receipt.amount, Math.max(receipt.amountRefunded, whole(charge.amount_refunded) ?? 0));
+  const refunded = Math.min(receipt.amount, Math.max(receipt.amountRefunded, charge.amount_refunded ?? 0));
   if (refunded > receipt.amountRefunded) {
     await setReceiptRefunded(tx, receipt.id, refunded);
     await queueRefundNotice(tx, { ledger: "receipt", id: receipt.id, refunded, previously: receipt.amountRefunded });

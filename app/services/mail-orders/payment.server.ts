@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { findMailOrder, updateMailOrder } from "~/models/mail-order.server";
-import { idOf, ourId, record, text, whole } from "~/services/commerce/payment-event-fields.server";
+import { checkoutSession, ourId } from "~/services/commerce/payment-event-schemas";
 import { queuePlacement } from "./fulfilment.server";
 import type { MailOrderPaidEffect } from "./mail-order-effect";
 
@@ -8,12 +8,11 @@ import type { MailOrderPaidEffect } from "./mail-order-effect";
 // docs/decisions/019-payments.md): the order becomes paid once, and its placement is queued with it.
 
 export async function mailOrderPaid(session: Record<string, unknown>, tx: Db, provider: string): Promise<MailOrderPaidEffect> {
-  const metadata = record(session.metadata);
-  if (session.payment_status !== undefined && session.payment_status !== "paid")
+  const read = checkoutSession.parse(session);
+  if (read.payment_status !== undefined && read.payment_status !== "paid")
     return { effect: "ignored", reason: "the session is not paid yet" };
-  const id = ourId(metadata.mailOrderId);
-  const paymentIntentId = idOf(session.payment_intent);
-  const amount = whole(session.amount_total);
+  const id = ourId.parse(read.metadata.mailOrderId);
+  const { payment_intent: paymentIntentId, amount_total: amount } = read;
   if (!id || !paymentIntentId || amount === null) {
     return { effect: "ignored", reason: "the session lacks its order, payment or amount" };
   }
@@ -30,7 +29,7 @@ export async function mailOrderPaid(session: Record<string, unknown>, tx: Db, pr
     return { effect: "mail-order", mailOrderId: id, alreadyPaid: true };
   }
   if (amount !== order.totalAmount) console.warn(`mail order ${id}: paid ${amount}, priced at ${order.totalAmount}`);
-  await updateMailOrder(tx, id, { status: "paid", provider, paymentIntentId, checkoutSessionId: text(session.id), paidAt: new Date() });
+  await updateMailOrder(tx, id, { status: "paid", provider, paymentIntentId, checkoutSessionId: read.id, paidAt: new Date() });
   await queuePlacement(id, { db: tx });
   return { effect: "mail-order", mailOrderId: id, alreadyPaid: false };
 }
