@@ -9,6 +9,7 @@ import { createUser, PASSWORD } from "../support/accounts";
 import { chromiumPath, collectPageErrors, gotoHydrated, logInBrowser, newPage, PHONE } from "../support/browser";
 import { useServerAndBrowser } from "../support/e2e-setup";
 import { createTestEvent } from "../support/events";
+import { expectBrowserConsoleError } from "../support/fail-on-browser-console-error";
 import { until } from "../support/wait";
 
 // Printed postcards and posted keepsakes on a phone (375 × 812): designing a card, seeing its
@@ -150,6 +151,11 @@ describe.skipIf(!chromiumPath)("postcards and keepsakes by post on a phone, in C
 
   test("without JavaScript: each form refuses what is wrong, in words, and takes the fixed one to the payment page", async () => {
     const { event, page } = await organiserOnPhone(false);
+    // Without JavaScript a refused form comes back as its page with a 400, which the browser notes.
+    expectBrowserConsoleError(
+      /status of 400 .*\/e\/[0-9a-f-]{36}\/(postcards\/[0-9a-f-]{36}|post)\)$/,
+      "the test sends each form wrong first, to see it refused in words",
+    );
     const main = page.locator("main");
     await page.goto(`/e/${event.uuid}/postcards`);
     await main.getByRole("button", { name: "Design a postcard" }).click();
