@@ -24,9 +24,15 @@ const KEY = Symbol.for("chorus.e2e.browser-console");
 const registry = globalThis as { [KEY]?: BrowserConsole };
 const record = (registry[KEY] ??= { errors: [], expected: [] });
 
-function watch(context: BrowserContext) {
+// Without JavaScript a refused form comes back as its own page with a 400 and the form's errors in
+// words (the tests assert on those), and the browser notes the 400: a page's answer, not a fault.
+const REFUSED_FORM = /^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/;
+
+function watch(context: BrowserContext, options: { javaScriptEnabled?: boolean } = {}) {
+  const scriptless = options.javaScriptEnabled === false;
   context.on("console", (message) => {
     if (message.type() !== "error") return;
+    if (scriptless && REFUSED_FORM.test(message.text())) return;
     const where = message.location().url;
     record.errors.push(`console.error: ${message.text()}${where ? ` (${where})` : ""}`);
   });
@@ -38,7 +44,7 @@ export function watchBrowserConsole(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
-    watch(context);
+    watch(context, options);
     return context;
   };
   return browser;
