@@ -4,7 +4,8 @@ import { getUser } from "~/services/accounts/current-user.server";
 import { requireManager } from "~/services/events/events.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
 import { publishInput, requireRenderJob } from "~/services/render/render-access.server";
-import { publishRenderJob, startRender } from "~/services/render/render-jobs.server";
+import { startRender } from "~/services/render/render-jobs.server";
+import { publishRenderJob } from "~/services/render/render-publish.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 
 /**

@@ -3,7 +3,7 @@ import { apiResource, ok } from "~/lib/http.server";
 import { getUser } from "~/services/accounts/current-user.server";
 import { publishedVersionView } from "~/services/render/published-video.server";
 import { requireRenderJob } from "~/services/render/render-access.server";
-import { publishRenderJob } from "~/services/render/render-jobs.server";
+import { publishRenderJob } from "~/services/render/render-publish.server";
 
 /** POST /api/v2/render-jobs/{id}/publish: a finished render becomes the recipient's video. */
 export const { loader, action } = apiResource<ActionFunctionArgs>({

@@ -12,7 +12,8 @@ import { cartPathOf, eventUnlocked } from "~/services/commerce/unlock.server";
 import { formText } from "~/services/events/event-page-form.server";
 import { nextRender, preparedPieces } from "~/services/render/next-render.server";
 import { deleteVersion, renderVideoLinks, videoVersionsOf } from "~/services/render/published-video.server";
-import { cancelRender, publishRenderJob, startRender } from "~/services/render/render-jobs.server";
+import { cancelRender, startRender } from "~/services/render/render-jobs.server";
+import { publishRenderJob } from "~/services/render/render-publish.server";
 import { renderJobView } from "~/services/render/render-realtime.server";
 import type { ArrangeContext, ArrangeIntent, ArrangeOutcome } from "./context.server";
 
