@@ -23,18 +23,19 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // One pool of processes for every project but unit, one test file at a time in each; each worker has
     // its own database, and each file its own ports, job queue and storage folder
-    // (tests/support/worker-database.ts, test-server.ts). Three workers on two shared cores: the
-    // files wait on servers, jobs and browsers much of their time (docs/decisions/016). Three or four
-    // once ran the ffmpeg-bound render and upload tests into their timeouts; those files are lighter
-    // now, and a whole run passed with three. TEST_WORKERS overrides (a bigger machine).
+    // (tests/support/worker-database.ts, test-file.ts, test-server.ts). Three workers on two shared
+    // cores: the files wait on servers, jobs and browsers much of their time (docs/decisions/016).
+    // TEST_WORKERS overrides (a bigger machine).
     pool: "forks",
-    // The unit project is the exception: pure code, whose few stubbed globals and fake timers each
-    // test restores itself, so its files run in threads that keep one module graph from file to
-    // file instead of loading it again for each (34 files: 14 s became 5 s). Two threads at most: with
-    // three, the threads' recycling after the unit files once ended the whole run on an unhandled
-    // "Terminating worker thread" from tinypool, which two have not done.
+    // A worker keeps the modules its files import from one file to the next (not isolated): each
+    // file that starts a server spent 3–4 s of CPU importing the app, its build and the vendor SDKs
+    // again, about a quarter of the whole run's CPU; the setup files run again before each file, and
+    // every file closes what it starts (its servers, browsers, job queue). Every worker lives to the
+    // end of the run (minForks = maxForks): tinypool ending an idle one while vitest still held it
+    // failed the run with "Terminating worker thread". The unit project runs its files in threads
+    // the same way (34 files: 14 s became 5 s), two at most.
     poolOptions: {
-      forks: { maxForks: TEST_WORKERS, minForks: 1 },
+      forks: { maxForks: TEST_WORKERS, minForks: TEST_WORKERS, isolate: false },
       threads: { maxThreads: Math.min(TEST_WORKERS, 2), minThreads: 1, isolate: false },
     },
     projects: [
@@ -54,7 +55,7 @@ export default defineConfig({
           name: "media",
           include: ["tests/media/**/*.test.ts"],
           environment: "node",
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          setupFiles: ["tests/support/file-cpu.ts", "tests/support/fail-on-console-error.ts"],
           // Each test makes its media with ffmpeg and sharp, then transcodes it.
           testTimeout: 120_000,
         },
@@ -66,7 +67,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           exclude: EXCLUDED,
           globalSetup: ["tests/support/global-database.ts"],
-          setupFiles: ["tests/support/worker-database.ts", "tests/support/fail-on-console-error.ts"],
+          setupFiles: ["tests/support/file-cpu.ts", "tests/support/worker-database.ts", "tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -80,6 +81,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-database.ts"],
           // The server's console and the browser's: an error in either fails the test.
           setupFiles: [
+            "tests/support/file-cpu.ts",
             "tests/support/worker-database.ts",
             "tests/support/fail-on-console-error.ts",
             "tests/support/fail-on-browser-console-error.ts",

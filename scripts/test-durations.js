@@ -23,12 +23,50 @@ const lanes = ["vitest-report", "vitest-report-slow-links"].map((name) => ({
   timeline: readJson(path.join(root, "test-results", `${name}-timeline.json`)),
 }));
 
+function readJsonLines(file) {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/** What the files cost the cores (tests/support/file-cpu.ts): by project, and the costliest files. */
+function printCpu(files) {
+  if (files.length === 0) return;
+  const total = (file) => file.own + file.children;
+  const byProject = new Map();
+  for (const file of files) {
+    const project = file.file.split("/")[1];
+    const sums = byProject.get(project) ?? { files: 0, own: 0, children: 0 };
+    sums.files += 1;
+    sums.own += file.own;
+    sums.children += file.children;
+    byProject.set(project, sums);
+  }
+  const all = files.reduce((sum, file) => sum + total(file), 0);
+  console.log(`CPU time of the test files: ${all.toFixed(0)} s (the files' own processes and the children they waited for)`);
+  for (const [project, sums] of byProject) {
+    console.log(
+      `  ${project}: ${sums.files} files, ${(sums.own + sums.children).toFixed(0)} s (own ${sums.own.toFixed(0)} s, children ${sums.children.toFixed(0)} s)`,
+    );
+  }
+  console.log("  the costliest:");
+  for (const file of [...files].sort((a, b) => total(b) - total(a)).slice(0, 25)) {
+    console.log(
+      `    ${total(file).toFixed(1).padStart(6)} s  ${file.file} (own ${file.own.toFixed(1)} s, children ${file.children.toFixed(1)} s)`,
+    );
+  }
+}
+
 function readJson(file) {
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null;
 }
 
 if (process.argv.includes("--timeline")) {
   for (const lane of lanes.filter((l) => l.timeline)) printTimeline(lane.name, lane.timeline);
+  printCpu(lanes.flatMap((lane) => readJsonLines(path.join(root, "test-results", `${lane.name}-cpu.jsonl`))));
 } else {
   writeDurations();
 }

@@ -136,7 +136,11 @@ const lanes =
         },
       ]
     : [{ report: reportPath("vitest-report.json"), args: vitestArgs, env: {} }];
-for (const lane of lanes) lane.env.TEST_TIMELINE = lane.report.replace(/\.json$/, "-timeline.json");
+// And what each file cost the cores (tests/support/file-cpu.ts).
+for (const lane of lanes) {
+  lane.env.TEST_TIMELINE = lane.report.replace(/\.json$/, "-timeline.json");
+  lane.env.TEST_CPU_LOG = lane.report.replace(/\.json$/, "-cpu.jsonl");
+}
 if (lanes.length > 1)
   console.log(
     `${WAITING_LANE_FILES.length} files that mostly wait (a throttled link, leases) run in a lane of their own, beside the rest.`,
@@ -149,6 +153,7 @@ const codes = await Promise.all(
   lanes.map(async (lane) => {
     fs.rmSync(lane.report, { force: true });
     fs.rmSync(lane.env.TEST_TIMELINE, { force: true });
+    fs.rmSync(lane.env.TEST_CPU_LOG, { force: true });
     const args = [
       path.join(root, "node_modules/vitest/vitest.mjs"),
       "run",
@@ -162,6 +167,17 @@ const codes = await Promise.all(
   }),
 );
 const checks = await checking;
+// The whole run's CPU time (every process it started and waited for: the build, the checks, vitest
+// and its workers, ffmpeg, browsers): on two cores a pass takes at least half of it.
+const stat = readOrEmpty("/proc/self/stat");
+if (stat) {
+  const [cutime, cstime] = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(13, 15)
+    .map(Number);
+  console.log(`CPU time of the whole run: ${Math.round((cutime + cstime) / 100)} s.`);
+}
 if (checks) {
   if (checks.output.trim()) process.stdout.write(checks.output.endsWith("\n") ? checks.output : `${checks.output}\n`);
   if (checks.failed.length > 0) {

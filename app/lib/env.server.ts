@@ -223,6 +223,10 @@ export function resetEnvCache() {
     "stockPhotos",
     "paymentsProvider",
     "localPaymentKeys",
+    "checkoutCookie",
+    "giftCardProvider",
+    "treePlantingProvider",
+    "printMailProvider",
   ])
     dropSingleton(name);
 }

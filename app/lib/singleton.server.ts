@@ -19,3 +19,9 @@ export function setSingleton<T>(name: string, value: T) {
   store.__chorus ??= {};
   store.__chorus[name] = value;
 }
+
+/** Forgets every process-wide value but those named in `keep` (a test worker's next file begins anew). */
+export function dropSingletonsExcept(keep: readonly string[]) {
+  const store = globalThis as unknown as { __chorus?: Record<string, unknown> };
+  for (const name of Object.keys(store.__chorus ?? {})) if (!keep.includes(name)) delete store.__chorus![name];
+}

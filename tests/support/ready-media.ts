@@ -10,6 +10,7 @@ import { publishMediaUpdate } from "~/services/media/media-realtime.server";
 import { storage } from "~/services/media/storage.server";
 import { queuePiecePreparation } from "~/services/render/piece-preparation.server";
 import { makeClip, makeQuartersImage } from "../media/support/media-fixtures";
+import { testFileId } from "./test-file";
 
 type WorkDir = { path(name: string): string };
 type Options = { name?: string; caption?: string; source?: string };
@@ -45,8 +46,19 @@ interface Prepared {
 
 // Each kind of original (the photo, the 2 s clip, each clip of a test's own) is processed for real
 // once per test file; every later item of that kind gets copies of what it made. Processing a clip
-// at 1080p took ~3 s of CPU each time, and the render tests add a dozen items per file.
+// at 1080p took ~3 s of CPU each time, and the render tests add a dozen items per file. The copies
+// are in the file's own folder, gone with it: a worker's next file (which keeps this module) begins
+// anew.
 const prepared = new Map<string, Promise<Prepared>>();
+let preparedFor = "";
+
+function preparedOfThisFile() {
+  if (preparedFor !== testFileId()) {
+    prepared.clear();
+    preparedFor = testFileId();
+  }
+  return prepared;
+}
 
 /**
  * A contribution with a real original in storage, processed to ready as an upload would be:
@@ -56,6 +68,7 @@ const prepared = new Map<string, Promise<Prepared>>();
  */
 export async function addReadyMedia(event: Event, kind: "photo" | "video", workDir: WorkDir, options: Options = {}) {
   const fixture = options.source ? `${kind}:${await fileDigest(options.source)}` : kind;
+  const prepared = preparedOfThisFile();
   const cached = prepared.get(fixture);
   if (cached) return copyPrepared(event, await cached, workDir, options);
   const first = processFirst(event, kind, workDir, options);

@@ -2,16 +2,7 @@ import { resetEnvCache } from "~/lib/env.server";
 import { startServer, type RunningServer } from "../../server";
 import { freePort } from "./global-database";
 import { testDatabaseUrl } from "./test-database";
-import { TEST_FILE_DATA_DIR, TEST_FILE_ID } from "./test-file";
-
-/**
- * This test file's own job queue. The files of one worker share its database one after another: a
- * job one file left queued must not be worked by the next, against files it does not have (its
- * DATA_DIR is another).
- */
-const JOB_QUEUE_SCHEMA = `pgboss_test_${TEST_FILE_ID}`;
-/** Likewise its own realtime channel: a broadcast to staff reaches this file's sockets only. */
-const REALTIME_CHANNEL = `realtime_test_${TEST_FILE_ID}`;
+import { testFileDataDir, testFileId } from "./test-file";
 
 /**
  * The environment of this test file's server, set on this process (whose models then reach the same
@@ -19,15 +10,19 @@ const REALTIME_CHANNEL = `realtime_test_${TEST_FILE_ID}`;
  */
 export function applyTestEnvironment(port: number, settings: Record<string, string> = {}): Record<string, string> {
   const values = {
+    // This test file's own job queue. The files of one worker share its database one after another:
+    // a job one file left queued must not be worked by the next, against files it does not have (its
+    // DATA_DIR is another).
+    JOB_QUEUE_SCHEMA: `pgboss_test_${testFileId()}`,
+    // Likewise its own realtime channel: a broadcast to staff reaches this file's sockets only.
+    REALTIME_CHANNEL: `realtime_test_${testFileId()}`,
     NODE_ENV: "test",
     DATABASE_URL: testDatabaseUrl(),
     PORT: String(port),
     APP_URL: `http://localhost:${port}`,
     TRUST_PROXY: "true",
-    DATA_DIR: TEST_FILE_DATA_DIR,
+    DATA_DIR: testFileDataDir(),
     SMTP_URL: "",
-    JOB_QUEUE_SCHEMA,
-    REALTIME_CHANNEL,
     // Pieces are rendered ahead only where a test asks for it: elsewhere it would only load the machine.
     RENDER_AHEAD: "false",
     // Likewise the HLS ladder of each published version: made only where a test is about it.
