@@ -38,7 +38,8 @@ function printCpu(files) {
   const total = (file) => file.own + file.children;
   const byProject = new Map();
   for (const file of files) {
-    const project = file.file.split("/")[1];
+    // A test file by its project's folder; the database server and vitest's own process by name.
+    const project = file.file.startsWith("(") ? file.file : file.file.split("/")[1];
     const sums = byProject.get(project) ?? { files: 0, own: 0, children: 0 };
     sums.files += 1;
     sums.own += file.own;
@@ -46,14 +47,19 @@ function printCpu(files) {
     byProject.set(project, sums);
   }
   const all = files.reduce((sum, file) => sum + total(file), 0);
-  console.log(`CPU time of the test files: ${all.toFixed(0)} s (the files' own processes and the children they waited for)`);
+  console.log(
+    `CPU time of the test run: ${all.toFixed(0)} s (the files' own processes and the children they waited for, the database, vitest)`,
+  );
   for (const [project, sums] of byProject) {
     console.log(
       `  ${project}: ${sums.files} files, ${(sums.own + sums.children).toFixed(0)} s (own ${sums.own.toFixed(0)} s, children ${sums.children.toFixed(0)} s)`,
     );
   }
   console.log("  the costliest:");
-  for (const file of [...files].sort((a, b) => total(b) - total(a)).slice(0, 25)) {
+  for (const file of files
+    .filter((f) => !f.file.startsWith("("))
+    .sort((a, b) => total(b) - total(a))
+    .slice(0, 25)) {
     console.log(
       `    ${total(file).toFixed(1).padStart(6)} s  ${file.file} (own ${file.own.toFixed(1)} s, children ${file.children.toFixed(1)} s)`,
     );

