@@ -40,3 +40,9 @@ export function verifyMediaUrl(path: string, exp: string | null, sig: string | n
   const given = Buffer.from(sig);
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
+
+/** Whether a request came through a signed link that still works (its own path, `exp` and `sig`). */
+export function isSignedRequest(request: Request, now = Date.now()) {
+  const url = new URL(request.url);
+  return verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"), now);
+}
