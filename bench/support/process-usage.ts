@@ -1,9 +1,8 @@
 // What a group of processes has used, read from /proc: CPU seconds (their own and their children's,
 // ffmpeg's included, ended or running) and resident memory. Cheap enough to sample every second.
 import fs from "node:fs/promises";
+import { parseProcStat } from "../../tests/support/proc-stat";
 import { treeRss } from "../bench-server";
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 interface ProcessTimes {
   /** The process's own user + system seconds. */
@@ -16,16 +15,12 @@ interface ProcessTimes {
 
 async function timesOf(pid: number): Promise<ProcessTimes | null> {
   try {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8");
-    // The command sits in parentheses and may hold spaces; the fields after it are fixed.
-    const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((field) => Number(fields[field]) / TICKS_PER_SECOND);
+    const { command, own, ended } = parseProcStat(await fs.readFile(`/proc/${pid}/stat`, "utf8"));
     const threads = await fs.readdir(`/proc/${pid}/task`);
     const children = await Promise.all(threads.map((tid) => fs.readFile(`/proc/${pid}/task/${tid}/children`, "utf8").catch(() => "")));
     return {
-      own: utime! + stime!,
-      ended: cutime! + cstime!,
+      own,
+      ended,
       command,
       children: children.flatMap((list) => list.trim().split(/\s+/).filter(Boolean).map(Number)),
     };

@@ -1,28 +1,24 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, expect } from "vitest";
+import { parseProcStat } from "./proc-stat";
 
 // Setup file of the media, integration and e2e projects: what a test file cost the machine's cores.
 // A worker process runs its files one after another (vitest.config.ts) and this file is run again
 // before each: from here to the file's end, the process's own CPU time and that of every child it
 // waited for (ffmpeg, Chromium and its renderers, servers and workers started as processes) are the
-// file's (a child left running by an earlier file would count here, once it ends). Written as one JSON line per file to
-// TEST_CPU_LOG (scripts/test.js names it beside the timeline); `node scripts/test-durations.js
-// --timeline` lists the files that cost the most. On two shared cores a pass's wall-clock time
+// file's (a child left running by an earlier file would count here, once it ends). Written as one
+// JSON line per file to TEST_CPU_LOG (scripts/test.js names it beside the timeline);
+// `node scripts/test-durations.js --timeline` lists the files that cost the most. On two shared cores a pass's wall-clock time
 // follows its CPU time, not the files' durations, which include their waits.
 
-const TICKS_A_SECOND = 100;
 const round = (seconds: number) => Math.round(seconds * 100) / 100;
 
-/** user, system, and waited-for children's user and system seconds, from /proc/self/stat. */
+/** This process's own CPU seconds, and its waited-for children's. */
 function cpuSeconds(): { own: number; children: number } | null {
   try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    // The fields after the command's name (in parentheses, which may hold spaces).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime, stime, cutime and cstime are fields 14–17 of the line, 12–15 after the name.
-    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number) as [number, number, number, number];
-    return { own: (utime + stime) / TICKS_A_SECOND, children: (cutime + cstime) / TICKS_A_SECOND };
+    const { own, ended } = parseProcStat(fs.readFileSync("/proc/self/stat", "utf8"));
+    return { own, children: ended };
   } catch {
     // Not Linux: nothing to write.
     return null;

@@ -7,6 +7,7 @@ import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase, startEmbeddedPostgres } from "~/lib/database-bootstrap.server";
+import { parseProcStat } from "./proc-stat";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -59,13 +60,8 @@ function logServerCpu(dataDir: string) {
   if (!out) return;
   try {
     const pid = readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]!.trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [utime, stime, cutime, cstime] = stat
-      .slice(stat.lastIndexOf(")") + 2)
-      .split(" ")
-      .slice(11, 15)
-      .map((ticks) => Number(ticks) / 100) as [number, number, number, number];
-    const line = { file: "(the embedded PostgreSQL)", own: utime + stime, children: cutime + cstime };
+    const { own, ended } = parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    const line = { file: "(the embedded PostgreSQL)", own, children: ended };
     appendFileSync(out, `${JSON.stringify(line)}\n`);
   } catch {
     // Not Linux, or the server is gone: nothing to add.
