@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { handBackJobs, releaseLapsedJobs, renewJobLeases } from "~/models/job-lease.server";
+import { handBackJobs, queuesWithDueJobs, releaseLapsedJobs, renewJobLeases } from "~/models/job-lease.server";
 
 // Works the queues of this process (docs/decisions/015). pg-boss's own `work()` runs one job per
 // queue at a time and fails a job locally once its `expire_in` has passed, whatever the job is
@@ -18,7 +18,7 @@ export interface Lane {
 }
 
 interface Runner {
-  /** A queue has jobs ready (a notification): its idle slots look at once instead of at their next poll. */
+  /** A queue has jobs ready (a notification): its idle slots look at once instead of at the next poll. */
   wake: (name: string) => void;
   /** Every queue may have jobs ready (the notifications were not heard for a while). */
   wakeAll: () => void;
@@ -46,7 +46,9 @@ interface Running {
  * Starts every lane, and the sweep that runs again the jobs of workers that died; the sweep also
  * runs `alsoOnSweep` (recoveries of their own, such as renders'). A lane fetches as many jobs at
  * once as it has free slots, and waits, when the queue is empty, for a notification, a slot
- * freeing up, the sweep releasing work, or the poll interval, whichever comes first.
+ * freeing up, the sweep releasing work, or the poll finding its queue has jobs due, whichever comes
+ * first. The poll is one statement for every lane every JOB_POLL_SECONDS (retries after their
+ * delay, pg-boss's schedules, a notification missed): an idle worker of 39 queues asked 39 times.
  */
 export function startRunner(
   boss: PgBoss,
@@ -77,16 +79,28 @@ export function startRunner(
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, settings.JOB_POLL_SECONDS * 1000);
-      function done() {
-        clearTimeout(timer);
+      signal.resolve = () => {
         signal.resolve = null;
         signal.pending = false;
         resolve();
-      }
-      signal.resolve = done;
+      };
     });
   };
+
+  /** Wakes the idle lanes whose queues have jobs due; a busy lane looks again when it is done. */
+  let polling = false;
+  async function poll() {
+    if (polling || stopping) return;
+    polling = true;
+    try {
+      const waiting = lanes.filter((lane) => signals.get(lane.name)?.resolve).map((lane) => lane.name);
+      for (const name of await queuesWithDueJobs(db(), schema, waiting)) signals.get(name)?.resolve?.();
+    } catch (error) {
+      console.warn("job queue: looking for jobs due failed:", error instanceof Error ? error.message : error);
+    } finally {
+      polling = false;
+    }
+  }
 
   const running = new Map<string, Running>();
 
@@ -192,6 +206,7 @@ export function startRunner(
   const loops = lanes.map((each) => lane(each));
   void sweep();
   const sweeper = setInterval(sweep, settings.JOB_SWEEP_SECONDS * 1000);
+  const poller = setInterval(poll, settings.JOB_POLL_SECONDS * 1000);
 
   return {
     wake,
@@ -199,6 +214,7 @@ export function startRunner(
     async stop(timeoutMs) {
       stopping = true;
       clearInterval(sweeper);
+      clearInterval(poller);
       for (const { name } of lanes) wake(name);
       await Promise.all(loops);
       let timer: NodeJS.Timeout | undefined;

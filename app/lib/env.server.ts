@@ -35,10 +35,11 @@ const schema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
-  // The job queue (docs/decisions/006, 013): how often an idle slot looks for work; retries of a
-  // failed job and the first delay between them (doubling); the lease a running job holds, renewed
-  // by its worker's heartbeat, and how often each worker looks for jobs whose lease lapsed (their
-  // worker died) to run them again. A dead worker's job runs again within lease + sweep seconds.
+  // The job queue (docs/decisions/006, 013): how often a worker looks, in one statement for all its
+  // queues, for jobs due that no notification announced; retries of a failed job and the first
+  // delay between them (doubling); the lease a running job holds, renewed by its worker's
+  // heartbeat, and how often each worker looks for jobs whose lease lapsed (their worker died) to
+  // run them again. A dead worker's job runs again within lease + sweep seconds.
   JOB_POLL_SECONDS: z.coerce.number().positive().default(2),
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),

@@ -69,6 +69,19 @@ export async function notifyJobsReady(db: Db, channel: string, names: readonly s
 }
 
 /**
+ * Which of the given queues have a job ready to run now (waiting, or to be retried, and due): one
+ * statement for every queue of a worker, on pg-boss's own fetch index, where a fetch per queue took
+ * as many statements as the process has queues at every poll.
+ */
+export async function queuesWithDueJobs(db: Db, schema: string, names: readonly string[]) {
+  if (!names.length) return [];
+  const rows = await db.execute<{ name: string }>(sql`
+    select distinct name from ${jobTable(schema)}
+    where name = any(${`{${names.join(",")}}`}::text[]) and state < 'active' and start_after < now()`);
+  return rows.map((row) => row.name);
+}
+
+/**
  * Jobs of the given queues whose lease lapsed (their worker stopped renewing it: it died or lost
  * the database). Those with attempts left are made ready to run again at once, not after the
  * retry delay a failure waits: a dead worker says nothing about the job. Returns what it released
