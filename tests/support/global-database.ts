@@ -69,6 +69,22 @@ function logServerCpu(dataDir: string) {
 }
 
 /**
+ * Where the embedded PostgreSQL spent its time, when TEST_PG_STATEMENTS names a file (a diagnosis,
+ * not part of a usual run): its sessions and busy time by database, and the statements that took
+ * longest in all, appended to that file as JSON lines.
+ */
+async function logStatements(admin: postgres.Sql, out: string, project: string) {
+  await admin.unsafe("create extension if not exists pg_stat_statements");
+  const databases = await admin`
+    select datname, sessions, round(session_time) as session_ms, round(active_time) as active_ms, xact_commit
+    from pg_stat_database where datname is not null order by active_time desc`;
+  const statements = await admin`
+    select calls, round(total_exec_time) as total_ms, round(total_plan_time) as plan_ms, rows, left(query, 300) as query
+    from pg_stat_statements order by total_exec_time + total_plan_time desc limit 80`;
+  appendFileSync(out, `${JSON.stringify({ project, databases, statements })}\n`);
+}
+
+/**
  * Migrates a template database once for the project's run: on the server named by DATABASE_URL
  * when set, otherwise on an embedded PostgreSQL in a temporary folder. Each worker then works in
  * its own copy of it, so test files run side by side without seeing each other's rows; the copies
@@ -81,7 +97,12 @@ export default async function setup(project: TestProject) {
   if (!serverUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "chorus-test-pg-"));
     await fs.chmod(tempDir, 0o755);
-    const running = await startEmbeddedPostgres({ dataDir: path.join(tempDir, "data"), port: await freePort(), throwAway: true });
+    const running = await startEmbeddedPostgres({
+      dataDir: path.join(tempDir, "data"),
+      port: await freePort(),
+      throwAway: true,
+      settings: process.env.TEST_PG_STATEMENTS ? { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" } : {},
+    });
     serverUrl = running.url;
     stopEmbedded = running.stop;
   }
@@ -97,6 +118,7 @@ export default async function setup(project: TestProject) {
   project.provide("templateDatabase", template);
 
   return async () => {
+    if (tempDir && process.env.TEST_PG_STATEMENTS) await logStatements(admin, process.env.TEST_PG_STATEMENTS, project.name);
     const copies = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${template}\\_w%`}`;
     for (const { datname } of copies) await admin.unsafe(`drop database if exists ${datname} with (force)`);
     await admin.unsafe(`drop database if exists ${template} with (force)`);
