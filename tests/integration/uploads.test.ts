@@ -285,7 +285,8 @@ describe("uploads judged by their first bytes", () => {
     expect(await created.json()).toEqual(refusedAs(NOT_A_PHOTO_OR_VIDEO));
   });
 
-  test("a JPEG sent whole and an MP4 in small chunks pass their first bytes and arrive byte-identical", async () => {
+  // Each file may take up to 30 s to be processed on a busy machine: the test's time covers both.
+  test("a JPEG sent whole and an MP4 in small chunks pass their first bytes and arrive byte-identical", { timeout: 90_000 }, async () => {
     const photo = await fs.readFile(await makePhoto(files.path("first-bytes.jpg"), { width: 400, height: 300 }));
     const clip = await fs.readFile(await makeClip(files.path("first-bytes.mp4"), { seconds: 1 }));
     for (const [bytes, file, chunkSize] of [

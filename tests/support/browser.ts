@@ -6,9 +6,12 @@ import { watchBrowserConsole } from "./fail-on-browser-console-error";
 
 /**
  * The system Chromium drives the end-to-end tests: `npx playwright install` downloads
- * a browser, which this project never does. Without one, the e2e files skip.
+ * a browser, which this project never does. Without one, the e2e files skip. Debian's headless
+ * shell (`chromium-headless-shell`, the same Blink and V8 without the desktop browser around them)
+ * comes first when it is installed: a browser test file cost less CPU in it than in the full
+ * browser's headless mode (docs/decisions/016).
  */
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
 function findChromium(): string | null {
   for (const candidate of CANDIDATES) {
@@ -24,7 +27,7 @@ const WARNED = Symbol.for("chorus.e2e.no-chromium-warned");
 const registry = globalThis as { [WARNED]?: true };
 if (!chromiumPath && !registry[WARNED]) {
   registry[WARNED] = true;
-  console.warn("e2e: skipped — no Chromium found (install with apt-get install -y chromium, or set CHROMIUM_PATH)");
+  console.warn("e2e: skipped — no Chromium found (install with apt-get install -y chromium chromium-headless-shell, or set CHROMIUM_PATH)");
 }
 
 /** No sandbox: tests run as root in containers. The rest keeps the browser from calling home. */
