@@ -41,8 +41,7 @@ export function verifyMediaUrl(path: string, exp: string | null, sig: string | n
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
-/** Whether a request came through a signed link that still works (its own path, `exp` and `sig`). */
-export function isSignedRequest(request: Request, now = Date.now()) {
-  const url = new URL(request.url);
+/** Whether a request's address is a signed link that still works (its own path, `exp` and `sig`). */
+export function isSignedUrl(url: URL, now = Date.now()) {
   return verifyMediaUrl(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"), now);
 }

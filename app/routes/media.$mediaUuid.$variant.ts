@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
 import { fileRequestOf, fileResponse, withheldFileResponse } from "~/lib/file-response.server";
-import { isSignedRequest } from "~/lib/media-url.server";
+import { isSignedUrl } from "~/lib/media-url.server";
 import { findMediaByUuid } from "~/models/media.server";
 import { getUser } from "~/services/accounts/current-user.server";
 import { eventFilesWithheld } from "~/services/events/event-access.server";
@@ -11,7 +11,7 @@ import { keyOfVariant, storedFileToSend } from "~/services/media/media-files.ser
 /** Media files, only through a signed link handed out by a page that checked the viewer. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (!isUuid(params.mediaUuid) || !isSignedRequest(request)) {
+  if (!isUuid(params.mediaUuid) || !isSignedUrl(url)) {
     return new Response("Not found", { status: 404 });
   }
   const record = await findMediaByUuid(db(), params.mediaUuid!);

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { db } from "~/lib/db.server";
 import { apiResource, notFound } from "~/lib/http.server";
-import { isSignedRequest } from "~/lib/media-url.server";
+import { isSignedUrl } from "~/lib/media-url.server";
 import { findEventById } from "~/models/event.server";
 import { findPostcard } from "~/models/postcard.server";
 import { postcardSides } from "~/services/postcards/postcard-art.server";
@@ -16,7 +16,7 @@ import { postcardArt } from "~/services/postcards/postcards.server";
 export const { loader, action } = apiResource<LoaderFunctionArgs>({
   async GET({ request, params }) {
     const side = params.side === "front.pdf" ? "front" : params.side === "back.pdf" ? "back" : null;
-    if (!side || !isSignedRequest(request)) throw notFound();
+    if (!side || !isSignedUrl(new URL(request.url))) throw notFound();
     const postcard = params.id ? await findPostcard(db(), params.id).catch(() => null) : null;
     const event = postcard ? await findEventById(db(), postcard.eventId, { withDeleted: true }) : null;
     if (!postcard || !event || postcard.status === "draft" || postcard.status === "checkout") throw notFound();

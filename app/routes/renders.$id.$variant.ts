@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isUuid } from "~/domain/uuid";
 import { db } from "~/lib/db.server";
 import { fileAnswerResponse, fileRequestOf } from "~/lib/file-response.server";
-import { isSignedRequest } from "~/lib/media-url.server";
+import { isSignedUrl } from "~/lib/media-url.server";
 import { findRenderJob } from "~/models/render-job.server";
 import { getUser } from "~/services/accounts/current-user.server";
 import { videoFileToSend } from "~/services/media/video-file.server";
@@ -13,7 +13,7 @@ import { videoFileToSend } from "~/services/media/video-file.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  if (!isUuid(params.id) || !isSignedRequest(request)) {
+  if (!isUuid(params.id) || !isSignedUrl(url)) {
     return new Response("Not found", { status: 404 });
   }
   const found = await findRenderJob(db(), params.id);
