@@ -16,6 +16,9 @@ const jobTable = (schema: string) => sql`${sql.identifier(schema)}.job`;
 export const EXPIRY_GRACE_SECONDS = 60;
 const grace = sql`make_interval(secs => ${EXPIRY_GRACE_SECONDS})`;
 
+/** Queue names as one text[] parameter (queue names hold no commas or braces: the catalogue's own). */
+const nameArray = (names: readonly string[]) => sql`${`{${names.join(",")}}`}::text[]`;
+
 const idList = (jobs: readonly { id: string }[]) =>
   sql.join(
     jobs.map((job) => sql`${job.id}::uuid`),
@@ -65,7 +68,7 @@ export async function handBackJobs(db: Db, schema: string, jobs: readonly { name
 export async function notifyJobsReady(db: Db, channel: string, names: readonly string[]) {
   const unique = [...new Set(names)];
   if (!unique.length) return;
-  await db.execute(sql`select pg_notify(${channel}, name) from unnest(${`{${unique.join(",")}}`}::text[]) as name`);
+  await db.execute(sql`select pg_notify(${channel}, name) from unnest(${nameArray(unique)}) as name`);
 }
 
 /**
@@ -77,7 +80,7 @@ export async function queuesWithDueJobs(db: Db, schema: string, names: readonly 
   if (!names.length) return [];
   const rows = await db.execute<{ name: string }>(sql`
     select distinct name from ${jobTable(schema)}
-    where name = any(${`{${names.join(",")}}`}::text[]) and state < 'active' and start_after < now()`);
+    where name = any(${nameArray(names)}) and state < 'active' and start_after < now()`);
   return rows.map((row) => row.name);
 }
 
