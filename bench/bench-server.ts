@@ -42,6 +42,21 @@ export async function startBenchServer(root: string, cleanUps: Array<() => Promi
   return server;
 }
 
+/** The value of `--name=value` on the bench's command line, if given. */
+export const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+/** The load average over 1, 5 and 15 minutes, as a bench prints it beside its figures. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+
+/** The process id of the PostgreSQL server startBenchDatabase started under `root`, for its CPU and memory. */
+export async function benchPostgresPid(root: string) {
+  return Number((await fs.readFile(path.join(root, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
+}
+
 /**
  * Runs `bench` with a temporary folder of its own (readable by the embedded PostgreSQL, which may
  * run as its own user), then runs what it pushed onto `cleanUps`, last first, and removes the folder.

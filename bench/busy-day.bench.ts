@@ -16,7 +16,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startBenchDatabase, withBenchFolder } from "./bench-server";
+import { benchPostgresPid, loadAverage, option, startBenchDatabase, withBenchFolder } from "./bench-server";
 import { type BenchChorus, type Contribution, contribute, openPage, publishChorus, watchStream } from "./support/busy-day-people";
 import { laneReadings, maxConnections, sampleConnections } from "./support/database-readings";
 import { type Counted, cpuBetween, readCpu, sampleMemory } from "./support/process-usage";
@@ -24,7 +24,6 @@ import { Samples } from "./support/samples";
 import { judgeStep, LIMITS, type StepFigures } from "./support/saturation";
 import { startTopology, TOPOLOGIES, type Topology } from "./support/topology";
 
-const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const QUICK = process.argv.includes("--quick");
 const TOPOLOGY = (option("topology") ?? "single") as Topology;
 if (!TOPOLOGIES.includes(TOPOLOGY)) throw new Error(`--topology is one of ${TOPOLOGIES.join(", ")}`);
@@ -49,11 +48,6 @@ const LINK = { kbitPerSecond: 8000, roundTripMs: 60 };
 const TRAIN = { ...LINK, resetEveryBytes: 4 * 1024 * 1024 };
 const CLIP_SECONDS = 8;
 
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
@@ -79,8 +73,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const themeIds = await Promise.all(
     ["classic-ivory", "golden-hour", "midnight"].map(async (slug) => (await findThemeBySlug(db(), slug))!.id),
   );
-  const postmaster = Number((await fs.readFile(path.join(root, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
-  const counted: Counted[] = [...app.processes, { role: "PostgreSQL", pid: postmaster }];
+  const counted: Counted[] = [...app.processes, { role: "PostgreSQL", pid: await benchPostgresPid(root) }];
   const memory = sampleMemory(() => counted);
   const connections = sampleConnections();
   cleanUps.push(memory.stop, connections.stop);

@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { startBenchDatabase, withBenchFolder } from "./bench-server";
+import { loadAverage, startBenchDatabase, withBenchFolder } from "./bench-server";
 
 const CONNECTIONS = 10;
 const TARGET_RPS = 400;
@@ -45,11 +45,6 @@ const CPU_PROFILE = process.argv.includes("--cpu-prof");
 const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   const settings = { NODE_ENV: "production", RUN_WORKER: "false" };

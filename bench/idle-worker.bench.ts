@@ -7,23 +7,15 @@
 // app's statements outside a transaction is one), and the CPU of each process and of PostgreSQL.
 // An idle worker still looks for jobs due every JOB_POLL_SECONDS (`--poll`), sweeps lapsed leases
 // and keeps pg-boss's schedule; every worker of a deployment pays that, busy day or not.
-import fs from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { startBenchDatabase, withBenchFolder } from "./bench-server";
+import { benchPostgresPid, loadAverage, option, startBenchDatabase, withBenchFolder } from "./bench-server";
 import { type Counted, cpuBetween, readCpu } from "./support/process-usage";
 import { startTopology } from "./support/topology";
 
-const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SECONDS = Number(option("seconds") ?? 60);
 const POLL = option("poll") ?? "2";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
 
 async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   console.log(`Chorus idle-worker bench — Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
@@ -35,8 +27,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
   await startBenchDatabase(root, cleanUps, settings);
   const { db } = await import("~/lib/db.server");
   const app = await startTopology("split", settings, cleanUps);
-  const postmaster = Number((await fs.readFile(path.join(root, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
-  const counted: Counted[] = [...app.processes, { role: "PostgreSQL", pid: postmaster }];
+  const counted: Counted[] = [...app.processes, { role: "PostgreSQL", pid: await benchPostgresPid(root) }];
   // What starting costs (migrations, queues, the first look at every queue) is not idling.
   await sleep(10_000);
 

@@ -8,9 +8,9 @@ import { parseProcStat } from "./proc-stat";
 // before each: from here to the file's end, the process's own CPU time and that of every child it
 // waited for (ffmpeg, Chromium and its renderers, servers and workers started as processes) are the
 // file's (a child left running by an earlier file would count here, once it ends). Written as one
-// JSON line per file to TEST_CPU_LOG (scripts/test.js names it beside the timeline);
-// `node scripts/test-durations.js --timeline` lists the files that cost the most. On two shared cores a pass's wall-clock time
-// follows its CPU time, not the files' durations, which include their waits.
+// JSON line per file to TEST_CPU_LOG (scripts/test.js names it beside the timeline); `node
+// scripts/test-durations.js --timeline` lists the files that cost the most. On two shared cores a
+// pass's wall-clock time follows its CPU time, not the files' durations, which include their waits.
 
 const round = (seconds: number) => Math.round(seconds * 100) / 100;
 
