@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Asynchronous, so the code checks below keep running while the build and the tests do.
@@ -193,8 +194,32 @@ for (const [i, lane] of lanes.entries()) {
     process.exit(1);
   }
   if (!summary.success || summary.numFailedTests > 0 || summary.numFailedTestSuites > 0) {
-    console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} suite(s) (files and describe blocks) failed.`);
+    console.error(`${summary.numFailedTests} test(s) and ${summary.numFailedTestSuites} suite(s) (files and describe blocks) failed:`);
+    for (const line of failuresOf(summary)) console.error(line);
     process.exit(1);
   }
   if (codes[i] !== 0) process.exit(codes[i]);
+}
+
+/**
+ * What failed in a vitest JSON report, a line each: the file and the test, or the file alone when it
+ * failed outside its tests (a hook, an import), with the first line of the error. Printed last, so the
+ * tail of a long log says what broke.
+ */
+function failuresOf(summary) {
+  const firstLine = (message) =>
+    stripVTControlCharacters(message ?? "")
+      .trim()
+      .split("\n")[0]
+      .slice(0, 300);
+  const lines = [];
+  for (const file of summary.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failedTests) lines.push(`  ${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (file.message) lines.push(`  ${where}: ${firstLine(file.message)}`);
+    else if (file.status === "failed" && failedTests.length === 0) lines.push(`  ${where}: failed outside its tests`);
+  }
+  lines.push("  (the FAIL lines above give each in full, and a describe block's failed hook)");
+  return lines;
 }
