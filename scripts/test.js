@@ -207,11 +207,14 @@ for (const [i, lane] of lanes.entries()) {
  * tail of a long log says what broke.
  */
 function failuresOf(summary) {
-  const firstLine = (message) =>
-    stripVTControlCharacters(message ?? "")
+  const firstLine = (message) => {
+    const line = stripVTControlCharacters(message ?? "")
       .trim()
       .split("\n")[0]
       .slice(0, 300);
+    // A time-out's error carries the stack of where the test was declared, under vitest's placeholder.
+    return line === "Error: STACK_TRACE_ERROR" ? "timed out" : line;
+  };
   const lines = [];
   for (const file of summary.testResults ?? []) {
     const where = path.relative(root, file.name);

@@ -35,6 +35,11 @@ afterAll(async () => {
   await files?.remove();
 });
 
+// Most tests here process real photos and clips as the job does (sharp, and ffmpeg for a clip's
+// rendition and posters): a few seconds alone, 30 s and more on two cores shared with the rest of
+// the suite.
+const PROCESSING = { timeout: 120_000 };
+
 const newToken = () => crypto.randomBytes(24).toString("base64url");
 const anonymous = () => new TestClient(server.url);
 
@@ -111,7 +116,7 @@ async function pageOf(response: Response) {
   return (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 }
 
-describe("who may act on a media item", () => {
+describe("who may act on a media item", PROCESSING, () => {
   test("organiser, contributor with its token, wrong token, another user and anonymous", async () => {
     const { client, event } = await organiser();
     const token = newToken();
@@ -180,7 +185,7 @@ describe("who may act on a media item", () => {
   });
 });
 
-describe("arranging the montage", () => {
+describe("arranging the montage", PROCESSING, () => {
   test("moving an item renumbers the others without gaps; archive and restore keep it so", async () => {
     const { client, event } = await organiser();
     const [a, b, c, d] = [
@@ -237,7 +242,7 @@ describe("arranging the montage", () => {
   });
 });
 
-describe("claiming, duplicating and processing again", () => {
+describe("claiming, duplicating and processing again", PROCESSING, () => {
   test("a contributor who signs up claims every item their token sent", async () => {
     const { event } = await organiser();
     const token = newToken();
@@ -303,7 +308,7 @@ describe("claiming, duplicating and processing again", () => {
   });
 });
 
-describe("photo versions", () => {
+describe("photo versions", PROCESSING, () => {
   test("upscale, approve, then revert to the original", async () => {
     const { client, event } = await organiser();
     const photo = await addMedia(event, { width: 800, height: 600 });
@@ -410,7 +415,7 @@ describe("photo versions", () => {
     const requeued = await client.put(`/api/v2/media/${clip.id}/regenerate-image`);
     expect(requeued.body.data.status).toBe("uploaded");
     await until(async () => (await row(clip.id)).status === "ready", { what: "the clip to be processed again" });
-  }, 90_000);
+  });
 });
 
 describe("GET /api/uploads/{mediaUuid}", () => {
@@ -432,7 +437,7 @@ describe("GET /api/uploads/{mediaUuid}", () => {
   });
 });
 
-describe("the organiser's contributions grid on /e/{uuid}", () => {
+describe("the organiser's contributions grid on /e/{uuid}", PROCESSING, () => {
   test("lists items with their statuses, and the plain forms move, hide and archive", async () => {
     const { client, event, user } = await organiser();
     const empty = await pageOf(await client.raw("GET", `/e/${event.uuid}`));
@@ -499,7 +504,7 @@ describe("the organiser's contributions grid on /e/{uuid}", () => {
   });
 });
 
-describe("processing that fails for a reason other than the file", () => {
+describe("processing that fails for a reason other than the file", PROCESSING, () => {
   test("is retried, and after the last attempt the item says it failed instead of processing for ever", async () => {
     const event = await createTestEvent(await createUser());
     const record = await addMedia(event, { ready: false });
