@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { authTokens, outboxMessages, users } from "drizzle/schema";
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { db } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { insertUser } from "~/models/user.server";
@@ -49,6 +49,11 @@ export async function lastMailTo(email: string) {
     .orderBy(desc(outboxMessages.createdAt))
     .limit(1);
   return message ?? null;
+}
+
+/** Every message in the local outbox for an address, oldest first. */
+export async function mailsTo(email: string) {
+  return db().select().from(outboxMessages).where(eq(outboxMessages.to, email)).orderBy(asc(outboxMessages.createdAt));
 }
 
 /** The path of the first link in a mail's text that contains `fragment`. */
