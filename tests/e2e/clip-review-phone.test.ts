@@ -69,7 +69,9 @@ async function undoAndRestore(page: Page, event: Event, id: string) {
   expect(await trimOf(id)).toEqual({ chosen: false, whole: false });
 }
 
-describe.skipIf(!chromiumPath)("what processing noticed about a clip, on a phone", () => {
+// Each test waits for real clips to be processed (the dead-air and advice passes, the rendition):
+// 30–35 s of its 60 in a whole run on two cores.
+describe.skipIf(!chromiumPath)("what processing noticed about a clip, on a phone", { timeout: 120_000 }, () => {
   const e2e = useServerAndBrowser({ JOB_POLL_SECONDS: "0.5" });
 
   test("a contributor whose clip came out dark reads so on its card, with Record again, and the clip is kept", async () => {

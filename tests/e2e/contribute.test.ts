@@ -39,7 +39,9 @@ async function statuses(event: Event) {
   return (await listMediaOfEvent(db(), event.id)).map((m) => m.status);
 }
 
-describe.skipIf(!chromiumPath)("a contributor on a phone", () => {
+// Uploads over a throttled link, then waits for a clip to be processed: 32 s of its 60 in a whole
+// run on two cores, with waits of up to 60 s inside.
+describe.skipIf(!chromiumPath)("a contributor on a phone", { timeout: 120_000 }, () => {
   test("with JavaScript, on a slow mobile link: uploads a photo and a clip and sees progress", async () => {
     const event = await createTestEvent(await createUser());
     const page = await newPage(browser, server.url, { viewport: PHONE });
