@@ -105,10 +105,17 @@ function listenSource(databaseUrl: string, pool: pg.Pool) {
 export function postgresAdapter(databaseUrl: string) {
   const pool = newPool(databaseUrl);
   const listener = listenSource(databaseUrl, pool);
-  const adapter = createAdapter(listener as unknown as pg.Pool, { ...channelOptions(), errorHandler: logFailure });
+  let closed = false;
+  // The adapter's timers (its heartbeat, its cleanup) may fire once more as the pool ends: what they
+  // fail to send then is not a failure.
+  const adapter = createAdapter(listener as unknown as pg.Pool, {
+    ...channelOptions(),
+    errorHandler: (error) => void (closed || logFailure(error)),
+  });
   return {
     adapter,
     close: () => {
+      closed = true;
       listener.close();
       return endPool(pool);
     },
@@ -123,6 +130,9 @@ export function postgresAdapter(databaseUrl: string) {
 export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): Promise<void> } {
   const pool = newPool(databaseUrl);
   const { channelPrefix, tableName } = channelOptions();
+  // A job still running as its process stops (its work is handed back) may report progress
+  // after the pool has ended: nobody is listening for it from this process any more.
+  let closed = false;
 
   async function publish(message: ClusterMessage) {
     const channel = `${channelPrefix}#${message.nsp}`;
@@ -150,12 +160,16 @@ export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): P
         type: MessageType.BROADCAST,
         data: { opts: { rooms, except: [], flags: {} }, packet: { type: SOCKET_IO_EVENT, data: [event, ...args], nsp } },
       };
+      if (closed) return;
       // A lost progress update is not worth failing the job that sent it.
-      publish(message).catch(logFailure);
+      publish(message).catch((error) => void (closed || logFailure(error)));
     };
 
   return {
     of: (namespace) => ({ emit: sender(namespace, []), to: (room) => ({ emit: sender(namespace, [room]) }) }),
-    close: () => endPool(pool),
+    close: () => {
+      closed = true;
+      return endPool(pool);
+    },
   };
 }
