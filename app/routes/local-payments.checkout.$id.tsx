@@ -97,7 +97,10 @@ export default function LocalCheckoutPage() {
             </li>
           </ul>
           <FormMessages formError={reply?.formError} />
-          <Form method="post" noValidate>
+          {/* A whole-page post, as a hosted payment page's: paid, the payer comes back to the app's
+              return page as from the real one, in a page load of its own, not a navigation inside
+              this page's app (in which Remix was seen to lose the return page's route under load). */}
+          <Form method="post" noValidate reloadDocument>
             {session.email ? (
               <p>
                 Paying as <strong>{session.email}</strong>
