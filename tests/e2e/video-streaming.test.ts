@@ -170,9 +170,11 @@ describe.skipIf(!chromiumPath)("streaming the published video", { timeout: 120_0
     console.info(`first frame ${Math.round(milliseconds)} ms after play on 1.6 Mbit/s, 150 ms; rungs fetched: ${fragments.join(" ")}`);
     expect(hlsScripts).toBeGreaterThan(0);
     // The 2 s target is bench/streaming.bench.ts's figure, on a quiet machine. Here, beside the rest
-    // of the suite on two cores, 2 s was crossed by 79 ms once: the test holds the behaviour (the first
-    // frame comes from a low rung within seconds, not after a 1080p MP4's worth of download) with a margin.
-    expect(milliseconds).toBeLessThanOrEqual(3_000);
+    // of the suite on two cores, it took up to 3.8 s: the test holds the behaviour. The first picture
+    // comes from a rung below 1080p, and sooner than 1080p's first 2 s part alone (up to 4.6 Mbit/s,
+    // ~1.2 MB) could arrive on this link, ~6 s.
+    expect(fragments[0]).not.toBe("1080p");
+    expect(milliseconds).toBeLessThanOrEqual(5_000);
     // Playing on, hls.js measures the link with each segment and picks the rungs that follow: the
     // link carries none at 1080p (whose player size it would fit).
     await expect.poll(() => fragments.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
