@@ -110,7 +110,9 @@ export function postgresAdapter(databaseUrl: string) {
   // fail to send then is not a failure.
   const adapter = createAdapter(listener as unknown as pg.Pool, {
     ...channelOptions(),
-    errorHandler: (error) => void (closed || logFailure(error)),
+    errorHandler: (error) => {
+      if (!closed) logFailure(error);
+    },
   });
   return {
     adapter,
@@ -154,15 +156,17 @@ export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): P
   const sender =
     (nsp: RealtimeNamespace, rooms: string[]): Emit =>
     (event, ...args) => {
+      if (closed) return;
       const message: ClusterMessage = {
         uid: EMITTER_UID,
         nsp,
         type: MessageType.BROADCAST,
         data: { opts: { rooms, except: [], flags: {} }, packet: { type: SOCKET_IO_EVENT, data: [event, ...args], nsp } },
       };
-      if (closed) return;
       // A lost progress update is not worth failing the job that sent it.
-      publish(message).catch((error) => void (closed || logFailure(error)));
+      publish(message).catch((error) => {
+        if (!closed) logFailure(error);
+      });
     };
 
   return {
