@@ -93,36 +93,44 @@ async function openForm(page: Page, path: string, reload = false) {
   }
 }
 
+/** Where a page is in its loading, read in the page itself (null while it is between documents). */
+const loadingOf = (page: Page) =>
+  page
+    .evaluate(() => ({
+      readyState: document.readyState,
+      started: !!document.querySelector("form[data-ready]"),
+      offlineCopy: document.documentElement.hasAttribute("data-offline-copy"),
+    }))
+    .catch(() => null);
+
 /**
- * Waits for the page's load event for as long as the link still brings it bytes: a whole page and its
- * scripts over this link, cut every 256 KB, with the machine's cores taken by a busy server (and,
- * under CI, the other test files) can take minutes, as on a real train. A page sent nothing for
- * LOAD_STUCK_AFTER_MS is stuck: the error says what it was still waiting for.
+ * Waits, for as long as the link still brings the page bytes, until it has loaded or the app has
+ * started: a whole page and its scripts over this link, cut every 256 KB, with the machine's cores
+ * taken by a busy server (and, under CI, the other test files) can take minutes, as on a real train.
+ * Either is asked of the page itself: a page reloaded mid-upload has been seen with its app started
+ * while still "interactive", and under CI one waited for its load event in vain with no request of
+ * its own unanswered. A page sent nothing for LOAD_STUCK_AFTER_MS is stuck: the error says where it was.
  */
 async function loaded(c: Contributor) {
   let bytes = c.link.carried();
   let lastByteAt = Date.now();
   for (;;) {
-    try {
-      return await c.page.waitForLoadState("load", { timeout: 5_000 });
-    } catch (error) {
-      if (c.link.carried() !== bytes) {
-        bytes = c.link.carried();
-        lastByteAt = Date.now();
-      } else if (Date.now() - lastByteAt > LOAD_STUCK_AFTER_MS) {
-        const waiting = [...c.pending.values()].join(", ") || "no request";
-        throw new Error(
-          `${c.name}'s page was sent nothing for ${LOAD_STUCK_AFTER_MS / 1000} s and has not loaded; it waits for ${waiting}`,
-          {
-            cause: error,
-          },
-        );
-      }
+    const loading = await loadingOf(c.page);
+    if (loading && (loading.readyState === "complete" || loading.started)) return;
+    if (c.link.carried() !== bytes) {
+      bytes = c.link.carried();
+      lastByteAt = Date.now();
+    } else if (Date.now() - lastByteAt > LOAD_STUCK_AFTER_MS) {
+      const waiting = [...c.pending.values()].join(", ") || "no request";
+      throw new Error(
+        `${c.name}'s page was sent nothing for ${LOAD_STUCK_AFTER_MS / 1000} s and has neither loaded nor started: ${JSON.stringify(loading)}; the test saw it wait for ${waiting}`,
+      );
     }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
 
-/** Picks the contributor's photo and the clip and presses Upload: at once, or once the page has loaded. */
+/** Picks the contributor's photo and the clip and presses Upload: at once, or once the page has loaded or its app started. */
 async function pickAndPress(c: Contributor) {
   if (!c.early) await loaded(c);
   await c.page.getByLabel("Your name").fill(c.name);
