@@ -17,13 +17,15 @@ const noMessages: Awaited<ReturnType<typeof guestbookMessages>> = [];
  * one) nor its guestbook, only a sentence where the video goes (docs/decisions/045).
  */
 export async function audiencePage(event: Event, role: "recipient" | "view-only", audience: ReturnType<typeof audienceEventView>) {
-  const unlocked = await eventUnlocked(event);
-  const shows = audienceVideoOf({ published: !!audience.publishedMedia, unlocked, delivered: wasDelivered(event) });
-  // Reads that depend on nothing but the event, made at once.
-  const [video, gift, trees, messages] = await Promise.all([
-    shows === "ready" ? currentVideoOf(event) : null,
+  // Reads that depend on nothing but the event, made at once; then those that only an unlocked Chorus shows.
+  const [unlocked, gift, trees] = await Promise.all([
+    eventUnlocked(event),
     role === "recipient" ? recipientGiftOf(event) : null,
     treesOfEvent(event.id),
+  ]);
+  const shows = audienceVideoOf({ published: !!audience.publishedMedia, unlocked, delivered: wasDelivered(event) });
+  const [video, messages] = await Promise.all([
+    shows === "ready" ? currentVideoOf(event) : null,
     unlocked ? guestbookMessages(event) : noMessages,
   ]);
   return {
