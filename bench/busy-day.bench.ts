@@ -226,8 +226,7 @@ async function bench(root: string, cleanUps: Array<() => Promise<unknown>>) {
 
 /**
  * What a phone sends: a 12-megapixel photo of noise (a few MB, as a phone's JPEG is) and an 8 s 720p
- * clip of a moving picture with grain at 6 Mbit/s (as tests/support/media-fixtures.ts makes them; that
- * module reads `__dirname`, which a bench run as an ES module has not).
+ * clip of a moving picture with grain at 6 Mbit/s: larger than the test fixtures, as a phone's are.
  */
 async function phoneFiles(folder: string) {
   const { default: sharp } = await import("sharp");

@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { runFfmpeg } from "~/media/run.server";
@@ -110,7 +111,8 @@ export async function makeMultichannelClip(file: string, { layout, seconds = 4 }
 }
 
 /** A HEIC photo as an iPhone sends it (HEVC in HEIF), 64 × 48 in quarters like makeQuartersImage: see fixtures/README.md. */
-export const HEIC_QUARTERS = path.join(__dirname, "..", "fixtures", "quarters.heic");
+// From the module's own address, not `__dirname`: the benches load it as an ES module, where there is none.
+export const HEIC_QUARTERS = fileURLToPath(new URL("../fixtures/quarters.heic", import.meta.url));
 
 /** An animated GIF of ffmpeg's test pattern: `seconds` long at 10 frames a second. */
 export async function makeAnimatedGif(file: string, { width = 160, height = 120, seconds = 2 } = {}) {
