@@ -39,20 +39,33 @@ function logFailure(error: unknown) {
   console.error("realtime fan-out:", error instanceof Error ? error.message : error);
 }
 
-/** A small pool of its own for sending: notifications, large messages, the adapter's cleanup. */
-function newPool(databaseUrl: string) {
+/**
+ * A small pool of its own for sending: notifications, large messages, the adapter's cleanup. Once it
+ * is ended, a send still under way fails ("Cannot use a pool after calling end on the pool"): the
+ * adapter's timers may fire once more as the process stops, and a job handed back may still report
+ * progress. Nobody listens for them from this process any more, so such failures are not logged.
+ */
+function sendingPool(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   // An idle connection the server dropped (a failover, a proxy's idle timeout): the pool opens
   // another when it is next needed.
   pool.on("error", logFailure);
-  return pool;
-}
-
-/** Ends the pool; a connection still being opened as the process stops does not hold it up. */
-async function endPool(pool: pg.Pool) {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([pool.end(), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-  clearTimeout(timer);
+  let ended = false;
+  return {
+    pool,
+    ended: () => ended,
+    /** Logs a failed send, unless the pool had been ended by then. */
+    logFailure: (error: unknown) => {
+      if (!ended) logFailure(error);
+    },
+    /** Ends the pool; a connection still being opened as the process stops does not hold it up. */
+    async end() {
+      ended = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pool.end(), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Waits before the next try at opening the LISTEN connection: 0.5 s, doubling up to 30 s. */
@@ -103,23 +116,14 @@ function listenSource(databaseUrl: string, pool: pg.Pool) {
 
 /** The socket.io adapter of a web process, and how to let go of its connections. */
 export function postgresAdapter(databaseUrl: string) {
-  const pool = newPool(databaseUrl);
-  const listener = listenSource(databaseUrl, pool);
-  let closed = false;
-  // The adapter's timers (its heartbeat, its cleanup) may fire once more as the pool ends: what they
-  // fail to send then is not a failure.
-  const adapter = createAdapter(listener as unknown as pg.Pool, {
-    ...channelOptions(),
-    errorHandler: (error) => {
-      if (!closed) logFailure(error);
-    },
-  });
+  const sending = sendingPool(databaseUrl);
+  const listener = listenSource(databaseUrl, sending.pool);
+  const adapter = createAdapter(listener as unknown as pg.Pool, { ...channelOptions(), errorHandler: sending.logFailure });
   return {
     adapter,
     close: () => {
-      closed = true;
       listener.close();
-      return endPool(pool);
+      return sending.end();
     },
   };
 }
@@ -130,11 +134,9 @@ export function postgresAdapter(databaseUrl: string) {
  * (not a server: the adapters do not wait for its heartbeat).
  */
 export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): Promise<void> } {
-  const pool = newPool(databaseUrl);
+  const sending = sendingPool(databaseUrl);
+  const { pool } = sending;
   const { channelPrefix, tableName } = channelOptions();
-  // A job still running as its process stops (its work is handed back) may report progress
-  // after the pool has ended: nobody is listening for it from this process any more.
-  let closed = false;
 
   async function publish(message: ClusterMessage) {
     const channel = `${channelPrefix}#${message.nsp}`;
@@ -156,7 +158,7 @@ export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): P
   const sender =
     (nsp: RealtimeNamespace, rooms: string[]): Emit =>
     (event, ...args) => {
-      if (closed) return;
+      if (sending.ended()) return;
       const message: ClusterMessage = {
         uid: EMITTER_UID,
         nsp,
@@ -164,16 +166,11 @@ export function postgresEmitter(databaseUrl: string): Broadcaster & { close(): P
         data: { opts: { rooms, except: [], flags: {} }, packet: { type: SOCKET_IO_EVENT, data: [event, ...args], nsp } },
       };
       // A lost progress update is not worth failing the job that sent it.
-      publish(message).catch((error) => {
-        if (!closed) logFailure(error);
-      });
+      publish(message).catch(sending.logFailure);
     };
 
   return {
     of: (namespace) => ({ emit: sender(namespace, []), to: (room) => ({ emit: sender(namespace, [room]) }) }),
-    close: () => {
-      closed = true;
-      return endPool(pool);
-    },
+    close: () => sending.end(),
   };
 }
