@@ -78,18 +78,20 @@ export async function requireManager(user: User | null, id: string) {
 
 /** What this viewer may see of the event. */
 export async function eventViewFor(event: Event, viewer: EventViewer) {
-  // Each view's reads are made side by side: on a busy page every round trip waited for is a request held.
+  // Every view names the recipients; each view's other read goes beside it: on a busy page every
+  // round trip waited for is a request held.
+  const recipients = listRecipients(db(), event.id);
   if (viewer.role === "creator") {
-    const [recipients, rsvps] = await Promise.all([listRecipients(db(), event.id), listRsvps(db(), event.id)]);
-    return { role: viewer.role, event: creatorEventView(event, recipients, rsvps) };
+    const [named, rsvps] = await Promise.all([recipients, listRsvps(db(), event.id)]);
+    return { role: viewer.role, event: creatorEventView(event, named, rsvps) };
   }
   if (viewer.role === "recipient" || viewer.role === "view-only") {
     // Everyone who took part: invitees who contributed and those who added something through the open link.
-    const [recipients, names] = await Promise.all([listRecipients(db(), event.id), listContributorNames(db(), event.id)]);
+    const [named, names] = await Promise.all([recipients, listContributorNames(db(), event.id)]);
     const contributors = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
-    return { role: viewer.role, event: audienceEventView(event, recipients, contributors) };
+    return { role: viewer.role, event: audienceEventView(event, named, contributors) };
   }
-  return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, await listRecipients(db(), event.id)) };
+  return { role: viewer.role, contributor: viewer.contributor, event: publicEventView(event, await recipients) };
 }
 
 /**
