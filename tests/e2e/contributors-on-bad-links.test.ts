@@ -73,8 +73,8 @@ interface Contributor {
   /** Whether each press came before the page's load event. */
   pressedBeforeLoad: boolean[];
   plainPosts: number;
-  /** The page's requests not yet answered, by URL: what a page that does not finish loading waits for. */
-  pending: Map<Request, string>;
+  /** The page's requests not yet answered: what a page that does not finish loading waits for. */
+  pending: Set<Request>;
   /** Lets the app's scripts through, held for an early contributor until the first press. */
   releaseScripts: () => void;
 }
@@ -121,7 +121,7 @@ async function loaded(c: Contributor) {
       bytes = c.link.carried();
       lastByteAt = Date.now();
     } else if (Date.now() - lastByteAt > LOAD_STUCK_AFTER_MS) {
-      const waiting = [...c.pending.values()].join(", ") || "no request";
+      const waiting = [...c.pending].map((request) => request.url()).join(", ") || "no request";
       throw new Error(
         `${c.name}'s page was sent nothing for ${LOAD_STUCK_AFTER_MS / 1000} s and has neither loaded nor started: ${JSON.stringify(loading)}; the test saw it wait for ${waiting}`,
       );
@@ -222,12 +222,12 @@ describe.skipIf(!chromiumPath)("ten contributors on bad phone links, the server 
             page,
             pressedBeforeLoad: [],
             plainPosts: 0,
-            pending: new Map(),
+            pending: new Set(),
             releaseScripts,
           };
           contributors.push(c);
           page.on("request", (request) => {
-            c.pending.set(request, request.url());
+            c.pending.add(request);
             if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/contribute")) c.plainPosts += 1;
           });
           page.on("requestfinished", (request) => c.pending.delete(request));
